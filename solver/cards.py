@@ -1,0 +1,201 @@
+"""Cards and jokers: the smallest value types, and their one notation.
+
+A real card is a rank and a suit (``7h``, ``10s``, ``Qd``, ``Ac``).  A joker is
+written ``*`` in a hand and ``*7h`` on the table, where it stands for a declared
+card.  Parsing is lenient (``T`` for 10, ranks ``1``-``13``, either case, the
+suit symbols), formatting is canonical, so ``Card.parse(str(c)) == c`` always.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Self
+
+__all__ = [
+    "ALL_CARDS",
+    "Card",
+    "Joker",
+    "NotationError",
+    "Piece",
+    "Rank",
+    "Suit",
+    "effective_card",
+    "format_piece",
+    "parse_piece",
+    "piece_sort_key",
+]
+
+
+class NotationError(ValueError):
+    """Malformed notation; the message names the bad token and where it stands."""
+
+    def __init__(self, message: str, *, token: str | None = None, where: str | None = None) -> None:
+        self.token = token
+        self.where = where
+        super().__init__(message if where is None else f"{message} ({where})")
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the canonical output order spades, hearts, diamonds, clubs."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return "shdc"[self.value]
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self.value]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse ``s h d c`` (either case) or a suit symbol."""
+        found = _SUIT_BY_TEXT.get(text.lower())
+        if found is None:
+            raise NotationError(f"unknown suit {text!r}; use s, h, d, c or ♠ ♥ ♦ ♣", token=text)
+        return found
+
+
+_SUIT_BY_TEXT: dict[str, Suit] = {}
+for _suit in Suit:
+    _SUIT_BY_TEXT[_suit.letter] = _suit
+    _SUIT_BY_TEXT[_suit.symbol] = _suit
+_SUIT_BY_TEXT["♤"] = Suit.SPADES
+_SUIT_BY_TEXT["♡"] = Suit.HEARTS
+_SUIT_BY_TEXT["♢"] = Suit.DIAMONDS
+_SUIT_BY_TEXT["♧"] = Suit.CLUBS
+
+
+class Rank(enum.IntEnum):
+    """Ranks 1 (ace) to 13 (king).  Ace-high is a position in a sequence, not a rank."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def label(self) -> str:
+        return _RANK_LABELS[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Parse ``A 2..10 J Q K``, ``T`` for ten, or a number ``1``-``13``."""
+        found = _RANK_BY_TEXT.get(text.upper())
+        if found is None:
+            raise NotationError(f"unknown rank {text!r}; use A, 2-10, J, Q, K, T or 1-13", token=text)
+        return found
+
+
+_RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"} | {n: str(n) for n in range(2, 11)}
+_RANK_BY_TEXT: dict[str, Rank] = {str(r.value): r for r in Rank}
+_RANK_BY_TEXT.update({"A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING})
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """A real card.  Ordered by rank, then suit (s h d c); hashable, immutable."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def index(self) -> int:
+        """A dense index 0..51: ``(rank - 1) * 4 + suit``."""
+        return (self.rank - 1) * 4 + self.suit
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        return ALL_CARDS[index]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one real card such as ``7h``, ``10s``, ``Td``, ``13c`` or ``Q♠``."""
+        token = text.strip()
+        if len(token) < 2:
+            raise NotationError("a card needs a rank and a suit", token=text)
+        rank_text, suit_text = token[:-1], token[-1]
+        return cls(Rank.parse(rank_text), Suit.parse(suit_text))
+
+    def __str__(self) -> str:
+        return f"{self.rank.label}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def pretty(self) -> str:
+        return f"{self.rank.label}{self.suit.symbol}"
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """A joker: undeclared in a hand (``*``), declared on the table (``*7h``)."""
+
+    declared: Card | None = None
+
+    def declare(self, card: Card) -> Self:
+        return type(self)(card)
+
+    def __str__(self) -> str:
+        return "*" if self.declared is None else f"*{self.declared}"
+
+    def __repr__(self) -> str:
+        return f"parse_piece({str(self)!r})"
+
+    @property
+    def pretty(self) -> str:
+        return "★" if self.declared is None else f"★{self.declared.pretty}"
+
+
+Piece = Card | Joker
+"""Anything that sits in a hand or a meld."""
+
+
+def parse_piece(text: str) -> Piece:
+    """Parse a real card or a joker (``*`` or ``*7h``)."""
+    token = text.strip()
+    if token.startswith("*"):
+        rest = token[1:]
+        return Joker(Card.parse(rest) if rest else None)
+    return Card.parse(token)
+
+
+def format_piece(piece: Piece) -> str:
+    return str(piece)
+
+
+def effective_card(piece: Piece) -> Card | None:
+    """The card a piece counts as: itself, or a joker's declaration (None if undeclared)."""
+    if isinstance(piece, Joker):
+        return piece.declared
+    return piece
+
+
+def piece_sort_key(piece: Piece) -> tuple[int, int, int]:
+    """Hand order: by suit (s h d c), then rank; jokers last."""
+    if isinstance(piece, Joker):
+        card = piece.declared
+        return (5, 0, 0) if card is None else (4, card.suit, card.rank)
+    return (piece.suit, piece.rank, 0)

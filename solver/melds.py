@@ -1,0 +1,255 @@
+"""Melds: what makes a group or a sequence legal, canonical order, and the catalogue.
+
+A meld is judged on its *effective* cards: real cards as they are, jokers as their
+declared card.  Sequence positions run 1 (ace low) to 13 (king) and 14 (ace high,
+when the variant allows it), so an ace can only ever sit at an end: K-A-2 would need
+an ace at an interior position, which no position number offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from solver.cards import Card, Joker, NotationError, Piece, Rank, Suit, effective_card, parse_piece
+from solver.variants import Variant
+
+__all__ = [
+    "Meld",
+    "MeldError",
+    "MeldKind",
+    "MeldTemplate",
+    "arrange",
+    "catalogue",
+    "position_card",
+]
+
+MeldKind = Literal["group", "sequence"]
+
+ACE_HIGH_POSITION = 14
+
+
+class MeldError(ValueError):
+    """An illegal meld; the message says which rule it breaks."""
+
+
+def position_card(position: int, suit: Suit) -> Card:
+    """The card at sequence position 1..14 of a suit (14 is the high ace)."""
+    return Card(Rank.ACE if position == ACE_HIGH_POSITION else Rank(position), suit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    kind: MeldKind
+    ordered: tuple[Piece, ...]
+    start: int
+    """First sequence position, or the group's rank."""
+
+
+def _shape(pieces: Sequence[Piece], *, ace_high: bool) -> _Shape | str:
+    """Arrange ``pieces`` as a legal meld, or say why they cannot be one."""
+    if len(pieces) < 3:
+        return f"a meld needs at least 3 cards, this one has {len(pieces)}"
+    cards: list[Card] = []
+    for piece in pieces:
+        card = effective_card(piece)
+        if card is None:
+            return "a joker in a meld must be declared, e.g. *7h"
+        cards.append(card)
+    if all(isinstance(piece, Joker) for piece in pieces):
+        return "a meld needs at least one real card"
+    ranks = {card.rank for card in cards}
+    suits = {card.suit for card in cards}
+    if len(ranks) == 1:
+        return _group_shape(pieces, cards)
+    if len(suits) == 1:
+        return _sequence_shape(pieces, cards, ace_high=ace_high)
+    return "cards are neither all of one rank (a group) nor all of one suit (a sequence)"
+
+
+def _group_shape(pieces: Sequence[Piece], cards: list[Card]) -> _Shape | str:
+    if len(pieces) > 4:
+        return f"a group holds 3 or 4 cards, this one has {len(pieces)}"
+    seen: set[Suit] = set()
+    for card in cards:
+        if card.suit in seen:
+            return f"a group holds one card of each suit, {card} appears twice"
+        seen.add(card.suit)
+    order = sorted(range(len(cards)), key=lambda i: cards[i].suit)
+    return _Shape("group", tuple(pieces[i] for i in order), int(cards[0].rank))
+
+
+def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: bool) -> _Shape | str:
+    top = ACE_HIGH_POSITION if ace_high else 13
+    if len(pieces) > top:
+        return f"a sequence holds at most {top} cards, this one has {len(pieces)}"
+    aces = [i for i, card in enumerate(cards) if card.rank == Rank.ACE]
+    others = [i for i, card in enumerate(cards) if card.rank != Rank.ACE]
+    if len(aces) > 2:
+        return "a sequence holds at most two aces, one at each end"
+    if len(aces) == 2 and not ace_high:
+        return "a sequence holds one ace here: this variant has no ace-high"
+    choices: list[tuple[int, ...]] = []
+    if len(aces) == 0:
+        choices.append(())
+    elif len(aces) == 1:
+        choices.append((1,))
+        if ace_high:
+            choices.append((ACE_HIGH_POSITION,))
+    else:
+        choices.append((1, ACE_HIGH_POSITION))
+    problem = ""
+    for ace_positions in choices:
+        position_of = {i: int(cards[i].rank) for i in others}
+        position_of.update(zip(aces, ace_positions, strict=True))
+        order = sorted(range(len(cards)), key=lambda i: position_of[i])
+        positions = [position_of[i] for i in order]
+        found = _sequence_gap(positions, cards[0].suit)
+        if found is None:
+            return _Shape("sequence", tuple(pieces[i] for i in order), positions[0])
+        problem = problem or found
+    if aces and not ace_high and any(cards[i].rank == Rank.KING for i in others):
+        return "an ace cannot follow a king here: this variant has no ace-high"
+    if aces and problem.startswith("gap"):
+        return f"an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it: {problem}"
+    return problem
+
+
+def _sequence_gap(positions: list[int], suit: Suit) -> str | None:
+    for before, after in zip(positions, positions[1:], strict=False):
+        if after == before:
+            return f"a sequence holds {position_card(after, suit)} twice"
+        if after != before + 1:
+            low, high = position_card(before, suit), position_card(after, suit)
+            return f"gap between {low} and {high}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld as it lies on the table, in canonical order when it is legal.
+
+    ``Meld.parse`` accepts the cards in any order; ``str()`` prints them sorted
+    (sequences by position, groups by suit), so equal melds print equal strings.
+    """
+
+    pieces: tuple[Piece, ...]
+
+    @classmethod
+    def of(cls, pieces: Iterable[Piece]) -> Meld:
+        """Put ``pieces`` in canonical order (legality is checked by ``problem``)."""
+        return cls(arrange(tuple(pieces)))
+
+    @classmethod
+    def parse(cls, text: str, *, where: str | None = None) -> Meld:
+        """Parse ``7h 8h *9h 10h``; every joker on the table must carry its declaration."""
+        tokens = text.split()
+        if not tokens:
+            raise NotationError("empty meld", where=where)
+        pieces: list[Piece] = []
+        for number, token in enumerate(tokens, start=1):
+            token_where = f"card {number}" if where is None else f"{where}, card {number}"
+            try:
+                pieces.append(parse_piece(token))
+            except NotationError as error:
+                raise NotationError(f"bad card {token!r}: {error}", token=token, where=token_where) from None
+        return cls.of(pieces)
+
+    def __str__(self) -> str:
+        return " ".join(str(piece) for piece in self.pieces)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def pretty(self) -> str:
+        return " ".join(piece.pretty for piece in self.pieces)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Effective cards (jokers as their declaration); undeclared jokers are skipped."""
+        return tuple(card for piece in self.pieces if (card := effective_card(piece)) is not None)
+
+    @property
+    def real_cards(self) -> tuple[Card, ...]:
+        return tuple(piece for piece in self.pieces if isinstance(piece, Card))
+
+    @property
+    def jokers(self) -> tuple[Joker, ...]:
+        return tuple(piece for piece in self.pieces if isinstance(piece, Joker))
+
+    def problem(self, variant: Variant) -> str | None:
+        """Why this meld is illegal under ``variant``, or None when it is legal."""
+        shape = _shape(self.pieces, ace_high=variant.ace_high)
+        return shape if isinstance(shape, str) else None
+
+    def is_legal(self, variant: Variant) -> bool:
+        return self.problem(variant) is None
+
+    def kind(self, variant: Variant | None = None) -> MeldKind | None:
+        """``group`` or ``sequence`` (None when illegal under the variant, ace-high by default)."""
+        shape = _shape(self.pieces, ace_high=True if variant is None else variant.ace_high)
+        return None if isinstance(shape, str) else shape.kind
+
+    def sort_key(self) -> tuple[int, int, int, int, str]:
+        """Canonical meld order: sequences by suit then start, then groups by rank."""
+        shape = _shape(self.pieces, ace_high=True)
+        if isinstance(shape, str):
+            return (2, 0, 0, 0, str(self))
+        if shape.kind == "sequence":
+            suit = int(self.cards[0].suit)
+            return (0, suit, shape.start, len(self), str(self))
+        return (1, shape.start, len(self), 0, str(self))
+
+
+def arrange(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """Canonical order of a meld's pieces; an illegal meld is sorted by rank then suit."""
+    shape = _shape(pieces, ace_high=True)
+    if not isinstance(shape, str):
+        return shape.ordered
+
+    def key(piece: Piece) -> tuple[int, int, int]:
+        card = effective_card(piece)
+        if card is None:
+            return (99, 0, 0)
+        return (int(card.rank), int(card.suit), int(isinstance(piece, Joker)))
+
+    return tuple(sorted(pieces, key=key))
+
+
+@dataclass(frozen=True, slots=True)
+class MeldTemplate:
+    """A candidate meld as effective cards only: the unit the hint engine counts."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self.cards)
+
+
+def catalogue(variant: Variant, *, max_sequence: int | None = None) -> tuple[MeldTemplate, ...]:
+    """Every group (3 or 4 suits of a rank) and every sequence of length 3..``max_sequence``
+    (default: the longest the variant allows), in a fixed order.
+
+    Any longer sequence is a union of sequences of length 3 to 5, so the hint engine
+    uses ``max_sequence=5`` and merges the pieces back for output.
+    """
+    top = variant.max_position
+    longest = top if max_sequence is None else min(max_sequence, top)
+    templates: list[MeldTemplate] = []
+    for rank in Rank:
+        suits = list(Suit)
+        for left_out in [None, *suits]:
+            chosen = tuple(Card(rank, suit) for suit in suits if suit != left_out)
+            templates.append(MeldTemplate("group", chosen))
+    for suit in Suit:
+        for length in range(3, longest + 1):
+            for start in range(1, top - length + 2):
+                cards = tuple(position_card(p, suit) for p in range(start, start + length))
+                templates.append(MeldTemplate("sequence", cards))
+    return tuple(templates)

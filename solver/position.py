@@ -1,0 +1,204 @@
+"""Table, Hand and Position, in the one-line notation ``table / hand``.
+
+Parsing checks syntax only; ``Position.problems(variant)`` checks the position
+against a variant's deck (card copies, jokers, declarations, legal melds).  Both
+print canonically: melds sorted (sequences by suit and start, then groups by
+rank), hands sorted by suit then rank with jokers last, so equal positions print
+equal strings and ``Position.parse(str(p)) == p``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from solver.cards import Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
+from solver.melds import Meld
+from solver.variants import Variant
+
+__all__ = ["Hand", "Position", "PositionError", "Table", "count_real", "declared_jokers"]
+
+
+class PositionError(ValueError):
+    """A position that the variant's deck or rules cannot produce; lists every problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def count_real(pieces: Iterable[Piece]) -> Counter[Card]:
+    """How many of each real card the pieces hold (jokers are not counted)."""
+    return Counter(piece for piece in pieces if isinstance(piece, Card))
+
+
+def declared_jokers(pieces: Iterable[Piece]) -> Counter[Card]:
+    """How many jokers stand for each card."""
+    return Counter(p.declared for p in pieces if isinstance(p, Joker) and p.declared is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The melds on the table, in canonical order."""
+
+    melds: tuple[Meld, ...] = ()
+
+    @classmethod
+    def of(cls, melds: Iterable[Meld]) -> Table:
+        return cls(tuple(sorted(melds, key=Meld.sort_key)))
+
+    @classmethod
+    def parse(cls, text: str) -> Table:
+        """Parse ``Kh Kd Kc | Qh Qd Qc``; blank text is the empty table."""
+        if not text.strip():
+            return cls()
+        melds = []
+        for number, chunk in enumerate(text.split("|"), start=1):
+            if not chunk.strip():
+                raise NotationError(f"meld {number} of the table is empty (two '|' in a row?)")
+            melds.append(Meld.parse(chunk, where=f"table meld {number}"))
+        return cls.of(melds)
+
+    def __str__(self) -> str:
+        return " | ".join(str(meld) for meld in self.melds)
+
+    def __repr__(self) -> str:
+        return f"Table.parse({str(self)!r})"
+
+    def __iter__(self) -> Iterator[Meld]:
+        return iter(self.melds)
+
+    def __len__(self) -> int:
+        return len(self.melds)
+
+    @property
+    def pretty(self) -> str:
+        return " | ".join(meld.pretty for meld in self.melds)
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]:
+        return tuple(piece for meld in self.melds for piece in meld.pieces)
+
+    def card_count(self) -> int:
+        return sum(len(meld) for meld in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The cards in a player's hand, sorted by suit then rank, jokers last."""
+
+    pieces: tuple[Piece, ...] = ()
+
+    @classmethod
+    def of(cls, pieces: Iterable[Piece]) -> Hand:
+        return cls(tuple(sorted(pieces, key=piece_sort_key)))
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        pieces: list[Piece] = []
+        for number, token in enumerate(text.split(), start=1):
+            try:
+                pieces.append(parse_piece(token))
+            except NotationError as error:
+                raise NotationError(f"bad card {token!r}: {error}", token=token, where=f"hand card {number}") from None
+        return cls.of(pieces)
+
+    def __str__(self) -> str:
+        return " ".join(str(piece) for piece in self.pieces)
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+    def __iter__(self) -> Iterator[Piece]:
+        return iter(self.pieces)
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def pretty(self) -> str:
+        return " ".join(piece.pretty for piece in self.pieces)
+
+    @property
+    def joker_count(self) -> int:
+        return sum(isinstance(piece, Joker) for piece in self.pieces)
+
+    def points(self, variant: Variant) -> int:
+        """Points this hand counts at the end of a round."""
+        return sum(
+            variant.joker_points if isinstance(piece, Joker) else variant.card_points(piece)
+            for piece in self.pieces
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A table and the hand of the player to move."""
+
+    table: Table = Table()
+    hand: Hand = Hand()
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Parse ``table / hand``, e.g. ``Kh Kd Kc | Qh Qd Qc / Ac`` or ``/ 7h 8h 9h``."""
+        if text.count("/") != 1:
+            raise NotationError(
+                f"a position is 'table / hand' with exactly one '/', found {text.count('/')}"
+            )
+        table_text, hand_text = text.split("/")
+        return cls(Table.parse(table_text), Hand.parse(hand_text))
+
+    def __str__(self) -> str:
+        table, hand = str(self.table), str(self.hand)
+        return (f"{table} " if table else "") + "/" + (f" {hand}" if hand else "")
+
+    def __repr__(self) -> str:
+        return f"Position.parse({str(self)!r})"
+
+    @property
+    def pretty(self) -> str:
+        return f"table: {self.table.pretty or '(empty)'}\nhand:  {self.hand.pretty or '(empty)'}"
+
+    def problems(self, variant: Variant) -> list[str]:
+        """Every reason the variant's deck and rules cannot produce this position."""
+        found = [f"table meld {meld}: {reason}" for meld, reason in _meld_problems(self.table, variant)]
+        for meld in self.table:
+            if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
+                found.append(f"table meld {meld}: a joker on the table must be declared, e.g. *7h")
+        for piece in self.hand:
+            if isinstance(piece, Joker) and piece.declared is not None:
+                found.append(f"hand joker {piece}: a joker in the hand is written * without a card")
+        found.extend(deck_problems(self.table.pieces + self.hand.pieces, variant))
+        return found
+
+    def validate(self, variant: Variant) -> Position:
+        """Return self, or raise PositionError listing every problem."""
+        found = self.problems(variant)
+        if found:
+            raise PositionError(found)
+        return self
+
+
+def _meld_problems(table: Table, variant: Variant) -> list[tuple[Meld, str]]:
+    result = []
+    for meld in table:
+        reason = meld.problem(variant)
+        if reason is not None and "must be declared" not in reason:
+            result.append((meld, reason))
+    return result
+
+
+def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
+    """Card copies and jokers beyond what the variant's deck holds."""
+    pieces = tuple(pieces)
+    found = []
+    for card, count in sorted(count_real(pieces).items()):
+        if count > variant.decks:
+            found.append(
+                f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}"
+            )
+    jokers = sum(isinstance(piece, Joker) for piece in pieces)
+    if jokers > variant.jokers:
+        found.append(f"{jokers} jokers, but the {variant.name} deck holds {variant.jokers}")
+    return found

@@ -1,0 +1,172 @@
+"""Rule variants as one settings object.
+
+Everything that differs between Manipulation Rummy, Machiavelli and Rummikub lives
+here: the deck, whether an ace may sit high in a sequence, the hand size, the
+opening rule, the points table, knocking and the target score.  The rule code reads
+a ``Variant``; it never tests a variant's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from solver.cards import Card, Rank
+
+__all__ = ["VARIANT_NAMES", "Variant", "VariantName"]
+
+VariantName = Literal["manipulation", "machiavelli", "rummikub"]
+VARIANT_NAMES: tuple[VariantName, ...] = ("manipulation", "machiavelli", "rummikub")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Variant:
+    """The rules of one game.  Build it with a preset: ``Variant.manipulation()``."""
+
+    name: VariantName
+    decks: int
+    """Copies of each of the 52 cards."""
+    jokers: int
+    ace_high: bool
+    """Whether an ace may end a sequence high (Q-K-A, and A-2-...-K-A)."""
+    hand_size: int
+    opening_points: int
+    """Points a player's first meld must reach from the hand alone (0: no opening rule)."""
+    joker_points: int
+    face_points: int
+    """Points of J, Q, K left in a hand (Rummikub counts tiles 11-13 at face value)."""
+    ace_points: int
+    knock_threshold: int | None
+    """A hand worth this many points or fewer may knock; None: no knocking."""
+    target_score: int | None
+    knock_only_after_meld: bool = False
+    round_bonus_to_all: bool = False
+    players: int | None = None
+
+    @classmethod
+    def manipulation(
+        cls,
+        *,
+        players: int | None = None,
+        knock_only_after_meld: bool = False,
+        round_bonus_to_all: bool = False,
+    ) -> Variant:
+        """Manipulation Rummy.  Two players use one deck and one joker; 3-5 players (and
+        the hint engine, when no player count is given) use two decks and two jokers."""
+        if players is not None and not 2 <= players <= 5:
+            raise ValueError(f"Manipulation Rummy is for 2-5 players, not {players}")
+        one_deck = players == 2
+        return cls(
+            name="manipulation",
+            decks=1 if one_deck else 2,
+            jokers=1 if one_deck else 2,
+            ace_high=True,
+            hand_size=10,
+            opening_points=0,
+            joker_points=25,
+            face_points=10,
+            ace_points=1,
+            knock_threshold=5,
+            target_score=150,
+            knock_only_after_meld=knock_only_after_meld,
+            round_bonus_to_all=round_bonus_to_all,
+            players=players,
+        )
+
+    @classmethod
+    def machiavelli(cls, *, players: int | None = None, hand_size: int = 15) -> Variant:
+        """Machiavelli: two decks, no jokers, 15 cards each, first to empty the hand wins."""
+        if players is not None and players < 2:
+            raise ValueError(f"Machiavelli needs at least 2 players, not {players}")
+        if not 3 <= hand_size <= 15:
+            raise ValueError(f"a Machiavelli hand holds 3-15 cards, not {hand_size}")
+        return cls(
+            name="machiavelli",
+            decks=2,
+            jokers=0,
+            ace_high=True,
+            hand_size=hand_size,
+            opening_points=0,
+            joker_points=0,
+            face_points=10,
+            ace_points=1,
+            knock_threshold=None,
+            target_score=None,
+            players=players,
+        )
+
+    @classmethod
+    def rummikub(cls, *, players: int | None = None) -> Variant:
+        """Rummikub with tiles written as cards (1 = A, 11-13 = J Q K): no ace-high,
+        a 30-point opening from the rack, joker worth 30 in a rack."""
+        if players is not None and not 2 <= players <= 4:
+            raise ValueError(f"Rummikub is for 2-4 players, not {players}")
+        return cls(
+            name="rummikub",
+            decks=2,
+            jokers=2,
+            ace_high=False,
+            hand_size=14,
+            opening_points=30,
+            joker_points=30,
+            face_points=0,
+            ace_points=1,
+            knock_threshold=None,
+            target_score=None,
+            players=players,
+        )
+
+    @classmethod
+    def named(cls, name: str, *, players: int | None = None) -> Variant:
+        """The preset called ``name``; a ValueError lists the known names."""
+        key = name.strip().lower()
+        if key == "manipulation":
+            return cls.manipulation(players=players)
+        if key == "machiavelli":
+            return cls.machiavelli(players=players)
+        if key == "rummikub":
+            return cls.rummikub(players=players)
+        raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
+
+    def with_options(self, **changes: object) -> Variant:
+        """A copy with some fields changed, e.g. ``with_options(knock_only_after_meld=True)``."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    @property
+    def max_position(self) -> int:
+        """Highest sequence position: 14 (ace high) or 13."""
+        return 14 if self.ace_high else 13
+
+    def card_points(self, card: Card) -> int:
+        """Points a real card counts when left in a hand."""
+        if card.rank == Rank.ACE:
+            return self.ace_points
+        if card.rank >= Rank.JACK and self.face_points:
+            return self.face_points
+        return int(card.rank)
+
+    def tile_value(self, card: Card) -> int:
+        """Value of a card (or a joker declared as it) toward an opening meld: its face value."""
+        return int(card.rank)
+
+    def describe(self) -> dict[str, object]:
+        """Plain data for JSON output and the variants endpoint."""
+        return {
+            "name": self.name,
+            "decks": self.decks,
+            "jokers": self.jokers,
+            "deck_size": self.deck_size,
+            "ace_high": self.ace_high,
+            "hand_size": self.hand_size,
+            "opening_points": self.opening_points,
+            "joker_points": self.joker_points,
+            "knock_threshold": self.knock_threshold,
+            "target_score": self.target_score,
+            "knock_only_after_meld": self.knock_only_after_meld,
+            "round_bonus_to_all": self.round_bonus_to_all,
+            "players": self.players,
+        }
