@@ -8,6 +8,7 @@ an ace at an interior position, which no position number offers.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -117,7 +118,7 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
 
 
 def _sequence_gap(positions: list[int], suit: Suit) -> str | None:
-    for before, after in zip(positions, positions[1:], strict=False):
+    for before, after in itertools.pairwise(positions):
         if after == before:
             return f"a sequence holds {position_card(after, suit)} twice"
         if after != before + 1:

@@ -101,7 +101,9 @@ class Hand:
             try:
                 pieces.append(parse_piece(token))
             except NotationError as error:
-                raise NotationError(f"bad card {token!r}: {error}", token=token, where=f"hand card {number}") from None
+                raise NotationError(
+                    f"bad card {token!r}: {error}", token=token, where=f"hand card {number}"
+                ) from None
         return cls.of(pieces)
 
     def __str__(self) -> str:
@@ -143,9 +145,7 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Parse ``table / hand``, e.g. ``Kh Kd Kc | Qh Qd Qc / Ac`` or ``/ 7h 8h 9h``."""
         if text.count("/") != 1:
-            raise NotationError(
-                f"a position is 'table / hand' with exactly one '/', found {text.count('/')}"
-            )
+            raise NotationError(f"a position is 'table / hand' with exactly one '/', found {text.count('/')}")
         table_text, hand_text = text.split("/")
         return cls(Table.parse(table_text), Hand.parse(hand_text))
 
@@ -195,9 +195,7 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
     found = []
     for card, count in sorted(count_real(pieces).items()):
         if count > variant.decks:
-            found.append(
-                f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}"
-            )
+            found.append(f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}")
     jokers = sum(isinstance(piece, Joker) for piece in pieces)
     if jokers > variant.jokers:
         found.append(f"{jokers} jokers, but the {variant.name} deck holds {variant.jokers}")

@@ -128,9 +128,7 @@ def _opening_problems(before: Table, after: Table, variant: Variant) -> list[str
             new_melds.append(meld)
     found = []
     if +remaining:
-        found.append(
-            "an opening meld leaves the table as it was: it may not use or move table cards"
-        )
+        found.append("an opening meld leaves the table as it was: it may not use or move table cards")
     value = sum(variant.tile_value(card) for meld in new_melds for card in meld.cards)
     if value < variant.opening_points:
         found.append(
