@@ -85,7 +85,12 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
     top = ACE_HIGH_POSITION if ace_high else 13
     if len(pieces) > top:
         return f"a sequence holds at most {top} cards, this one has {len(pieces)}"
-    aces = [i for i, card in enumerate(cards) if card.rank == Rank.ACE]
+    # Real aces before jokers declared as aces, so that a real ace and a joker standing for
+    # the same ace always take the same ends (canonical order must not depend on input order).
+    aces = sorted(
+        (i for i, card in enumerate(cards) if card.rank == Rank.ACE),
+        key=lambda i: isinstance(pieces[i], Joker),
+    )
     others = [i for i, card in enumerate(cards) if card.rank != Rank.ACE]
     if len(aces) > 2:
         return "a sequence holds at most two aces, one at each end"

@@ -1,0 +1,121 @@
+"""Turn solver values back into a table: kept melds, new melds, jokers, merged sequences.
+
+The model counts slots per card; here each slot gets a real card or a joker declared
+as that card.  Real cards go to slots first (in a fixed order), jokers fill the rest.
+New sequence pieces (the model's 3-5 card units) of one suit that touch end to end
+are merged back into full-length sequences; kept old melds are left as they were
+(with any cards added at their ends), so the table changes no more than needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver.cards import ALL_CARDS, Card, Joker, Piece
+from solver.cpsat.instance import Instance
+from solver.melds import Meld
+
+__all__ = ["Extracted", "extract_play"]
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    melds: tuple[Meld, ...]
+    played: tuple[Piece, ...]
+    left: tuple[Piece, ...]
+    broken: int
+
+
+def extract_play(
+    instance: Instance,
+    value: Callable[[object], int],
+    copies: list[object],
+    keep: list[object],
+    extend: list[list[tuple[int, object]]],
+    play: dict[int, object],
+    jokers_played: object | None,
+    fill: dict[int, object],
+) -> Extracted:
+    """Read a solution through ``value`` (the solver's value of a variable)."""
+    real_left = list(instance.table_real)
+    for c, var in play.items():
+        real_left[c] += value(var)
+    jokers_left = [value(fill[c]) if c in fill else 0 for c in range(52)]
+
+    def take(c: int) -> Piece:
+        if real_left[c] > 0:
+            real_left[c] -= 1
+            return ALL_CARDS[c]
+        if jokers_left[c] <= 0:  # pragma: no cover - the model's balance forbids it
+            raise AssertionError(f"no card left for slot {ALL_CARDS[c]}")
+        jokers_left[c] -= 1
+        return Joker(ALL_CARDS[c])
+
+    kept_melds: list[Meld] = []
+    for i, old in enumerate(instance.old_melds):
+        if value(keep[i]):
+            for c, count in old.real:
+                real_left[c] -= count
+    for i, old in enumerate(instance.old_melds):
+        if value(keep[i]):
+            added = [take(c) for c, var in extend[i] if value(var)]
+            kept_melds.append(Meld.of(old.meld.pieces + tuple(added)))
+
+    pieces: list[tuple[str, tuple[Piece, ...]]] = []
+    for m, var in enumerate(copies):
+        for _ in range(value(var)):
+            cards = instance.template_cards[m]
+            pieces.append((instance.templates[m].kind, tuple(take(c) for c in cards)))
+
+    new_melds = [Meld.of(cards) for kind, cards in pieces if kind == "group"]
+    new_melds.extend(_merge_sequences([cards for kind, cards in pieces if kind == "sequence"]))
+
+    played: list[Piece] = []
+    left: list[Piece] = []
+    for c in range(52):
+        count = instance.hand_real[c]
+        used = value(play[c]) if c in play else 0
+        played.extend([ALL_CARDS[c]] * used)
+        left.extend([ALL_CARDS[c]] * (count - used))
+    used_jokers = value(jokers_played) if jokers_played is not None else 0
+    played.extend([Joker()] * used_jokers)
+    left.extend([Joker()] * (instance.hand_jokers - used_jokers))
+    broken = len(instance.old_melds) - sum(value(k) for k in keep)
+    return Extracted(tuple(kept_melds + new_melds), tuple(played), tuple(left), broken)
+
+
+def _effective(piece: Piece) -> Card:
+    if isinstance(piece, Joker):
+        assert piece.declared is not None
+        return piece.declared
+    return piece
+
+
+def _merge_sequences(runs: list[tuple[Piece, ...]]) -> list[Meld]:
+    """Join sequence pieces of one suit whose positions meet end to end, greedily."""
+    # Runs come out of templates in position order, so ends are first and last slots.
+    def span(run: tuple[Piece, ...]) -> tuple[int, int, int]:
+        first, last = _effective(run[0]), _effective(run[-1])
+        start = int(first.rank)
+        end = 14 if last.rank == 1 and len(run) > 1 else int(last.rank)
+        return int(first.suit), start, end
+
+    pending = sorted(runs, key=lambda run: (span(run), [str(p) for p in run]))
+    merged: list[Meld] = []
+    while pending:
+        chain = list(pending.pop(0))
+        suit, _, end = span(tuple(chain))
+        grown = True
+        while grown:
+            grown = False
+            for k, run in enumerate(pending):
+                run_suit, run_start, run_end = span(run)
+                if run_suit == suit and run_start == end + 1:
+                    chain.extend(run)
+                    end = run_end
+                    pending.pop(k)
+                    grown = True
+                    break
+        merged.append(Meld.of(chain))
+    return merged

@@ -1,0 +1,181 @@
+"""Variants: the presets, their options, and card points."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from solver.cards import ALL_CARDS, Card, Rank
+from solver.position import Hand
+from solver.variants import VARIANT_NAMES, Variant
+
+# --- Manipulation Rummy ---------------------------------------------------------------------------
+
+
+def test_manipulation_two_players_use_one_deck_and_one_joker() -> None:
+    v = Variant.manipulation(players=2)
+    assert (v.decks, v.jokers, v.deck_size) == (1, 1, 53)
+    assert v.players == 2
+
+
+@pytest.mark.parametrize("players", [None, 3, 4, 5])
+def test_manipulation_default_and_three_to_five_players_use_two_decks_and_two_jokers(
+    players: int | None,
+) -> None:
+    v = Variant.manipulation(players=players)
+    assert (v.decks, v.jokers, v.deck_size) == (2, 2, 106)
+    assert v.players == players
+
+
+def test_manipulation_rules() -> None:
+    v = Variant.manipulation()
+    assert v.name == "manipulation"
+    assert v.ace_high is True
+    assert v.max_position == 14
+    assert v.hand_size == 10
+    assert v.opening_points == 0
+    assert v.joker_points == 25
+    assert v.knock_threshold == 5
+    assert v.target_score == 150
+    assert v.knock_only_after_meld is False
+    assert v.round_bonus_to_all is False
+
+
+@pytest.mark.parametrize("players", [0, 1, 6])
+def test_manipulation_player_count_out_of_range(players: int) -> None:
+    with pytest.raises(ValueError, match=str(players)):
+        Variant.manipulation(players=players)
+
+
+def test_manipulation_options_are_switches() -> None:
+    v = Variant.manipulation(knock_only_after_meld=True)
+    assert v.knock_only_after_meld is True
+    assert v.round_bonus_to_all is False
+    w = Variant.manipulation(round_bonus_to_all=True, players=3)
+    assert w.round_bonus_to_all is True
+    assert w.knock_only_after_meld is False
+    assert w.decks == 2
+
+
+def test_with_options_returns_a_changed_copy() -> None:
+    base = Variant.manipulation()
+    changed = base.with_options(knock_only_after_meld=True, round_bonus_to_all=True)
+    assert changed.knock_only_after_meld and changed.round_bonus_to_all
+    assert not base.knock_only_after_meld and not base.round_bonus_to_all
+    assert dataclasses.replace(changed, knock_only_after_meld=False, round_bonus_to_all=False) == base
+
+
+def test_variant_is_immutable_and_hashable() -> None:
+    v = Variant.manipulation()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.decks = 3  # type: ignore[misc]
+    assert hash(v) == hash(Variant.manipulation())
+    assert v == Variant.manipulation()
+    assert v != Variant.manipulation(players=2)
+
+
+# --- Machiavelli ----------------------------------------------------------------------------------
+
+
+def test_machiavelli_two_decks_no_jokers_fifteen_cards() -> None:
+    v = Variant.machiavelli()
+    assert v.name == "machiavelli"
+    assert (v.decks, v.jokers, v.deck_size) == (2, 0, 104)
+    assert v.hand_size == 15
+    assert v.ace_high is True
+    assert v.opening_points == 0
+    assert v.knock_threshold is None
+
+
+def test_machiavelli_dealer_may_deal_fewer_but_at_least_three() -> None:
+    assert Variant.machiavelli(players=7, hand_size=3).hand_size == 3
+    with pytest.raises(ValueError):
+        Variant.machiavelli(hand_size=2)
+    with pytest.raises(ValueError):
+        Variant.machiavelli(hand_size=16)
+    with pytest.raises(ValueError):
+        Variant.machiavelli(players=1)
+
+
+# --- Rummikub -------------------------------------------------------------------------------------
+
+
+def test_rummikub_rules() -> None:
+    v = Variant.rummikub()
+    assert v.name == "rummikub"
+    assert (v.decks, v.jokers, v.deck_size) == (2, 2, 106)
+    assert v.ace_high is False
+    assert v.max_position == 13
+    assert v.opening_points == 30
+    assert v.joker_points == 30
+    assert v.hand_size == 14
+    assert v.knock_threshold is None
+
+
+def test_rummikub_tiles_count_face_value() -> None:
+    v = Variant.rummikub()
+    for card in ALL_CARDS:
+        assert v.card_points(card) == int(card.rank)
+        assert v.tile_value(card) == int(card.rank)
+    assert Hand.parse("*").points(v) == 30
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_rummikub_player_count_out_of_range(players: int) -> None:
+    with pytest.raises(ValueError):
+        Variant.rummikub(players=players)
+
+
+# --- card points ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [Variant.manipulation(), Variant.machiavelli()], ids=lambda v: v.name)
+def test_card_points(variant: Variant) -> None:
+    for card in ALL_CARDS:
+        expected = {Rank.ACE: 1, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}.get(card.rank, int(card.rank))
+        assert variant.card_points(card) == expected, card
+    assert variant.card_points(Card.parse("7h")) == 7
+    assert variant.card_points(Card.parse("10s")) == 10
+    assert variant.card_points(Card.parse("2c")) == 2
+
+
+def test_hand_points_in_manipulation() -> None:
+    v = Variant.manipulation()
+    assert Hand.parse("*").points(v) == 25
+    assert Hand.parse("* Ah 10s Kd Qc Jh 2d").points(v) == 25 + 1 + 10 + 10 + 10 + 10 + 2
+    assert Hand.parse("Ah As 3c").points(v) == 5
+    assert Hand.parse("").points(v) == 0
+
+
+# --- lookup by name -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_named_returns_the_preset(name: str) -> None:
+    v = Variant.named(name)
+    assert v.name == name
+    assert v == getattr(Variant, name)()
+    assert Variant.named(f"  {name.upper()} ") == v
+
+
+def test_named_passes_players() -> None:
+    assert Variant.named("manipulation", players=2) == Variant.manipulation(players=2)
+
+
+def test_named_unknown_lists_the_names() -> None:
+    with pytest.raises(ValueError) as info:
+        Variant.named("x")
+    message = str(info.value)
+    assert "'x'" in message
+    for name in ("manipulation", "machiavelli", "rummikub"):
+        assert name in message
+
+
+def test_describe_is_plain_data() -> None:
+    d = Variant.manipulation(players=2).describe()
+    assert d["name"] == "manipulation"
+    assert d["deck_size"] == 53
+    assert d["jokers"] == 1
+    assert d["ace_high"] is True
+    assert Variant.rummikub().describe()["opening_points"] == 30
