@@ -23,13 +23,20 @@ Objective = Literal["points", "cards"]
 MAX_SEQUENCE_PIECE = 5
 """Sequences longer than this are unions of shorter ones; the model uses pieces of 3-5."""
 
-_CATALOGUES: dict[tuple[bool, int], tuple[MeldTemplate, ...]] = {}
+EXTENSION_REACH = 2
+"""Cards a kept sequence may grow at each end.  Three or more cards beyond an end form
+a meld of their own, which leaves the old meld just as whole, so two is enough."""
+
+_CATALOGUES: dict[bool, tuple[tuple[MeldTemplate, ...], tuple[tuple[int, ...], ...]]] = {}
 
 
-def _catalogue(variant: Variant) -> tuple[MeldTemplate, ...]:
-    key = (variant.ace_high, MAX_SEQUENCE_PIECE)
+def _catalogue(variant: Variant) -> tuple[tuple[MeldTemplate, ...], tuple[tuple[int, ...], ...]]:
+    """The candidate melds of pieces up to ``MAX_SEQUENCE_PIECE``, with their card indices."""
+    key = variant.ace_high
     if key not in _CATALOGUES:
-        _CATALOGUES[key] = catalogue(variant, max_sequence=MAX_SEQUENCE_PIECE)
+        templates = catalogue(variant, max_sequence=MAX_SEQUENCE_PIECE)
+        indices = tuple(tuple(card.index for card in template.cards) for template in templates)
+        _CATALOGUES[key] = (templates, indices)
     return _CATALOGUES[key]
 
 
@@ -114,9 +121,12 @@ def build_instance(
     available = [table_real[i] + hand_real[i] + table_jokers[i] for i in range(52)]
     templates: list[MeldTemplate] = []
     template_cards: list[tuple[int, ...]] = []
-    for template in _catalogue(variant):
-        indices = tuple(card.index for card in template.cards)
-        missing = sum(1 for i in indices if available[i] == 0)
+    all_templates, all_indices = _catalogue(variant)
+    for template, indices in zip(all_templates, all_indices, strict=True):
+        missing = 0
+        for i in indices:
+            if not available[i]:
+                missing += 1
         if missing > total_jokers or missing == len(indices):
             continue
         templates.append(template)
@@ -153,8 +163,9 @@ def _old_meld(meld: Meld, variant: Variant, available: list[int], total_jokers: 
         suit = cards[0].suit
         low = _first_position(meld)
         high = low + len(cards) - 1
-        down = tuple(position_card(p, suit).index for p in range(low - 1, 0, -1))
-        up = tuple(position_card(p, suit).index for p in range(high + 1, variant.max_position + 1))
+        down = tuple(position_card(p, suit).index for p in range(low - 1, max(0, low - 1 - EXTENSION_REACH), -1))
+        top = min(variant.max_position, high + EXTENSION_REACH)
+        up = tuple(position_card(p, suit).index for p in range(high + 1, top + 1))
         chains.extend(chain for chain in (down, up) if chain)
 
     def reachable(chain: tuple[int, ...]) -> tuple[int, ...]:

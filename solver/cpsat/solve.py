@@ -2,7 +2,9 @@
 
 Solver parameters are set explicitly: one worker (measured faster than several on
 this model, and deterministic), presolve off (it costs more than it saves on models
-this small), a fixed seed, and a time limit always.
+this small), the full LP relaxation with LP-guided branching (the den Hertog counting
+model has a tight LP; on the benchmark suite this halved the median and the tail),
+a fixed seed, and a time limit always.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def solve_instance(instance: Instance, *, time_limit: float, started: float | No
     parameters = solver.parameters
     parameters.num_workers = 1
     parameters.cp_model_presolve = False
+    parameters.linearization_level = 2
+    parameters.search_branching = cp_model.LP_SEARCH
     parameters.random_seed = 0
     parameters.max_time_in_seconds = time_limit
     solve_start = time.perf_counter()
