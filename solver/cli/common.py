@@ -1,0 +1,81 @@
+"""Shared pieces of the ``rummy`` command: the Typer app, options, errors, and printing.
+
+Exit codes: 0 success, 1 a negative answer (illegal play, no play), 2 bad input.
+Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from solver.cards import Card, Joker, Piece
+from solver.melds import Meld
+from solver.position import Position, Table
+from solver.variants import VARIANT_NAMES, Variant
+
+app = typer.Typer(
+    help="Manipulation Rummy hint engine: best plays, rule checks and analysis.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+VariantOption = Annotated[
+    str, typer.Option("--variant", "-v", help=f"Rule variant: {', '.join(VARIANT_NAMES)}.")
+]
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(help="Player count; picks the deck (Manipulation with 2 players: one deck, one joker)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
+NotOpenedOption = Annotated[
+    bool,
+    typer.Option("--not-opened", help="The player has not opened yet (Rummikub's 30-point first meld)."),
+]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One line on stderr naming the problem, then exit."""
+    err.print(f"error: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def load_variant(name: str, players: int | None) -> Variant:
+    try:
+        return Variant.named(name, players=players)
+    except ValueError as error:
+        fail(str(error))
+
+
+def load_position(text: str, variant: Variant) -> Position:
+    try:
+        return Position.parse(text).validate(variant)
+    except ValueError as error:
+        fail(f"bad position {text!r}: {error}")
+
+
+def styled_piece(piece: Piece) -> Text:
+    card = piece if isinstance(piece, Card) else piece.declared
+    style = "bold magenta" if isinstance(piece, Joker) else ("red" if card and card.suit.is_red else "")
+    return Text(piece.pretty, style=style)
+
+
+def styled_meld(meld: Meld | tuple[Piece, ...]) -> Text:
+    pieces = meld.pieces if isinstance(meld, Meld) else meld
+    return Text(" ").join(styled_piece(piece) for piece in pieces) if pieces else Text("(empty)")
+
+
+def print_table(title: str, table: Table) -> None:
+    out.print(Text(title, style="bold"))
+    if not len(table):
+        out.print("  (empty)")
+    for number, meld in enumerate(table, start=1):
+        out.print(Text(f"  {number:>2}. ") + styled_meld(meld))
+
+

@@ -1,0 +1,152 @@
+"""``rummy hint``: the best play for one position, or a batch of them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.text import Text
+
+from solver.cli.common import (
+    JsonOption,
+    NotOpenedOption,
+    PlayersOption,
+    VariantOption,
+    app,
+    err,
+    fail,
+    load_position,
+    load_variant,
+    out,
+    print_table,
+    styled_meld,
+)
+from solver.cpsat import DEFAULT_TIME_LIMIT, Hint, hint
+from solver.cpsat.instance import Objective
+from solver.position import Position
+from solver.variants import Variant
+
+
+def _read_lines(path: str) -> list[str]:
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read batch file {path!r}: {error}")
+
+
+def _hint_lines(path: str) -> Iterator[tuple[int, str]]:
+    """Numbered non-blank lines; lines starting with # are comments."""
+    for number, line in enumerate(_read_lines(path), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield number, line.strip()
+
+
+def _batch(path: str, rules: Variant, options: dict[str, object], json_output: bool) -> None:
+    lines = list(_hint_lines(path))
+    bad = 0
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("hints", total=len(lines))
+        for number, text in lines:
+            try:
+                pos = Position.parse(text).validate(rules)
+                record = {"line": number, **hint(pos, variant=rules, **options).to_dict()}  # type: ignore[arg-type]
+            except ValueError as error:
+                bad += 1
+                record = {"line": number, "input": text, "error": str(error)}
+            if json_output:
+                print(json.dumps(record), flush=True)
+            else:
+                summary = f"{record['status']}: {record['table']}  (hand {record['hand']})"
+                shown = record.get("error") or summary
+                out.print(f"{number}: {shown}", markup=False)
+            progress.advance(task)
+    if bad:
+        err.print(f"{bad} of {len(lines)} lines had bad input", markup=False)
+        raise typer.Exit(2)
+
+
+def print_hint(result: Hint) -> None:
+    pos = result.position
+    print_table("Table before", pos.table)
+    out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
+    out.print()
+    if not result.has_play:
+        if result.status == "timeout":
+            out.print(Text("No play found within the time limit.", style="bold yellow"))
+        else:
+            out.print(Text("No legal play: draw.", style="bold yellow"))
+        return
+    out.print(Text("Play ", style="bold green") + styled_meld(result.played))
+    print_table("Table after", result.table)
+    out.print(Text("Hand left  ", style="bold") + styled_meld(result.hand.pieces))
+    notes = [f"hand points {result.hand_points}"]
+    if result.goes_out:
+        notes.append("goes out")
+    elif result.can_knock:
+        notes.append("can knock")
+    notes.append(f"{result.melds_broken} old meld(s) broken")
+    if result.status != "optimal":
+        notes.append("time limit reached: best found, not proven optimal")
+    out.print(", ".join(notes))
+
+
+@app.command(name="hint")
+def hint_command(
+    position: Annotated[str | None, typer.Argument(help="Position 'table / hand'.")] = None,
+    batch: Annotated[
+        str | None, typer.Option(help="File with one position per line ('-' for stdin).")
+    ] = None,
+    variant: VariantOption = "manipulation",
+    players: PlayersOption = None,
+    objective: Annotated[
+        str, typer.Option(help="points: fewest points left; cards: most cards played.")
+    ] = "points",
+    keep_jokers: Annotated[bool, typer.Option(help="Play a hand joker only to go out.")] = False,
+    time_limit: Annotated[float, typer.Option(help="Seconds per position.")] = DEFAULT_TIME_LIMIT,
+    not_opened: NotOpenedOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Find the best play.  Exit 1 when there is no play, 2 for bad input."""
+    rules = load_variant(variant, players)
+    if objective not in ("points", "cards"):
+        fail(f"unknown objective {objective!r}; use points or cards")
+    if not 0 < time_limit <= 3600:
+        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    chosen: Objective = "cards" if objective == "cards" else "points"
+    options: dict[str, object] = {
+        "objective": chosen,
+        "keep_jokers": keep_jokers,
+        "time_limit": time_limit,
+        "opened": not not_opened,
+    }
+    if batch is not None:
+        if position is not None:
+            fail("give a POSITION or --batch FILE, not both")
+        _batch(batch, rules, options, json_output)
+        return
+    if position is None:
+        fail("missing POSITION (or --batch FILE)")
+    pos = load_position(position, rules)
+    try:
+        result = hint(
+            pos,
+            variant=rules,
+            objective=chosen,
+            keep_jokers=keep_jokers,
+            time_limit=time_limit,
+            opened=not not_opened,
+        )
+    except ValueError as error:
+        fail(str(error))
+    if json_output:
+        print(json.dumps(result.to_dict()))
+    else:
+        print_hint(result)
+    raise typer.Exit(0 if result.has_play else 1)

@@ -1,0 +1,81 @@
+"""``rummy show`` and ``rummy check``: look at a position, judge a play."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from solver.cli.common import (
+    JsonOption,
+    NotOpenedOption,
+    PlayersOption,
+    VariantOption,
+    app,
+    fail,
+    load_position,
+    load_variant,
+    out,
+    print_table,
+    styled_meld,
+)
+from solver.position import Table
+from solver.referee import check_play
+
+
+@app.command()
+def show(
+    position: Annotated[str, typer.Argument(help="Position in notation, e.g. 'Kh Kd Kc / Ac'.")],
+    variant: VariantOption = "manipulation",
+    players: PlayersOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Pretty-print a position with suit symbols."""
+    rules = load_variant(variant, players)
+    pos = load_position(position, rules)
+    if json_output:
+        data = {
+            "position": str(pos),
+            "table": str(pos.table),
+            "melds": [[str(p) for p in meld.pieces] for meld in pos.table],
+            "hand": [str(p) for p in pos.hand],
+            "hand_points": pos.hand.points(rules),
+            "variant": rules.describe(),
+        }
+        print(json.dumps(data))
+        return
+    print_table("Table", pos.table)
+    out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
+    out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.name})")
+
+
+@app.command()
+def check(
+    position: Annotated[str, typer.Argument(help="Position before the play: 'table / hand'.")],
+    after: Annotated[str, typer.Argument(help="The table after the play, e.g. 'Jh Qh Kh | Jd Qd Kd'.")],
+    variant: VariantOption = "manipulation",
+    players: PlayersOption = None,
+    not_opened: NotOpenedOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Judge a play: exit 0 if legal, 1 if illegal (with every reason), 2 for bad input."""
+    rules = load_variant(variant, players)
+    before = load_position(position, rules)
+    try:
+        after_table = Table.parse(after)
+    except ValueError as error:
+        fail(f"bad after-table {after!r}: {error}")
+    verdict = check_play(before, after_table, rules, opened=not not_opened)
+    if json_output:
+        print(json.dumps({"position": str(before), "after": str(after_table), **verdict.to_dict()}))
+    elif verdict.ok:
+        out.print(Text("legal", style="bold green") + Text(f": {after_table}"))
+    else:
+        out.print(Text("illegal", style="bold red") + Text(f": {after_table}"))
+        for reason in verdict.reasons:
+            out.print(f"  - {reason}", markup=False)
+    raise typer.Exit(0 if verdict.ok else 1)
+
+
