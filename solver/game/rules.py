@@ -1,0 +1,76 @@
+"""Pure rule functions of the game: which actions are allowed now, and why one is not.
+
+They read a ``PlayerView`` (everything the player to move may know) and nothing else,
+so a bot or a user interface can judge an action exactly as the game will.  A play is
+judged by ``solver.referee.check_play``; with an opening rule (Rummikub) the player's
+first meld is judged with ``opened=False``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solver.game.actions import Action, ActionKind, Draw, Pass, Play
+from solver.game.settings import GameSettings
+from solver.referee import check_play
+
+if TYPE_CHECKING:
+    from solver.game.view import PlayerView
+
+__all__ = ["decline", "knock_allowed", "legal_kinds", "problems"]
+
+
+def knock_allowed(settings: GameSettings, hand_points: int, *, melded: bool) -> bool:
+    """Whether a turn that ends with this hand may knock (RULES.md, with its option)."""
+    threshold = settings.variant.knock_threshold
+    if threshold is None or hand_points > threshold:
+        return False
+    return melded or not settings.variant.knock_only_after_meld
+
+
+def legal_kinds(view: PlayerView) -> tuple[ActionKind, ...]:
+    """The kinds of action allowed at this decision point."""
+    if view.phase == "meld":
+        return ("play", "pass") if view.final_turn else ("play", "draw")
+    if view.phase == "knock":
+        return ("knock", "pass")
+    return ()
+
+
+def decline(view: PlayerView) -> Action:
+    """The action that neither melds nor knocks: draw, or pass where no draw is due."""
+    return Draw() if "draw" in legal_kinds(view) else Pass()
+
+
+def problems(view: PlayerView, action: Action) -> list[str]:
+    """Every rule ``action`` breaks in ``view``'s situation; empty when it is legal."""
+    allowed = legal_kinds(view)
+    if action.kind not in allowed:
+        return [_wrong_kind(view, action.kind, allowed)]
+    if isinstance(action, Play):
+        verdict = check_play(view.position, action.table, view.variant, opened=view.opened)
+        return list(verdict.reasons)
+    return []
+
+
+def _wrong_kind(view: PlayerView, kind: ActionKind, allowed: tuple[ActionKind, ...]) -> str:
+    """One sentence saying why this kind of action is not allowed now."""
+    if view.phase == "over":
+        return "the round is over"
+    if view.phase == "wait":
+        return "it is another player's turn"
+    choices = " or ".join(allowed)
+    threshold = view.variant.knock_threshold
+    if kind == "knock":
+        if threshold is None:
+            return f"{view.variant.name} has no knocking"
+        return (
+            f"a player knocks only at the end of a turn, with a hand worth {threshold} points or fewer"
+            + (" after a meld" if view.variant.knock_only_after_meld else "")
+            + f": {choices} now"
+        )
+    if view.phase == "knock":
+        return f"this turn's meld and draws are over: {choices}"
+    if kind == "draw":
+        return f"the stock is exhausted: this last turn has no draw, {choices}"
+    return f"a turn does not end here without a draw: {choices}"
