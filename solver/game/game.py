@@ -1,8 +1,9 @@
 """A whole game: rounds dealt from one seeded generator, scored, up to the end of the game.
 
 ``Game`` owns the random generator (``random.Random(seed)``, injected or built from
-the seed): it picks the first dealer and shuffles every deal, and nothing else draws
-from it, so a seed and the list of actions reproduce a game exactly (``solver.game.log``
+the seed): it picks the first dealer (unless ``first_dealer`` is given) and shuffles
+every deal (``dealing``, replaceable by a scripted deal in tests), and nothing else
+draws from it, so a seed and the list of actions reproduce a game exactly (``solver.game.log``
 replays them).  The deal passes to the left (the next seat) after each round; the
 player left of the dealer starts.
 
@@ -24,6 +25,7 @@ from solver.game.scoring import RoundEnd, RoundScore, game_bonuses, game_over, s
 from solver.game.settings import GameSettings
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
+from solver.variants import Variant
 
 __all__ = [
     "Acted",
@@ -94,6 +96,8 @@ class GameEnded:
 
 GameEvent = Dealt | Acted | RoundEnded | GameEnded
 Listener = Callable[[GameEvent], None]
+Dealing = Callable[[Variant, int, random.Random], tuple[list[list[Piece]], list[Piece]]]
+"""Shuffle and deal: ``solver.game.deck.deal``, or a scripted deal in tests."""
 
 
 class Game:
@@ -106,6 +110,8 @@ class Game:
         seed: int | None = None,
         rng: random.Random | None = None,
         listeners: Iterable[Listener] = (),
+        first_dealer: int | None = None,
+        dealing: Dealing = deal,
     ) -> None:
         self.settings = settings
         self.seed = seed
@@ -116,7 +122,8 @@ class Game:
         self.rounds_won = [0] * players
         self.records: list[RoundRecord] = []
         self.result: GameResult | None = None
-        self.dealer = self.rng.randrange(players)
+        self.dealing = dealing
+        self.dealer = self.rng.randrange(players) if first_dealer is None else first_dealer
         self.round = self._deal()
 
     @property
@@ -142,7 +149,7 @@ class Game:
             self._finish_round(self.round.end)
 
     def _deal(self) -> RoundState:
-        hands, stock = deal(self.settings.variant, self.settings.players, self.rng)
+        hands, stock = self.dealing(self.settings.variant, self.settings.players, self.rng)
         number = len(self.records) + 1
         state = RoundState(
             self.settings, hands, stock, dealer=self.dealer, round_number=number, totals=self.totals
