@@ -18,7 +18,7 @@ from solver.game import BOTS, GameSettings, Player, make_bot, play_game
 from solver.game.bots import BOT_TIME_LIMIT
 from solver.game.game import Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
-from solver.game.runner import bot_rng
+from solver.game.registry import bot_rng
 from solver.game.tournament import TournamentResult, run_tournament
 
 BotsOption = Annotated[

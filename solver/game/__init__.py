@@ -3,14 +3,17 @@
 Manipulation Rummy as RULES.md gives it, with Machiavelli and Rummikub.  Layers, each
 using only those above it: ``settings`` (the rules of a game), ``actions``, ``deck``,
 ``rules`` (pure judgement from a player's ``view``), ``scoring`` (pure), ``state`` (one
-round's flow), ``game`` (rounds up to the end of the game), ``bots``, ``runner``,
+round's flow), ``game`` (rounds up to the end of the game), ``bots``, ``expert``,
+``registry``, ``runner``,
 ``log`` (JSON lines and replay), ``tournament``.
 """
 
 from solver.game.actions import Action, Draw, IllegalActionError, Knock, Pass, Play, parse_action
-from solver.game.bots import BOTS, Bot, GreedyBot, Player, RandomBot, make_bot
+from solver.game.bots import Bot, GreedyBot, Player, RandomBot
+from solver.game.expert import ExpertBot
 from solver.game.game import Game, GameResult, RoundRecord
-from solver.game.runner import make_bots, play_game
+from solver.game.registry import BOTS, make_bot, make_bots
+from solver.game.runner import play_game
 from solver.game.scoring import RoundEnd, RoundScore
 from solver.game.settings import GameSettings
 from solver.game.state import RoundState
@@ -21,6 +24,7 @@ __all__ = [
     "Action",
     "Bot",
     "Draw",
+    "ExpertBot",
     "Game",
     "GameResult",
     "GameSettings",

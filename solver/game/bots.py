@@ -5,7 +5,7 @@ The view holds the table, the own hand and public facts only (never another hand
 the stock order); ``view.decline()`` is the action that neither melds nor knocks
 (draw, or pass where no draw is due), and ``self.best_play(view)`` asks the hint engine::
 
-    from solver.game import Bot, Knock, Pass, Play, PlayerView
+    from solver.game import Action, Bot, Knock, Pass, Play, PlayerView
 
     class Cautious(Bot):
         \"\"\"Melds only to go out or to leave at most 10 points; knocks at 2 or under.\"\"\"
@@ -20,17 +20,15 @@ the stock order); ``view.decline()`` is the action that neither melds nor knocks
                 return Play(found.table)
             return view.decline()
 
-Such a class can join a tournament as ``module.path:Cautious`` (``make_bot``).  A bot
+Such a class can join a tournament as ``module.path:Cautious`` (``solver.game.registry``).  A bot
 that needs chance uses ``self.rng``: the game gives each seat its own generator derived
 from the game's seed, so games replay exactly.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import ClassVar, Protocol
 
 from solver.cards import Piece
@@ -40,16 +38,7 @@ from solver.game.actions import Action, Knock, Pass, Play
 from solver.game.view import PlayerView
 from solver.position import Hand, Position
 
-__all__ = [
-    "BOTS",
-    "BOT_TIME_LIMIT",
-    "Bot",
-    "GreedyBot",
-    "Player",
-    "RandomBot",
-    "best_play",
-    "make_bot",
-]
+__all__ = ["BOT_TIME_LIMIT", "Bot", "GreedyBot", "Player", "RandomBot", "best_play"]
 
 BOT_TIME_LIMIT = 10.0
 """Seconds per hint call.  Plays take milliseconds; a limit that never bites keeps games
@@ -141,29 +130,3 @@ class GreedyBot(Bot):
             return Knock()
         found = self.best_play(view)
         return Play(found.table) if found.has_play else view.decline()
-
-
-BOTS: dict[str, Callable[..., Bot]] = {
-    RandomBot.name: RandomBot,
-    GreedyBot.name: GreedyBot,
-}
-"""The built-in bots by name."""
-
-
-def make_bot(spec: str, *, rng: random.Random | None = None, time_limit: float = BOT_TIME_LIMIT) -> Bot:
-    """A bot from its name (``random``, ``greedy``, ``expert``) or ``module.path:ClassName``
-    of a ``Bot`` subclass; a ValueError names the unknown bot."""
-    key = spec.strip()
-    if key.lower() in BOTS:
-        return BOTS[key.lower()](rng, time_limit=time_limit)
-    if ":" in key:
-        module_name, _, class_name = key.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as error:
-            raise ValueError(f"cannot load bot {spec!r}: {error}") from None
-        if not (isinstance(factory, type) and issubclass(factory, Bot)):
-            raise ValueError(f"bot {spec!r} is not a subclass of solver.game.Bot")
-        bot: Bot = factory(rng, time_limit=time_limit)
-        return bot
-    raise ValueError(f"unknown bot {spec!r}; choose one of {', '.join(BOTS)} or give module:Class")

@@ -16,10 +16,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.game.bots import BOT_TIME_LIMIT, make_bot
+from solver.game.bots import BOT_TIME_LIMIT
 from solver.game.game import Acted, GameEvent
 from solver.game.log import LogWriter
-from solver.game.runner import make_bots, play_game
+from solver.game.registry import make_bot, make_bots
+from solver.game.runner import play_game
 from solver.game.settings import GameSettings
 
 __all__ = [
