@@ -1,35 +1,46 @@
-"""Speed of ``hint()`` on seeded suites: p50/p95/p99/max per table-size band and variant.
+"""Speed of ``hint()`` on the seeded suites: p50/p95/p99/max per table-size band and variant.
 
-    python -m benchmarks.speed            # 600 positions per variant
-    python -m benchmarks.speed --quick    # 150 per variant, about a minute
+    python -m benchmarks.speed            # every suite in benchmarks/suites (5 x 400 positions)
+    python -m benchmarks.speed --quick    # every 4th position of each suite, about a minute
 
-The whole ``hint()`` call is timed (instance, model, solve, extract; parsing is not),
-one position at a time on one core.  Every play is also checked by the referee, so a
-fast wrong answer cannot hide here.  Results go to ``benchmarks/results/speed.json``
-and, when matplotlib is installed (``pip install -e .[bench]``), a PNG plot.
+The whole ``hint()`` call is timed (validation, instance, model, solve, extract; parsing
+is not), one position at a time on one core.  Every play is also checked by the referee,
+so a fast wrong answer cannot hide here.  The positions come from ``benchmarks.suite``
+(each variant with and without locked jokers), so the figures are reported per variant,
+per table band and per joker kind.  Results go to ``benchmarks/results/speed.json`` and,
+with matplotlib installed (``pip install -e .[bench]``), a PNG plot of time against
+table size; ``python -m benchmarks.report`` turns them into the README section.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
 import statistics
 import time
 from datetime import date
+from importlib import metadata
 from pathlib import Path
 
-from benchmarks.suite import suite
+from benchmarks.suite import SUITES, SuiteSpec, suite_named
 from solver.cpsat import hint
 from solver.referee import check_play
-from solver.variants import Variant
 
 BANDS = ((0, 20), (21, 40), (41, 60), (61, 80), (81, 106))
 RESULTS = Path(__file__).resolve().parent / "results"
+VARIANTS = ("manipulation", "machiavelli", "rummikub")
+QUICK_STRIDE = 4
+"""``--quick`` measures every 4th position: the suites are ordered by table size, so a
+stride keeps the whole spread of tables and hands."""
+
+Row = dict[str, object]
 
 
 def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (no interpolation: every figure is a measured time)."""
     ordered = sorted(values)
     if not ordered:
         return float("nan")
@@ -48,54 +59,120 @@ def summarize(times: list[float]) -> dict[str, float]:
     }
 
 
-def run(count: int, seed: int) -> dict[str, object]:
-    rows: list[dict[str, object]] = []
-    variants = (Variant.manipulation(), Variant.machiavelli(), Variant.rummikub())
-    for variant in variants:
-        entries = list(suite(seed, count, variant))
-        hint(entries[0].position, variant=variant)  # warm the catalogue cache and imports
+def pin_one_core() -> int | None:
+    """Run on one core, so that figures do not depend on how many the machine has."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def machine() -> dict[str, object]:
+    """What the figures were measured on, for the results files and the README."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "date": str(date.today()),
+        "cores_used": 1,
+        "machine_cores": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "ortools": _version("ortools"),
+    }
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def run(specs: list[SuiteSpec], stride: int) -> list[Row]:
+    """Time ``hint()`` on every ``stride``-th position of each suite."""
+    rows: list[Row] = []
+    for spec in specs:
+        variant = spec.variant
+        entries = spec.load()[::stride]
+        for entry in entries[-3:]:
+            hint(entry.position, variant=variant)  # warm the catalogue cache and imports
         for number, entry in enumerate(entries, start=1):
+            gc.collect()
+            gc.disable()
             started = time.perf_counter()
             result = hint(entry.position, variant=variant)
             elapsed = (time.perf_counter() - started) * 1000
+            gc.enable()
             if result.played and not check_play(entry.position, result.table, variant).ok:
                 raise SystemExit(f"referee rejected the hint for {entry.position}")
             rows.append(
                 {
+                    "suite": spec.name,
                     "variant": variant.name,
                     "table_cards": entry.table_cards,
                     "hand_cards": entry.hand_cards,
                     "table_jokers": entry.table_jokers,
+                    "hand_jokers": entry.hand_jokers,
                     "ms": round(elapsed, 3),
                     "build_ms": round(result.build_ms, 3),
                     "solve_ms": round(result.solve_ms, 3),
                     "status": result.status,
                 }
             )
-            if number % 50 == 0:
-                print(f"  {variant.name}: {number}/{len(entries)}", flush=True)
-    return {"rows": rows}
+            if number % 100 == 0:
+                print(f"  {spec.name}: {number}/{len(entries)}", flush=True)
+    return rows
 
 
-def report(rows: list[dict[str, object]]) -> dict[str, object]:
+def _ms(rows: list[Row]) -> list[float]:
+    return [float(str(row["ms"])) for row in rows]
+
+
+def _table(row: Row) -> int:
+    return int(str(row["table_cards"]))
+
+
+def report(rows: list[Row]) -> dict[str, object]:
+    """Print and return the figures: per variant and table band, then per joker kind."""
     summary: dict[str, object] = {}
-    header = f"{'variant':<13}{'table':>9}{'n':>6}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)"
-    print(header)
-    for name in ("manipulation", "machiavelli", "rummikub", "all"):
+    print(f"{'variant':<13}{'table':>9}{'n':>6}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
+    for name in (*VARIANTS, "all"):
         chosen = [r for r in rows if name in ("all", r["variant"])]
         bands: dict[str, object] = {}
         for low, high in (*BANDS, (0, 106)):
-            times = [float(r["ms"]) for r in chosen if low <= int(str(r["table_cards"])) <= high]  # type: ignore[arg-type]
+            times = _ms([r for r in chosen if low <= _table(r) <= high])
             if not times:
                 continue
             label = "all" if (low, high) == (0, 106) else f"{low}-{high}"
-            figures = summarize(times)
-            bands[label] = figures
+            bands[label] = figures = summarize(times)
             print(
                 f"{name:<13}{label:>9}{figures['n']:>6}{figures['p50']:>9}{figures['p95']:>9}"
                 f"{figures['p99']:>9}{figures['max']:>9}"
             )
         summary[name] = bands
+    print()
+    print(f"{'variant':<13}{'jokers':>9}{'n':>6}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
+    by_jokers: dict[str, dict[str, object]] = {}
+    for name in VARIANTS:
+        for kind, locked in (("free", False), ("locked", True)):
+            times = _ms(
+                [r for r in rows if r["variant"] == name and (int(str(r["table_jokers"])) > 0) == locked]
+            )
+            if not times:
+                continue
+            by_jokers.setdefault(name, {})[kind] = figures = summarize(times)
+            print(
+                f"{name:<13}{kind:>9}{figures['n']:>6}{figures['p50']:>9}{figures['p95']:>9}"
+                f"{figures['p99']:>9}{figures['max']:>9}"
+            )
+    summary["by_jokers"] = by_jokers
     statuses: dict[str, int] = {}
     for r in rows:
         statuses[str(r["status"])] = statuses.get(str(r["status"]), 0) + 1
@@ -104,7 +181,8 @@ def report(rows: list[dict[str, object]]) -> dict[str, object]:
     return summary
 
 
-def plot(rows: list[dict[str, object]], path: Path) -> bool:
+def plot(rows: list[Row], path: Path, title: str) -> bool:
+    """Scatter of time against table size, one colour per variant, log time axis."""
     try:
         import matplotlib
 
@@ -114,46 +192,58 @@ def plot(rows: list[dict[str, object]], path: Path) -> bool:
         print("matplotlib not installed: no plot (pip install -e .[bench])")
         return False
     figure, axis = plt.subplots(figsize=(8, 5))
-    for name, colour in (("manipulation", "tab:blue"), ("machiavelli", "tab:green"), ("rummikub", "tab:red")):
-        chosen = [r for r in rows if r["variant"] == name]
-        axis.scatter(
-            [r["table_cards"] for r in chosen], [r["ms"] for r in chosen], s=8, alpha=0.5, c=colour, label=name
-        )
+    for name, colour in zip(VARIANTS, ("tab:blue", "tab:green", "tab:red"), strict=True):
+        for locked, marker in ((False, "o"), (True, "x")):
+            chosen = [r for r in rows if r["variant"] == name and (int(str(r["table_jokers"])) > 0) == locked]
+            if chosen:
+                label = f"{name}, {'locked jokers' if locked else 'no locked jokers'}"
+                xs, ys = [_table(r) for r in chosen], _ms(chosen)
+                axis.scatter(xs, ys, s=10, alpha=0.5, c=colour, marker=marker, label=label)
     axis.set_yscale("log")
     axis.set_xlabel("table cards")
-    axis.set_ylabel("hint() time, ms (log)")
-    axis.set_title(f"hint() time against table size, {date.today()}")
-    axis.legend()
+    axis.set_ylabel("hint() time, ms (log scale)")
+    axis.set_title(title)
+    axis.legend(fontsize="small")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
+    plt.close(figure)
     return True
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="150 positions per variant (about a minute)")
-    parser.add_argument("--count", type=int, default=None, help="positions per variant (default 600)")
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
-    count = args.count or (150 if args.quick else 600)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    print(f"hint() speed, {count} positions per variant, seed {args.seed}, one core, {date.today()}")
-    data = run(count, args.seed)
-    rows = data["rows"]
-    assert isinstance(rows, list)
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help=f"every {QUICK_STRIDE}th position (about a minute)"
+    )
+    parser.add_argument("--stride", type=int, default=None, help="measure every N-th position of each suite")
+    parser.add_argument(
+        "--suite", action="append", default=None, help="suite name (repeatable; default: every suite)"
+    )
+    args = parser.parse_args(argv)
+    stride = args.stride or (QUICK_STRIDE if args.quick else 1)
+    specs = [suite_named(name) for name in args.suite] if args.suite else list(SUITES)
+    pin_one_core()
+    print(
+        f"hint() speed on {', '.join(s.name for s in specs)}, "
+        f"every {stride}. position, one core, {date.today()}"
+    )
+    rows = run(specs, stride)
     summary = report(rows)
     RESULTS.mkdir(exist_ok=True)
     meta = {
-        "date": str(date.today()),
-        "cores_used": 1,
-        "machine_cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "count_per_variant": count,
-        "seed": args.seed,
+        **machine(),
+        "quick": stride != 1,
+        "stride": stride,
+        "suites": {s.name: {"variant": s.variant_name, "jokers": s.jokers, "seed": s.seed} for s in specs},
+        "objective": "points",
     }
-    (RESULTS / "speed.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1))
-    if plot(rows, RESULTS / "speed.png"):
+    (RESULTS / "speed.json").write_text(
+        json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1)
+    )
+    title = f"hint() time against table size, one core, {date.today()}"
+    if plot(rows, RESULTS / "speed.png", title):
         print(f"wrote {RESULTS / 'speed.json'} and {RESULTS / 'speed.png'}")
     else:
         print(f"wrote {RESULTS / 'speed.json'}")
