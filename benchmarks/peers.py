@@ -491,7 +491,7 @@ def print_summary(summary: dict[str, Any], peer: Peer, ours_setup_ms: float) -> 
     )
     print(
         f"exact oracle: {summary['settled_by_oracle']} positions settled "
-        f"({summary['oracle_unsettled']} past its limit), ours differs on "
+        f"({summary['oracle_unsettled']} left unsettled), ours differs on "
         f"{summary['ours_differs_from_oracle']}, the peer on {summary['peer_differs_from_oracle']}"
     )
     print(f"{'':<24}{'p50':>9}{'p90':>9}{'p99':>9}{'max':>9}   (ms per position)")
