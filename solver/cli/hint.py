@@ -28,6 +28,7 @@ from solver.cli.common import (
 )
 from solver.cpsat import DEFAULT_TIME_LIMIT, Hint, hint
 from solver.cpsat.instance import Objective
+from solver.plan import hint_payload, plan_play
 from solver.position import Position
 from solver.variants import Variant
 
@@ -56,7 +57,7 @@ def _batch(path: str, rules: Variant, options: dict[str, object], json_output: b
         for number, text in lines:
             try:
                 pos = Position.parse(text).validate(rules)
-                record = {"line": number, **hint(pos, variant=rules, **options).to_dict()}  # type: ignore[arg-type]
+                record = {"line": number, **hint_payload(hint(pos, variant=rules, **options))}  # type: ignore[arg-type]
             except ValueError as error:
                 bad += 1
                 record = {"line": number, "input": text, "error": str(error)}
@@ -86,6 +87,10 @@ def print_hint(result: Hint) -> None:
     out.print(Text("Play ", style="bold green") + styled_meld(result.played))
     print_table("Table after", result.table)
     out.print(Text("Hand left  ", style="bold") + styled_meld(result.hand.pieces))
+    out.print(Text("Steps", style="bold"))
+    plan = plan_play(pos, result.table, variant=result.variant)
+    for number, line in enumerate(plan.lines(pretty=True), start=1):
+        out.print(f"  {number}. {line}", markup=False)
     notes = [f"hand points {result.hand_points}"]
     if result.goes_out:
         notes.append("goes out")
@@ -146,7 +151,7 @@ def hint_command(
     except ValueError as error:
         fail(str(error))
     if json_output:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(hint_payload(result)))
     else:
         print_hint(result)
     raise typer.Exit(0 if result.has_play else 1)

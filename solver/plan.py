@@ -1,0 +1,516 @@
+"""How to get from the old table to the new one: a short list of steps a person can follow.
+
+A hint gives the final table only.  ``plan_play`` turns it into steps: which old melds
+stay untouched, which table jokers are freed (by which real card) and where they go
+with their new declaration, and, for every other new meld, which cards come to it from
+which old meld or from the hand.
+
+Old melds are named by their 1-based place in the old table ("meld 2"), new melds by
+their place in the new table ("new meld 3").
+
+Fewest cards moved.  A new meld may be built *on* an old meld: the cards they share
+stay where they lie, everything else moves.  Each old meld hosts at most one new meld
+and each new meld sits on at most one old meld, so choosing the hosts is a bipartite
+matching whose weight is the number of shared pieces (jokers count as shared only with
+the same declaration).  ``networkx.max_weight_matching`` finds a heaviest one, and every
+piece not kept in place moves exactly once, so no plan reaching the same table moves
+fewer pieces.  Ties prefer hosts that leave a meld untouched, then keep the numbering
+close (old meld i under new meld i).
+
+Jokers.  A table joker that keeps its declaration simply moves (or stays).  The plan
+lets as many table jokers as possible keep their declaration, so the only jokers whose
+declaration changes are the ones the rules allow to change: for each card X, the table
+jokers declared X beyond the new table's jokers declared X.  Each is credited to a
+distinct real X on the new table (RULES.md's counting rule guarantees enough of them).
+
+``Plan.replay`` applies the steps to the old table and the hand and rebuilds the new
+table, so a plan can be checked without trusting how it was made.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx  # type: ignore[import-untyped]
+
+from solver.cards import Card, Joker, Piece
+from solver.cpsat import Hint
+from solver.melds import Meld
+from solver.position import Hand, Position, Table
+from solver.referee import check_play
+from solver.variants import Variant
+
+__all__ = [
+    "JokerStep",
+    "KeepStep",
+    "MeldStep",
+    "Plan",
+    "PlanError",
+    "Step",
+    "Transfer",
+    "hint_payload",
+    "plan_play",
+]
+
+
+class PlanError(ValueError):
+    """The new table cannot be reached from the old position by a legal play, or a
+    plan does not replay to its table; the message says why."""
+
+
+Source = int | None
+"""Where pieces come from: an old meld's 1-based number, or None for the hand."""
+
+
+def _source_name(source: Source) -> str:
+    return "your hand" if source is None else f"meld {source}"
+
+
+def _source_json(source: Source) -> int | str:
+    return "hand" if source is None else source
+
+
+def _cards_text(pieces: Iterable[Piece], pretty: bool = False) -> str:
+    return " ".join(piece.pretty if pretty else str(piece) for piece in pieces)
+
+
+def _numbers(label: str, numbers: Sequence[int]) -> str:
+    """``meld 3`` / ``melds 1 and 4`` / ``melds 1, 2 and 5``."""
+    if len(numbers) == 1:
+        return f"{label} {numbers[0]}"
+    listed = ", ".join(str(n) for n in numbers[:-1])
+    return f"{label}s {listed} and {numbers[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Pieces that go from one source (an old meld, or the hand) to a new meld."""
+
+    source: Source
+    pieces: tuple[Piece, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"from": _source_json(self.source), "cards": [str(p) for p in self.pieces]}
+
+    def describe(self, *, pretty: bool = False) -> str:
+        return f"{_cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepStep:
+    """Old melds left exactly as they are, each with its place in the new table."""
+
+    pairs: tuple[tuple[int, int], ...]
+    """(old meld number, new meld number)."""
+
+    action = "keep"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"action": self.action, "melds": [{"old": old, "new": new} for old, new in self.pairs]}
+
+    @property
+    def text(self) -> str:
+        return self.describe()
+
+    def describe(self, *, pretty: bool = False) -> str:
+        olds = [old for old, _ in self.pairs]
+        news = [new for _, new in self.pairs]
+        verb = "it is" if len(olds) == 1 else "they are"
+        return f"Leave {_numbers('meld', olds)} as {verb} ({_numbers('new meld', news)})."
+
+
+@dataclass(frozen=True, slots=True)
+class JokerStep:
+    """A table joker freed by a real card of its declaration, going on with a new one."""
+
+    old_meld: int
+    joker: Joker
+    """The joker as it was declared on the old table."""
+    freed_by: Card
+    freed_by_from: Source
+    """Where that real card comes from (it may also stay where it lies, in that meld)."""
+    freed_by_moves: bool
+    """False when the freeing card stays in place on the table."""
+    new_meld: int
+    declared: Card
+
+    action = "joker"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "old_meld": self.old_meld,
+            "joker": str(self.joker),
+            "freed_by": str(self.freed_by),
+            "freed_by_from": _source_json(self.freed_by_from),
+            "new_meld": self.new_meld,
+            "declared": str(self.declared),
+        }
+
+    @property
+    def text(self) -> str:
+        return self.describe()
+
+    def describe(self, *, pretty: bool = False) -> str:
+        where = _source_name(self.freed_by_from)
+        pieces = (self.freed_by, self.joker, Joker(self.declared))
+        freed_by, joker, declared = (piece.pretty if pretty else str(piece) for piece in pieces)
+        card = f"the {freed_by} {'from' if self.freed_by_moves else 'in'} {where}"
+        return (
+            f"Free the joker {joker} in meld {self.old_meld} with {card}; "
+            f"the joker goes to new meld {self.new_meld} as {declared}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MeldStep:
+    """One new meld that is not an untouched old meld: where it is built and what comes to it.
+
+    ``on_meld`` is the old meld it is built on (its shared cards stay in place), or None
+    for a meld started from scratch.  Cards that leave ``on_meld`` are named in the steps
+    of the melds they go to; a freed joker arriving here is named in its ``JokerStep``.
+    """
+
+    new_meld: int
+    on_meld: int | None
+    meld: Meld
+    transfers: tuple[Transfer, ...]
+    gets_freed_joker: bool = False
+
+    action = "meld"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "action": self.action,
+            "new_meld": self.new_meld,
+            "on_meld": self.on_meld,
+            "meld": str(self.meld),
+            "add": [transfer.to_dict() for transfer in self.transfers],
+        }
+
+    @property
+    def text(self) -> str:
+        return self.describe()
+
+    def describe(self, *, pretty: bool = False) -> str:
+        added = [transfer.describe(pretty=pretty) for transfer in self.transfers]
+        if self.gets_freed_joker:
+            added.append("the freed joker")
+        meld = self.meld.pretty if pretty else str(self.meld)
+        if self.on_meld is None:
+            head = f"Start new meld {self.new_meld}, {meld}, with "
+            return head + _join(added) + "."
+        head = f"Meld {self.on_meld} becomes new meld {self.new_meld}, {meld}"
+        return head + (f": add {_join(added)}." if added else ".")
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+Step = KeepStep | JokerStep | MeldStep
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Steps from ``before`` to the table ``after``; ``moved`` pieces change place."""
+
+    before: Position
+    after: Table
+    steps: tuple[Step, ...]
+    moved: int
+    """Pieces that move (hand cards played included); the fewest for this final table."""
+    kept: int
+    """Table pieces that stay where they lie."""
+
+    def to_dicts(self) -> list[dict[str, object]]:
+        """The structured steps, each with its line of plain English under ``text``."""
+        return [{**step.to_dict(), "text": step.text} for step in self.steps]
+
+    def lines(self, *, pretty: bool = False) -> list[str]:
+        """One line of plain English per step (``pretty``: suit symbols, as the CLI shows)."""
+        return [step.describe(pretty=pretty) for step in self.steps]
+
+    def replay(self, before: Position | None = None) -> Position:
+        """Apply the steps to ``before`` (default: the plan's own) and return the table
+        they build with the hand that is left.  Raises PlanError when a step takes a
+        piece that is not where it says, or leaves a piece behind."""
+        return _replay(self.steps, before or self.before, len(self.after))
+
+
+def plan_play(before: Position, after: Table, *, variant: Variant | None = None) -> Plan:
+    """Steps that turn ``before`` into the table ``after`` while moving the fewest pieces.
+
+    ``after`` must be a legal play from ``before`` under ``variant`` (Manipulation Rummy
+    by default); otherwise PlanError lists the referee's reasons.
+    """
+    rules = variant or Variant.manipulation()
+    verdict = check_play(before, after, rules)
+    if not verdict.ok:
+        raise PlanError("not a legal play: " + "; ".join(verdict.reasons))
+    old = [list(meld.pieces) for meld in before.table]
+    new = [list(meld.pieces) for meld in after]
+    hosts = _match_hosts(old, new)
+    return _Builder(before, after, hosts).build()
+
+
+def hint_payload(h: Hint) -> dict[str, object]:
+    """``h.to_dict()`` plus ``moves``: the plan's steps (structured, each with ``text``);
+    an empty list when the hint has no play."""
+    moves: list[dict[str, object]] = []
+    if h.has_play:
+        moves = plan_play(h.position, h.table, variant=h.variant).to_dicts()
+    return {**h.to_dict(), "moves": moves}
+
+
+def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, int]:
+    """Heaviest matching old meld -> new meld (0-based) by shared pieces, ties broken
+    toward untouched melds, then toward equal numbers."""
+    spread = max(len(old), len(new)) + 1
+    tie_scale = len(old) * spread + 1  # above any sum of distance terms
+    untouched_scale = tie_scale * (len(old) + 1)  # above any tie term
+    shared_scale = untouched_scale * (len(old) + 1)  # above any untouched bonus
+    graph = nx.Graph()
+    for i, old_meld in enumerate(old):
+        old_counts = Counter(old_meld)
+        for j, new_meld in enumerate(new):
+            shared = sum((old_counts & Counter(new_meld)).values())
+            if not shared:
+                continue
+            untouched = int(len(old_meld) == len(new_meld) == shared)
+            weight = shared * shared_scale + untouched * untouched_scale + (spread - abs(i - j))
+            graph.add_edge(("old", i), ("new", j), weight=weight)
+    matching = nx.max_weight_matching(graph)
+    hosts: dict[int, int] = {}
+    for a, b in matching:
+        (side_a, index_a), (_, index_b) = a, b
+        old_index, new_index = (index_a, index_b) if side_a == "old" else (index_b, index_a)
+        hosts[old_index] = new_index
+    return hosts
+
+
+@dataclass(slots=True)
+class _Arrival:
+    """A piece that must reach a new meld, once its source is chosen."""
+
+    piece: Piece
+    target: int
+    source: Source = None
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Works out the sources of every piece that moves, then the steps (0-based inside)."""
+
+    before: Position
+    after: Table
+    hosts: dict[int, int]
+    leftover: list[Counter[Piece]] = field(default_factory=list)
+    """Per old meld: pieces that must leave it."""
+    real_places: dict[Card, list[tuple[Source, int, bool]]] = field(default_factory=dict)
+    """Per real card: (source, new meld, moves) of every copy on the new table."""
+
+    def build(self) -> Plan:
+        old = [Counter(meld.pieces) for meld in self.before.table]
+        new = [Counter(meld.pieces) for meld in self.after]
+        host_of = {j: i for i, j in self.hosts.items()}
+        empty: Counter[Piece] = Counter()
+        kept = [old[host_of[j]] & new[j] if j in host_of else empty for j in range(len(new))]
+        self.leftover = [
+            old[i] - (kept[self.hosts[i]] if i in self.hosts else empty) for i in range(len(old))
+        ]
+        needed = [new[j] - kept[j] for j in range(len(new))]
+        hand_left = Counter(self.before.hand.pieces)
+        arrivals = self._real_arrivals(needed, kept, hand_left, host_of)
+        joker_steps, joker_arrivals = self._jokers(needed, hand_left, host_of, kept)
+        arrivals.extend(joker_arrivals)
+        steps: list[Step] = []
+        untouched = [
+            (i + 1, j + 1)
+            for i, j in sorted(self.hosts.items())
+            if old[i] == new[j] and not any(a.target == j for a in arrivals)
+        ]
+        if untouched:
+            steps.append(KeepStep(tuple(untouched)))
+        steps.extend(joker_steps)
+        freed_targets = {step.new_meld - 1 for step in joker_steps}
+        untouched_new = {new_number - 1 for _, new_number in untouched}
+        for j, meld in enumerate(self.after):
+            if j in untouched_new:
+                continue
+            steps.append(
+                MeldStep(
+                    new_meld=j + 1,
+                    on_meld=None if j not in host_of else host_of[j] + 1,
+                    meld=meld,
+                    transfers=_transfers(a for a in arrivals if a.target == j),
+                    gets_freed_joker=j in freed_targets,
+                )
+            )
+        kept_count = sum(sum(k.values()) for k in kept)
+        moved = self.after.card_count() - kept_count
+        return Plan(self.before, self.after, tuple(steps), moved, kept_count)
+
+    def _take(self, piece: Piece, target: int, host_of: dict[int, int], hand: Counter[Piece]) -> Source:
+        """A source for one copy of ``piece``: an old meld that must shed it (one already
+        sending to ``target`` first, then the lowest number), else the hand."""
+        candidates = [i for i, left in enumerate(self.leftover) if left[piece] > 0]
+        if candidates:
+            chosen = min(candidates, key=lambda i: (host_of.get(target) != i, i))
+            self.leftover[chosen][piece] -= 1
+            return chosen + 1
+        if hand[piece] <= 0:  # pragma: no cover - check_play guarantees the pieces exist
+            raise PlanError(f"no source for {piece}")
+        hand[piece] -= 1
+        return None
+
+    def _real_arrivals(
+        self,
+        needed: list[Counter[Piece]],
+        kept: list[Counter[Piece]],
+        hand: Counter[Piece],
+        host_of: dict[int, int],
+    ) -> list[_Arrival]:
+        """Sources of the real cards that move, and where every real card of the new
+        table comes from (for crediting freed jokers)."""
+        arrivals: list[_Arrival] = []
+        places: dict[Card, list[tuple[Source, int, bool]]] = defaultdict(list)
+        for j, counts in enumerate(needed):
+            for card in sorted(p for p in counts.elements() if isinstance(p, Card)):
+                source = self._take(card, j, host_of, hand)
+                arrivals.append(_Arrival(card, j, source))
+                places[card].append((source, j, True))
+        for j, counts in enumerate(kept):
+            for piece in counts.elements():
+                if isinstance(piece, Card):
+                    places[piece].append((host_of[j] + 1, j, False))
+        self.real_places = dict(places)
+        return arrivals
+
+    def _jokers(
+        self,
+        needed: list[Counter[Piece]],
+        hand: Counter[Piece],
+        host_of: dict[int, int],
+        kept: list[Counter[Piece]],
+    ) -> tuple[list[JokerStep], list[_Arrival]]:
+        """Joker slots of the new table not kept in place: table jokers of the same
+        declaration first (they just move), then freed table jokers, then hand jokers."""
+        slots = [(j, p) for j, counts in enumerate(needed) for p in sorted(counts.elements(), key=str)]
+        joker_slots = [(j, p) for j, p in slots if isinstance(p, Joker)]
+        arrivals: list[_Arrival] = []
+        open_slots: list[tuple[int, Joker]] = []
+        for j, joker in joker_slots:
+            if any(left[joker] > 0 for left in self.leftover):
+                arrivals.append(_Arrival(joker, j, self._take(joker, j, host_of, hand)))
+            else:
+                open_slots.append((j, joker))
+        freed = [
+            (i, piece)
+            for i, left in enumerate(self.leftover)
+            for piece in sorted(left.elements(), key=str)
+            if isinstance(piece, Joker)
+        ]
+        steps: list[JokerStep] = []
+        for i, joker in freed:
+            # Prefer a slot in the meld built on the joker's own old meld: it stays put.
+            position = next((n for n, (j, _) in enumerate(open_slots) if host_of.get(j) == i), 0)
+            if position >= len(open_slots):  # pragma: no cover - check_play keeps jokers on the table
+                raise PlanError(f"no place for the joker {joker} of meld {i + 1}")
+            j, slot = open_slots.pop(position)
+            self.leftover[i][joker] -= 1
+            assert joker.declared is not None and slot.declared is not None
+            source, moves = self._freeing_card(joker.declared, i, host_of)
+            steps.append(JokerStep(i + 1, joker, joker.declared, source, moves, j + 1, slot.declared))
+        for j, slot in open_slots:
+            if hand[Joker()] <= 0:  # pragma: no cover - check_play counts the jokers
+                raise PlanError("more jokers on the new table than the play can supply")
+            hand[Joker()] -= 1
+            arrivals.append(_Arrival(slot, j, None))
+        return steps, arrivals
+
+    def _freeing_card(self, card: Card, old_index: int, host_of: dict[int, int]) -> tuple[Source, bool]:
+        """A real copy of ``card`` on the new table to credit with freeing a joker: one
+        that lands in the meld built on the joker's old meld, else one from the hand,
+        else any; each copy frees one joker."""
+        places = self.real_places.get(card, [])
+        if not places:  # pragma: no cover - check_play enforces the counting rule
+            raise PlanError(f"no real {card} on the new table to free its joker")
+
+        def rank(entry: tuple[Source, int, bool]) -> tuple[int, int]:
+            source, target, _ = entry
+            return (host_of.get(target) != old_index, source is not None)
+
+        best = min(places, key=rank)
+        places.remove(best)
+        return best[0], best[2]
+
+
+def _transfers(arrivals: Iterable[_Arrival]) -> tuple[Transfer, ...]:
+    """Group a meld's arrivals by source: old melds in order, then the hand."""
+    grouped: dict[Source, list[Piece]] = defaultdict(list)
+    for arrival in arrivals:
+        grouped[arrival.source].append(arrival.piece)
+    order = sorted(grouped, key=lambda s: (s is None, s or 0))
+    return tuple(Transfer(source, tuple(Meld.of(grouped[source]).pieces)) for source in order)
+
+
+def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position:
+    old = [Counter(meld.pieces) for meld in before.table]
+    hand = Counter(before.hand.pieces)
+    built: list[list[Piece]] = [[] for _ in range(new_count)]
+    hosted: dict[int, int] = {}
+
+    def check_new(number: int) -> int:
+        if not 1 <= number <= new_count:
+            raise PlanError(f"new meld {number} does not exist")
+        return number - 1
+
+    def check_old(number: int) -> int:
+        if not 1 <= number <= len(old):
+            raise PlanError(f"meld {number} does not exist")
+        return number - 1
+
+    def take(source: Source, piece: Piece) -> None:
+        pool = hand if source is None else old[check_old(source)]
+        wanted = Joker() if source is None and isinstance(piece, Joker) else piece
+        if pool[wanted] <= 0:
+            raise PlanError(f"{piece} is not in {_source_name(source)}")
+        pool[wanted] -= 1
+
+    def host(old_number: int, new_index: int) -> None:
+        index = check_old(old_number)
+        if index in hosted:
+            raise PlanError(f"meld {old_number} hosts two new melds")
+        hosted[index] = new_index
+
+    for step in steps:
+        if isinstance(step, KeepStep):
+            for old_number, new_number in step.pairs:
+                host(old_number, check_new(new_number))
+        elif isinstance(step, JokerStep):
+            take(step.old_meld, step.joker)
+            built[check_new(step.new_meld)].append(Joker(step.declared))
+        else:
+            target = check_new(step.new_meld)
+            if step.on_meld is not None:
+                host(step.on_meld, target)
+            for transfer in step.transfers:
+                for piece in transfer.pieces:
+                    take(transfer.source, piece)
+                    built[target].append(piece)
+    for index, target in hosted.items():
+        built[target].extend(old[index].elements())
+        old[index].clear()
+    for index, rest in enumerate(old):
+        if +rest:
+            raise PlanError(f"meld {index + 1} still holds {_cards_text(sorted(rest.elements(), key=str))}")
+    if any(not pieces for pieces in built):
+        raise PlanError("a new meld gets no cards")
+    # New-table order, not re-sorted: meld j of the result must equal new meld j.
+    melds = tuple(Meld.of(pieces) for pieces in built)
+    return Position(Table(melds), Hand.of(hand.elements()))

@@ -1,0 +1,190 @@
+"""Plans: worked examples read as steps, replay rebuilds the hint's table exactly on random
+positions, the plan moves the fewest pieces (checked against every host assignment), and
+bad input is refused."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from randpos import random_position
+
+from solver.cards import Joker
+from solver.cpsat import hint
+from solver.plan import JokerStep, KeepStep, MeldStep, PlanError, hint_payload, plan_play
+from solver.position import Position, Table
+from solver.variants import Variant
+
+
+def _plan(text: str, variant: Variant | None = None) -> tuple[Position, Table, list[str]]:
+    position = Position.parse(text)
+    found = hint(position, variant=variant)
+    assert found.has_play
+    plan = plan_play(position, found.table, variant=variant)
+    assert plan.replay().table == found.table
+    return position, found.table, plan.lines()
+
+
+def test_three_groups_become_three_sequences() -> None:
+    position, table, lines = _plan("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac")
+    assert str(table) == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
+    assert lines == [
+        "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Kh from meld 3.",
+        "Meld 2 becomes new meld 2, Jd Qd Kd: add Jd from meld 1 and Kd from meld 3.",
+        "Meld 3 becomes new meld 3, Jc Qc Kc Ac: add Jc from meld 1, Qc from meld 2 and Ac from your hand.",
+    ]
+    plan = plan_play(position, table)
+    assert (plan.moved, plan.kept) == (7, 3)
+
+
+def test_joker_replaced_from_the_hand_and_redeclared() -> None:
+    position = Position.parse("7h 8h *9h / 9h Jh")
+    plan = plan_play(position, Table.parse("7h 8h 9h *10h Jh"))
+    joker, meld = plan.steps
+    assert isinstance(joker, JokerStep) and isinstance(meld, MeldStep)
+    assert joker.to_dict() == {
+        "action": "joker",
+        "old_meld": 1,
+        "joker": "*9h",
+        "freed_by": "9h",
+        "freed_by_from": "hand",
+        "new_meld": 1,
+        "declared": "10h",
+    }
+    assert joker.text == (
+        "Free the joker *9h in meld 1 with the 9h from your hand; the joker goes to new meld 1 as *10h."
+    )
+    assert meld.on_meld == 1 and meld.gets_freed_joker
+    assert [t.to_dict() for t in meld.transfers] == [{"from": "hand", "cards": ["9h", "Jh"]}]
+
+
+def test_joker_freed_by_a_table_card_and_untouched_meld() -> None:
+    position = Position.parse("2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh")
+    after = Table.parse("2h 3h 4h | *9c 10c Jc | Jc Qc Kc | Kc Kh *Ks")
+    plan = plan_play(position, after)
+    keep = plan.steps[0]
+    assert isinstance(keep, KeepStep) and keep.pairs == ((1, 1),)
+    assert keep.text == "Leave meld 1 as it is (new meld 1)."
+    jokers = [step for step in plan.steps if isinstance(step, JokerStep)]
+    assert sorted((str(s.joker), str(s.freed_by), s.freed_by_moves, str(s.declared)) for s in jokers) == [
+        ("*10c", "10c", False, "9c"),
+        ("*Qc", "Qc", False, "Ks"),
+    ]
+    assert plan.replay().table == after
+
+
+def test_joker_keeping_its_declaration_just_moves() -> None:
+    position = Position.parse("*Qh Qd Qs Qc / 10h Jh")
+    after = Table.parse("10h Jh *Qh | Qd Qs Qc")
+    plan = plan_play(position, after)
+    assert not any(isinstance(step, JokerStep) for step in plan.steps)
+    start = next(s for s in plan.steps if isinstance(s, MeldStep) and s.on_meld is None)
+    assert [t.to_dict() for t in start.transfers] == [
+        {"from": 1, "cards": ["*Qh"]},
+        {"from": "hand", "cards": ["10h", "Jh"]},
+    ]
+    assert plan.replay().table == after
+
+
+def test_hand_joker_is_played_with_its_declaration() -> None:
+    position = Position.parse("5s 6s 7s / * 9s")
+    plan = plan_play(position, Table.parse("5s 6s 7s *8s 9s"))
+    (step,) = plan.steps
+    assert step.to_dict()["add"] == [{"from": "hand", "cards": ["*8s", "9s"]}]
+    replayed = plan.replay()
+    assert str(replayed.table) == "5s 6s 7s *8s 9s" and len(replayed.hand) == 0
+
+
+def test_illegal_after_table_is_refused() -> None:
+    position = Position.parse("10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s")
+    with pytest.raises(PlanError, match="not a legal play"):
+        plan_play(position, Table.parse("10h Jh Qh | 10d Jd Qd | 9s 10s Js"))
+    with pytest.raises(PlanError):
+        plan_play(position, position.table)  # nothing played
+
+
+def test_replay_detects_a_tampered_plan() -> None:
+    position = Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac")
+    after = Table.parse("Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac")
+    plan = plan_play(position, after)
+    with pytest.raises(PlanError):
+        plan.replay(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 2c"))
+    dropped = type(plan)(plan.before, plan.after, plan.steps[1:], plan.moved, plan.kept)
+    with pytest.raises(PlanError, match="still holds"):
+        dropped.replay()
+
+
+def test_hint_payload_adds_moves() -> None:
+    found = hint(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"))
+    payload = hint_payload(found)
+    assert {k: v for k, v in payload.items() if k != "moves"} == found.to_dict()
+    moves = payload["moves"]
+    assert isinstance(moves, list) and len(moves) == 3
+    assert all(isinstance(m, dict) and m["action"] == "meld" and m["text"] for m in moves)
+    nothing = hint(Position.parse("10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"))
+    assert hint_payload(nothing)["moves"] == []
+
+
+def _best_kept(before: Position, after: Table) -> int:
+    """Most pieces left in place over every way to host new melds on old ones."""
+    old = [Counter(meld.pieces) for meld in before.table]
+    new = [Counter(meld.pieces) for meld in after]
+    best = 0
+    slots = list(range(len(new))) + [-1] * len(old)  # -1: the old meld hosts nothing
+    for chosen in set(itertools.permutations(slots, len(old))):
+        kept = sum(sum((old[i] & new[j]).values()) for i, j in enumerate(chosen) if j >= 0)
+        best = max(best, kept)
+    return best
+
+
+VARIANTS = [
+    Variant.manipulation(),
+    Variant.manipulation(players=2),
+    Variant.machiavelli(),
+    Variant.rummikub(),
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v.name}-{v.decks}")
+def test_replay_rebuilds_the_hint_table_on_random_positions(variant: Variant) -> None:
+    rng = random.Random(4242 + variant.decks)
+    plans = 0
+    for _ in range(80):
+        position = random_position(rng, variant, max_table_cards=24, max_hand=6)
+        found = hint(position, variant=variant)
+        if not found.has_play:
+            continue
+        plan = plan_play(position, found.table, variant=variant)
+        replayed = plan.replay()
+        assert replayed.table == found.table, (str(position), plan.lines())
+        assert replayed.hand == found.hand
+        assert plan.moved + plan.kept == found.table.card_count()
+        # Every old meld is named at most once as a host, every new meld gets one line or a keep.
+        named = [s.new_meld for s in plan.steps if isinstance(s, MeldStep)]
+        kept = [new for s in plan.steps if isinstance(s, KeepStep) for _, new in s.pairs]
+        assert sorted(named + kept) == list(range(1, len(found.table) + 1))
+        # Only the jokers the counting rule lets go change their declaration.
+        before_jokers = Counter(p.declared for p in position.table.pieces if isinstance(p, Joker))
+        after_jokers = Counter(p.declared for p in found.table.pieces if isinstance(p, Joker))
+        changed = sum((before_jokers - after_jokers).values())
+        assert sum(isinstance(s, JokerStep) for s in plan.steps) == changed
+        plans += 1
+    assert plans >= 25
+
+
+def test_plan_moves_the_fewest_pieces() -> None:
+    rng = random.Random(99)
+    variant = Variant.manipulation()
+    checked = 0
+    while checked < 40:
+        position = random_position(rng, variant, max_table_cards=15, max_hand=5)
+        if len(position.table) > 5:
+            continue
+        found = hint(position, variant=variant)
+        if not found.has_play:
+            continue
+        plan = plan_play(position, found.table, variant=variant)
+        assert plan.kept == _best_kept(position, found.table), str(position)
+        checked += 1
