@@ -1,11 +1,10 @@
 """The game: deal, turns, knocking, going out, scoring, bots, logs and tournaments.
 
-Manipulation Rummy as RULES.md gives it, with Machiavelli and Rummikub.  Layers, each
-using only those above it: ``settings`` (the rules of a game), ``actions``, ``deck``,
+Manipulation Rummy as RULES.md gives it, with Machiavelli and Rummikub.  Modules, each
+using only those before it: ``settings`` (the rules of a game), ``actions``, ``deck``,
 ``rules`` (pure judgement from a player's ``view``), ``scoring`` (pure), ``state`` (one
 round's flow), ``game`` (rounds up to the end of the game), ``bots``, ``expert``,
-``registry``, ``runner``,
-``log`` (JSON lines and replay), ``tournament``.
+``registry`` (bots by name), ``runner``, ``log`` (JSON lines and replay), ``tournament``.
 """
 
 from solver.game.actions import Action, Draw, IllegalActionError, Knock, Pass, Play, parse_action

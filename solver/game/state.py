@@ -195,7 +195,7 @@ class RoundState:
 
     def _end_of_turn(self) -> None:
         """The turn's melding and drawing are done: offer the knock, or move on."""
-        points = Hand.of(self.hands[self.to_move]).points(self.settings.variant)
+        points = self.hand(self.to_move).points(self.settings.variant)
         if rules.knock_allowed(self.settings, points, melded=self.melded):
             self.phase = "knock"
         else:

@@ -83,10 +83,6 @@ class PlayerView:
         """The action that makes no meld and no knock now: draw, or pass."""
         return rules.decline(self)
 
-    @property
-    def may_knock(self) -> bool:
-        return self.phase == "knock"
-
     def unseen(self) -> tuple[Piece, ...]:
         """The cards this player cannot see: the deck minus the table and the own hand."""
         return unseen_pieces(self.variant, self.table.pieces + self.hand.pieces)

@@ -1,0 +1,91 @@
+"""The bots: what each one does at scripted decision points, and that they only see their view."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields, replace
+
+import pytest
+
+from solver.cards import Piece, parse_piece
+from solver.game import (
+    ExpertBot,
+    GameSettings,
+    GreedyBot,
+    Knock,
+    Pass,
+    Play,
+    PlayerView,
+    RandomBot,
+    RoundState,
+)
+from solver.game.expert import undercut_risk
+from solver.position import Hand, Table
+
+TWO = GameSettings.manipulation(2)
+
+
+def pieces(text: str) -> list[Piece]:
+    return [parse_piece(token) for token in text.split()]
+
+
+def knock_view(hand: str, other_size: int) -> PlayerView:
+    """Seat 0 at its knock decision holding ``hand``; seat 1 holds ``other_size`` cards."""
+    state = RoundState(TWO, [pieces("2s 3s 4s 5s 6s 7s 8s 9s 10s Ac"), pieces("Kh")], pieces("Js"), dealer=1)
+    state.apply(Play(Table.parse("2s 3s 4s 5s 6s 7s 8s 9s 10s Js")))
+    assert state.phase == "knock"
+    return replace(state.view(0), hand=Hand.of(pieces(hand)), hand_sizes=(len(hand.split()), other_size))
+
+
+def test_a_view_holds_no_other_hand_and_no_stock_order() -> None:
+    names = {field.name for field in fields(PlayerView)}
+    assert names.isdisjoint({"hands", "stock"})
+    assert "hand_sizes" in names and "stock_size" in names
+
+
+def test_undercut_risk_counts_samples_with_a_hand_as_low() -> None:
+    view = knock_view("Ac 2c", other_size=2)  # 3 points
+    samples = [pieces("Ad 2d"), pieces("Ad Kd"), pieces("Ah As"), pieces("5d 6d")]
+    assert undercut_risk(view, samples) == 2 / 4
+
+
+def test_expert_knocks_when_an_undercut_is_unlikely() -> None:
+    expert = ExpertBot(random.Random(1))
+    assert expert.act(knock_view("Ac", other_size=9)) == Knock()  # 1 point against nine cards
+    risky = knock_view("3c 2d", other_size=1)  # 5 points; the other player holds one card
+    every_card = [[card] for card in risky.unseen()]
+    assert undercut_risk(risky, every_card) > ExpertBot.max_undercut_risk
+    assert expert.act(risky) == Pass()
+
+
+def test_greedy_knocks_whenever_it_may_and_plays_at_once() -> None:
+    greedy = GreedyBot()
+    assert greedy.act(knock_view("3c 2d", other_size=1)) == Knock()
+    state = RoundState(
+        TWO,
+        [pieces("Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h"), pieces("As")],
+        pieces("5d Kc"),
+        dealer=1,  # Kc on top
+    )
+    action = greedy.act(state.view(0))
+    assert action == Play(Table.parse("Kh Kd Kc"))
+
+
+def test_random_bot_only_chooses_legal_actions() -> None:
+    bot = RandomBot(random.Random(3))
+    state = RoundState(
+        TWO, [pieces("Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h"), pieces("As")], pieces("7d 5d Kc"), dealer=1
+    )
+    seen = set()
+    for _ in range(30):
+        action = bot.act(state.view(0))
+        assert state.view(0).problems(action) == []
+        seen.add(action.kind)
+    assert seen == {"play", "draw"}
+
+
+@pytest.mark.parametrize("bot", [GreedyBot(), ExpertBot(random.Random(0))])
+def test_bots_pass_a_final_turn_without_a_play(bot: GreedyBot | ExpertBot) -> None:
+    state = RoundState(TWO, [pieces("Kh 2c 4d"), pieces("As 7h 9d")], [], dealer=1)
+    assert state.final_turn
+    assert bot.act(state.view(0)) == Pass()
