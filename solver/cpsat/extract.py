@@ -94,6 +94,7 @@ def _effective(piece: Piece) -> Card:
 
 def _merge_sequences(runs: list[tuple[Piece, ...]]) -> list[Meld]:
     """Join sequence pieces of one suit whose positions meet end to end, greedily."""
+
     # Runs come out of templates in position order, so ends are first and last slots.
     def span(run: tuple[Piece, ...]) -> tuple[int, int, int]:
         first, last = _effective(run[0]), _effective(run[-1])

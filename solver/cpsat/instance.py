@@ -16,7 +16,7 @@ from solver.melds import Meld, MeldTemplate, catalogue, position_card
 from solver.position import Position
 from solver.variants import Variant
 
-__all__ = ["Instance", "OldMeld", "Objective", "build_instance"]
+__all__ = ["Instance", "Objective", "OldMeld", "build_instance"]
 
 Objective = Literal["points", "cards"]
 
@@ -163,7 +163,9 @@ def _old_meld(meld: Meld, variant: Variant, available: list[int], total_jokers: 
         suit = cards[0].suit
         low = _first_position(meld)
         high = low + len(cards) - 1
-        down = tuple(position_card(p, suit).index for p in range(low - 1, max(0, low - 1 - EXTENSION_REACH), -1))
+        down = tuple(
+            position_card(p, suit).index for p in range(low - 1, max(0, low - 1 - EXTENSION_REACH), -1)
+        )
         top = min(variant.max_position, high + EXTENSION_REACH)
         up = tuple(position_card(p, suit).index for p in range(high + 1, top + 1))
         chains.extend(chain for chain in (down, up) if chain)

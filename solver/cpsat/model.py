@@ -105,7 +105,7 @@ def build_model(instance: Instance) -> HintModel:
         reserved = cp_model.LinearExpr.weighted_sum(
             [v for _, v in reserved_real[c]], [n for n, _ in reserved_real[c]]
         )
-        real_free = table_real[c] + (play[c] if c in play else 0) - reserved
+        real_free = table_real[c] + (play.get(c, 0)) - reserved
         if demand[c] and total_jokers:
             fill[c] = model.new_int_var(0, total_jokers, f"fill_{c}")
             model.add(sum(demand[c]) == real_free + fill[c])
@@ -119,8 +119,8 @@ def build_model(instance: Instance) -> HintModel:
             joker_terms.append(kept_here)
             stay = model.new_int_var(0, table_jokers[c], f"stay_{c}")
             model.add(stay >= kept_here)
-            model.add(stay <= kept_here + (fill[c] if c in fill else 0))
-            model.add(table_jokers[c] - stay <= table_real[c] + (play[c] if c in play else 0))
+            model.add(stay <= kept_here + (fill.get(c, 0)))
+            model.add(table_jokers[c] - stay <= table_real[c] + (play.get(c, 0)))
     if total_jokers:
         model.add(sum(joker_terms) == sum(table_jokers) + (jokers_played if jokers_played is not None else 0))
 
@@ -134,7 +134,9 @@ def build_model(instance: Instance) -> HintModel:
         model.add(played_count == hand_size).only_enforce_if(goes_out)
 
     if opening:
-        values = [sum(instance.variant.tile_value(t) for t in template.cards) for template in instance.templates]
+        values = [
+            sum(instance.variant.tile_value(t) for t in template.cards) for template in instance.templates
+        ]
         model.add(cp_model.LinearExpr.weighted_sum(copies, values) >= instance.variant.opening_points)
 
     left_terms = [play[c] for c in play]

@@ -55,7 +55,9 @@ def hint(
         raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
     position.validate(rules)
     if rules.jokers > MAX_JOKERS:
-        raise ValueError(f"the hint engine supports at most {MAX_JOKERS} jokers, the variant has {rules.jokers}")
+        raise ValueError(
+            f"the hint engine supports at most {MAX_JOKERS} jokers, the variant has {rules.jokers}"
+        )
     started = time.perf_counter()
     instance = build_instance(position, rules, objective=objective, keep_jokers=keep_jokers, opened=opened)
     return solve_instance(instance, time_limit=time_limit, started=started)

@@ -1,0 +1,110 @@
+"""A deliberately naive second oracle for tiny positions.
+
+It shares nothing with ``solver.exact`` but the value types: every subset of the
+hand, every partition of the pieces into blocks of three or more, every joker
+declaration that makes a block a legal meld, and the referee judges each complete
+table.  Exponential on purpose; use it on a handful of pieces only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+from typing import Literal
+
+from solver.cards import Card, Joker, Piece, Rank, Suit
+from solver.melds import Meld
+from solver.position import Hand, Position, Table
+from solver.referee import check_play
+from solver.variants import Variant
+
+__all__ = ["brute_force_value"]
+
+_CARDS = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+
+
+def _partitions(items: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Partitions of ``items`` into blocks of at least three."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in range(2, len(rest) + 1):
+        for companions in combinations(rest, size):
+            left = [item for item in rest if item not in companions]
+            for tail in _partitions(left):
+                yield [(first, *companions), *tail]
+
+
+def _legal_melds(pieces: Sequence[Piece], variant: Variant) -> list[Meld]:
+    """Every legal meld the pieces make, over every joker declaration.
+
+    A joker may be declared as any card sharing a rank or a suit with a real card of
+    the block (no other declaration can fit), or keep its table declaration."""
+    reals = [piece for piece in pieces if isinstance(piece, Card)]
+    if not reals:
+        return []
+    fitting = [card for card in _CARDS if any(card.rank == r.rank or card.suit == r.suit for r in reals)]
+    choices: list[list[Piece]] = []
+    for piece in pieces:
+        if isinstance(piece, Card):
+            choices.append([piece])
+        else:
+            options: list[Piece] = [Joker(card) for card in fitting]
+            if piece.declared is not None and piece not in options:
+                options.append(piece)
+            choices.append(options)
+    found = []
+    for combo in product(*choices):
+        meld = Meld.of(combo)
+        if meld.is_legal(variant):
+            found.append(meld)
+    return found
+
+
+def brute_force_value(
+    position: Position,
+    variant: Variant,
+    *,
+    objective: Literal["points", "cards"] = "points",
+    keep_jokers: bool = False,
+    opened: bool = True,
+) -> int | None:
+    """Least points (or cards) left after a play the referee accepts, or None."""
+    hand = list(position.hand)
+    opening = not opened and variant.opening_points > 0
+    table_pieces: list[Piece] = [] if opening else list(position.table.pieces)
+    best: int | None = None
+    for size in range(1, len(hand) + 1):
+        for chosen in combinations(range(len(hand)), size):
+            played = [hand[i] for i in chosen]
+            if keep_jokers and size < len(hand) and any(isinstance(p, Joker) for p in played):
+                continue
+            left = Hand.of(hand[i] for i in range(len(hand)) if i not in chosen)
+            value = left.points(variant) if objective == "points" else len(left)
+            if best is not None and value >= best:
+                continue
+            if _playable(position, variant, table_pieces, played, opened=opened, opening=opening):
+                best = value
+    return best
+
+
+def _playable(
+    position: Position,
+    variant: Variant,
+    table_pieces: list[Piece],
+    played: list[Piece],
+    *,
+    opened: bool,
+    opening: bool,
+) -> bool:
+    pieces = table_pieces + played
+    for blocks in _partitions(list(range(len(pieces)))):
+        options = [_legal_melds([pieces[i] for i in block], variant) for block in blocks]
+        if not all(options):
+            continue
+        for melds in product(*options):
+            final = [*position.table.melds, *melds] if opening else list(melds)
+            if check_play(position, Table.of(final), variant, opened=opened).ok:
+                return True
+    return False

@@ -1,0 +1,106 @@
+"""Random legal positions for cross-checks and fuzzing.
+
+A shuffled deck is dealt into random legal melds (groups and sequences, some with a
+table joker standing in for one of their cards) until the table is big enough, and
+the hand is drawn from what is left, leaning toward cards that touch the table so
+that plays are common.  Every choice goes through the injected ``random.Random``, so
+a seed reproduces a position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from solver.cards import Card, Joker, Piece, Rank, Suit
+from solver.melds import Meld, position_card
+from solver.position import Hand, Position, Table
+from solver.variants import Variant
+
+__all__ = ["random_position"]
+
+
+def _random_meld(rng: random.Random, variant: Variant, stock: Counter[Card]) -> list[Card] | None:
+    """Effective cards of one random group or sequence that the stock can supply."""
+    if rng.random() < 0.45:
+        rank = Rank(rng.randint(1, 13))
+        suits = [suit for suit in Suit if stock[Card(rank, suit)]]
+        size = rng.choice((3, 3, 4))
+        if len(suits) < size:
+            return None
+        return [Card(rank, suit) for suit in sorted(rng.sample(suits, size))]
+    suit = Suit(rng.randrange(4))
+    top = variant.max_position
+    length = rng.choice((3, 3, 3, 4, 4, 5, 6, 7))
+    start = rng.randint(1, top - length + 1)
+    cards = [position_card(p, suit) for p in range(start, start + length)]
+    needed = Counter(cards)
+    if any(stock[card] < count for card, count in needed.items()):
+        return None
+    return cards
+
+
+def _near(card: Card) -> list[Card]:
+    """Cards that can share a meld with ``card``: same rank, or a neighbour in its suit."""
+    found = [Card(card.rank, suit) for suit in Suit]
+    for step in (-2, -1, 1, 2):
+        rank = (card.rank - 1 + step) % 13 + 1
+        found.append(Card(Rank(rank), card.suit))
+    return found
+
+
+def random_position(
+    rng: random.Random,
+    variant: Variant,
+    *,
+    max_table_cards: int = 20,
+    max_hand: int = 7,
+    min_table_cards: int = 0,
+    min_hand: int = 1,
+) -> Position:
+    """A random position that passes ``Position.validate(variant)``.
+
+    The table holds at most ``max_table_cards`` cards in legal melds (sometimes
+    none; ``min_table_cards`` raises the random target, which is then usually but
+    not always reached); the hand holds ``min_hand``..``max_hand`` pieces, hand
+    jokers included when the variant has jokers.
+    """
+    stock: Counter[Card] = Counter({card: variant.decks for card in (Card(r, s) for r in Rank for s in Suit)})
+    jokers = variant.jokers
+    target = rng.randint(min(min_table_cards, max_table_cards), max_table_cards)
+    melds: list[Meld] = []
+    placed = 0
+    for _ in range(200):
+        if placed >= target:
+            break
+        cards = _random_meld(rng, variant, stock)
+        if cards is None or placed + len(cards) > max_table_cards:
+            continue
+        stock.subtract(cards)
+        pieces: list[Piece] = list(cards)
+        if jokers and rng.random() < 0.3:
+            # A joker stands in for one card; that card goes back to the stock, so the
+            # hand may hold the real one and free the joker.
+            slot = rng.randrange(len(pieces))
+            stock[cards[slot]] += 1
+            pieces[slot] = Joker(cards[slot])
+            jokers -= 1
+        melds.append(Meld.of(pieces))
+        placed += len(pieces)
+    table_cards = [piece for meld in melds for piece in meld.pieces if isinstance(piece, Card)]
+    hand: list[Piece] = []
+    for _ in range(rng.randint(min(min_hand, max_hand), max_hand)):
+        if jokers and rng.random() < 0.12:
+            hand.append(Joker())
+            jokers -= 1
+            continue
+        choice: Card | None = None
+        if table_cards and rng.random() < 0.6:
+            candidates = [card for card in _near(rng.choice(table_cards)) if stock[card]]
+            if candidates:
+                choice = rng.choice(candidates)
+        if choice is None:
+            choice = rng.choice([card for card, count in stock.items() if count > 0])
+        stock[choice] -= 1
+        hand.append(choice)
+    return Position(Table.of(melds), Hand.of(hand)).validate(variant)
