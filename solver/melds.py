@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from solver.cards import Card, Joker, NotationError, Piece, Rank, Suit, effective_card, parse_piece
@@ -48,8 +49,13 @@ class _Shape:
     """First sequence position, or the group's rank."""
 
 
-def _shape(pieces: Sequence[Piece], *, ace_high: bool) -> _Shape | str:
-    """Arrange ``pieces`` as a legal meld, or say why they cannot be one."""
+@lru_cache(maxsize=65536)
+def _shape(pieces: tuple[Piece, ...], *, ace_high: bool) -> _Shape | str:
+    """Arrange ``pieces`` as a legal meld, or say why they cannot be one.
+
+    Cached: the same melds are judged again and again (parsing, validation, the
+    referee, the hint engine), and pieces are immutable.
+    """
     if len(pieces) < 3:
         return f"a meld needs at least 3 cards, this one has {len(pieces)}"
     cards: list[Card] = []

@@ -63,7 +63,7 @@ def build_model(instance: Instance) -> HintModel:
     )
 
     # Slot terms per card index: (coefficient, variable) pairs on the demand side.
-    demand: list[list[cp_model.LinearExprT]] = [[] for _ in range(52)]
+    demand: list[list[cp_model.IntVar]] = [[] for _ in range(52)]
     supply_real = [table_real[c] + hand_real[c] for c in range(52)]
     copies: list[cp_model.IntVar] = []
     for m, cards in enumerate(instance.template_cards):
@@ -98,33 +98,47 @@ def build_model(instance: Instance) -> HintModel:
         extend.append(grown)
 
     fill: dict[int, cp_model.IntVar] = {}
-    joker_terms: list[cp_model.LinearExprT] = []
+    joker_vars: list[cp_model.IntVar] = []
+    joker_coefficients: list[int] = []
+    weighted_sum = cp_model.LinearExpr.weighted_sum
     for c in range(52):
         if not (demand[c] or table_jokers[c] or table_real[c] or c in play):
             continue
-        reserved = cp_model.LinearExpr.weighted_sum(
-            [v for _, v in reserved_real[c]], [n for n, _ in reserved_real[c]]
-        )
-        real_free = table_real[c] + (play.get(c, 0)) - reserved
+        # Balance: slots of c in new melds and extensions + real c kept in blocks
+        #          == table c + played c + jokers declared c outside blocks.
+        variables: list[cp_model.IntVar] = list(demand[c])
+        coefficients = [1] * len(variables)
+        for count, kept in reserved_real[c]:
+            variables.append(kept)
+            coefficients.append(count)
+        if c in play:
+            variables.append(play[c])
+            coefficients.append(-1)
         if demand[c] and total_jokers:
             fill[c] = model.new_int_var(0, total_jokers, f"fill_{c}")
-            model.add(sum(demand[c]) == real_free + fill[c])
-            joker_terms.append(fill[c])
-        else:
-            model.add(sum(demand[c]) == real_free)
+            variables.append(fill[c])
+            coefficients.append(-1)
+            joker_vars.append(fill[c])
+            joker_coefficients.append(1)
+        model.add(weighted_sum(variables, coefficients) == table_real[c])
         if table_jokers[c]:
-            kept_here = cp_model.LinearExpr.weighted_sum(
-                [v for _, v in kept_jokers[c]], [n for n, _ in kept_jokers[c]]
-            )
-            joker_terms.append(kept_here)
+            kept_vars = [kept for _, kept in kept_jokers[c]]
+            kept_counts = [count for count, _ in kept_jokers[c]]
+            joker_vars.extend(kept_vars)
+            joker_coefficients.extend(kept_counts)
+            kept_here = weighted_sum(kept_vars, kept_counts)
             stay = model.new_int_var(0, table_jokers[c], f"stay_{c}")
             model.add(stay >= kept_here)
-            model.add(stay <= kept_here + (fill.get(c, 0)))
-            model.add(table_jokers[c] - stay <= table_real[c] + (play.get(c, 0)))
+            model.add(stay <= kept_here + fill.get(c, 0))
+            model.add(table_jokers[c] - stay <= table_real[c] + play.get(c, 0))
     if total_jokers:
-        model.add(sum(joker_terms) == sum(table_jokers) + (jokers_played if jokers_played is not None else 0))
+        if jokers_played is not None:
+            joker_vars.append(jokers_played)
+            joker_coefficients.append(-1)
+        model.add(weighted_sum(joker_vars, joker_coefficients) == sum(table_jokers))
 
-    played_count = sum(play.values()) + (jokers_played if jokers_played is not None else 0)
+    played_vars = list(play.values()) + ([jokers_played] if jokers_played is not None else [])
+    played_count = cp_model.LinearExpr.sum(played_vars)
     model.add(played_count >= 1)
 
     hand_size = sum(hand_real) + instance.hand_jokers
@@ -147,7 +161,7 @@ def build_model(instance: Instance) -> HintModel:
         left_weights.append(-instance.joker_weight)
         constant += instance.joker_weight * instance.hand_jokers
     primary = cp_model.LinearExpr.weighted_sum(left_terms, left_weights) + constant
-    broken = len(keep) - sum(keep)
+    broken = len(keep) - cp_model.LinearExpr.sum(keep)
     weight = len(keep) + 1
     model.minimize(weight * primary + broken)
     return HintModel(model, copies, keep, extend, play, jokers_played, fill, broken, primary)
