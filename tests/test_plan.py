@@ -5,6 +5,7 @@ bad input is refused."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
 
@@ -188,3 +189,19 @@ def test_plan_moves_the_fewest_pieces() -> None:
         plan = plan_play(position, found.table, variant=variant)
         assert plan.kept == _best_kept(position, found.table), str(position)
         checked += 1
+
+
+def test_cli_hint_shows_the_steps_and_json_moves() -> None:
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    runner = CliRunner()
+    text = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+    human = runner.invoke(app, ["hint", text])
+    assert human.exit_code == 0
+    assert "Steps" in human.stdout
+    assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: add Q♥ from meld 2 and K♥ from meld 3." in human.stdout
+    data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
+    assert [move["new_meld"] for move in data["moves"]] == [1, 2, 3]
+    assert data["moves"][2]["add"][-1] == {"from": "hand", "cards": ["Ac"]}

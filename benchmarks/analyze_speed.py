@@ -1,0 +1,111 @@
+"""Speed of ``analyze()`` and ``draw_or_meld()`` on seeded mid-game positions.
+
+    python -m benchmarks.analyze_speed             # 60 positions per variant
+    python -m benchmarks.analyze_speed --count 20  # quicker
+
+Mid-game means about 40 table cards and 10 in hand (``benchmarks.suite``'s generator,
+with table jokers at random), so about 50 kinds of card are unseen and each needs its
+own "draw it, then play at best" answer.  Each call is timed whole (validation
+included), one position at a time on one core.  ``draw_or_meld`` also reports how its
+draws were settled (a known play, the LP bound, or a CP-SAT search), and the run
+compares it with the LP screen turned off (CP-SAT for every draw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.speed import RESULTS, machine, pin_one_core, summarize
+from benchmarks.suite import random_big_position
+from solver.analysis import analyze, draw_or_meld, unseen_counts
+from solver.cards import piece_sort_key
+from solver.cpsat.draws import best_after_draws
+from solver.position import Position
+from solver.variants import Variant
+
+TABLE_CARDS = 40
+HAND_CARDS = 10
+
+
+def positions(seed: int, count: int, variant: Variant) -> list[Position]:
+    rng = random.Random(seed)
+    size = {"table_cards": TABLE_CARDS, "hand_cards": HAND_CARDS}
+    return [random_big_position(rng, variant, **size) for _ in range(count)]
+
+
+def timed(call: Callable[[], object]) -> float:
+    gc.collect()
+    gc.disable()
+    started = time.perf_counter()
+    call()
+    elapsed = (time.perf_counter() - started) * 1000
+    gc.enable()
+    return elapsed
+
+
+Times = dict[str, list[float]]
+
+
+def measure(position: Position, variant: Variant, times: Times, settled: Counter[str]) -> None:
+    """Time the three calls on one position and note how its draws were settled."""
+    pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+    times["analyze"].append(timed(lambda: analyze(position, variant=variant)))
+    times["draw_or_meld"].append(timed(lambda: draw_or_meld(position, variant=variant)))
+    plain = timed(lambda: best_after_draws(position, variant, pieces, time_limit=10.0, use_lp=False))
+    times["draws, CP-SAT only"].append(plain)
+    found = best_after_draws(position, variant, pieces, time_limit=10.0)
+    settled.update(draw.settled_by for draw in found.draws)
+
+
+def run(seed: int, count: int) -> dict[str, object]:
+    figures: dict[str, object] = {}
+    print(f"{'variant':<13}{'call':<22}{'n':>5}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
+    for variant in (Variant.manipulation(), Variant.machiavelli(), Variant.rummikub()):
+        chosen = positions(seed, count, variant)
+        draw_or_meld(chosen[0], variant=variant)  # warm imports and caches
+        kinds = [len(unseen_counts(p, variant)) for p in chosen]
+        settled: Counter[str] = Counter()
+        times: Times = {"analyze": [], "draw_or_meld": [], "draws, CP-SAT only": []}
+        for position in chosen:
+            measure(position, variant, times, settled)
+        rows = {name: summarize(values) for name, values in times.items()}
+        for name, row in rows.items():
+            print(
+                f"{variant.name:<13}{name:<22}{row['n']:>5}{row['p50']:>9}{row['p95']:>9}"
+                f"{row['p99']:>9}{row['max']:>9}"
+            )
+        total = sum(settled.values())
+        shares = {how: round(n / total, 3) for how, n in sorted(settled.items())}
+        print(f"{'':<13}unseen kinds {min(kinds)}-{max(kinds)}; draws settled by {shares}")
+        spread = [min(kinds), max(kinds)]
+        figures[variant.name] = {"times": rows, "unseen_kinds": spread, "settled_by": shares}
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--count", type=int, default=60, help="positions per variant")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--out", type=Path, default=RESULTS / "analyze_speed.json")
+    args = parser.parse_args(argv)
+    core = pin_one_core()
+    print(f"{args.count} positions per variant, {TABLE_CARDS} table and {HAND_CARDS} hand cards, core {core}")
+    figures = run(args.seed, args.count)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    record = {"machine": machine(), "seed": args.seed, "count": args.count, "figures": figures}
+    args.out.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,322 @@
+"""Analysis of a position: playable cards, the number of best plays, draw-or-meld, outs.
+
+In Manipulation Rummy the real decision of most turns is whether to meld now or to draw
+another card first.  ``draw_or_meld`` answers it exactly; ``analyze`` adds which hand
+cards can ever be played and how many different best plays there are.
+
+Definitions (every figure is exact unless a time limit stopped a solve, see ``exact``):
+
+- *Unseen cards*: the variant's full deck minus the table and the hand (or the cards
+  given).  The next card is one of them, each copy equally likely: a kind with ``n``
+  unseen copies out of ``N`` is drawn with probability ``n / N``.  An unseen joker is a
+  possible draw.
+- *Meld now*: ``meld_now_points`` is the fewest points the hand can keep after one
+  legal play now, or the hand's points when no play exists.
+- *Draw*: the card is drawn, then the player makes the best play of the new hand, or
+  none (playing never adds points, so this is the fewest points reachable).
+  ``draw_expected_points`` is the exact expectation of those points over the draw.
+- *Lets the player knock*: after the draw and the best play the hand holds at most
+  ``variant.knock_threshold`` points; with ``knock_only_after_meld`` a play must also
+  have been made.  Never, in a variant without knocking.
+- *Lets the player go out*: some legal play after the draw empties the hand.
+- *Advice*: ``draw`` when no play exists now, or when drawing is expected to leave
+  strictly fewer points than melding now; otherwise ``meld``.  With no unseen card the
+  draw changes nothing (RULES.md: an empty stock draws nothing), so the figures are
+  those of the current position.
+
+Each "draw card X, then play at best" is an independent best-play question; they are
+answered together by ``solver.cpsat.draws`` (one model, exact bounds, few searches).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
+from solver.cpsat import DEFAULT_TIME_LIMIT, Hint, hint
+from solver.cpsat.draws import DrawResults, best_after_draws
+from solver.cpsat.enumerate import count_optimal_plays, playable_pieces
+from solver.cpsat.solve import MAX_JOKERS
+from solver.plan import hint_payload
+from solver.position import Position, deck_problems
+from solver.variants import Variant
+
+__all__ = [
+    "DEFAULT_PLAY_COUNT_CAP",
+    "Analysis",
+    "DrawAdvice",
+    "DrawOutcome",
+    "UnseenError",
+    "analyze",
+    "draw_or_meld",
+    "unseen_counts",
+]
+
+DEFAULT_PLAY_COUNT_CAP = 50
+
+Advice = Literal["meld", "draw"]
+
+
+class UnseenError(ValueError):
+    """Unseen cards that the deck cannot hold next to the table and the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOutcome:
+    """What drawing one kind of card leads to."""
+
+    piece: Piece
+    """The card, or ``Joker()`` for a joker."""
+    copies: int
+    """Unseen copies of it: the draw's weight."""
+    points: int
+    """Hand points after the draw and the best play (or no play)."""
+    has_play: bool
+    knocks: bool
+    goes_out: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": str(self.piece),
+            "copies": self.copies,
+            "points": self.points,
+            "has_play": self.has_play,
+            "knocks": self.knocks,
+            "goes_out": self.goes_out,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAdvice:
+    """Meld now, or draw one more card and then play at best (see the module docstring)."""
+
+    meld_now_points: int
+    draw_expected_points: float
+    knock_probability: float
+    out_probability: float
+    advice: Advice
+    go_out_cards: list[Card]
+    """Unseen real cards that would let the player go out."""
+    knock_cards: list[Card]
+    """Unseen real cards that would let the player knock (going out included)."""
+    joker_goes_out: bool = False
+    """An unseen joker, if drawn, would let the player go out."""
+    joker_knocks: bool = False
+    can_meld_now: bool = False
+    unseen_cards: int = 0
+    """Unseen copies in all."""
+    outcomes: tuple[DrawOutcome, ...] = ()
+    exact: bool = True
+    elapsed_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form; the outs lists name a joker as ``*`` when one qualifies."""
+        joker = [str(Joker())]
+        return {
+            "meld_now_points": self.meld_now_points,
+            "draw_expected_points": self.draw_expected_points,
+            "knock_probability": self.knock_probability,
+            "out_probability": self.out_probability,
+            "advice": self.advice,
+            "can_meld_now": self.can_meld_now,
+            "outs": {
+                "go_out": [str(c) for c in self.go_out_cards] + (joker if self.joker_goes_out else []),
+                "knock": [str(c) for c in self.knock_cards] + (joker if self.joker_knocks else []),
+            },
+            "unseen_cards": self.unseen_cards,
+            "draws": [outcome.to_dict() for outcome in self.outcomes],
+            "exact": self.exact,
+            "stats": {"ms": round(self.elapsed_ms, 3)},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything ``analyze`` finds about one position."""
+
+    position: Position
+    variant: Variant
+    best: Hint
+    playable: tuple[Piece, ...]
+    """Distinct hand pieces that some legal play uses (a joker as ``*``)."""
+    never_playable: tuple[Piece, ...]
+    optimal_plays: int
+    """Distinct sets of played cards among the best plays (at most the cap)."""
+    optimal_plays_capped: bool
+    """More best plays exist than ``optimal_plays`` says: the cap stopped the count."""
+    draw: DrawAdvice
+    exact: bool
+    elapsed_ms: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "position": str(self.position),
+            "variant": self.variant.name,
+            "hand_points": self.position.hand.points(self.variant),
+            "best": hint_payload(self.best),
+            "playable": [str(p) for p in self.playable],
+            "never_playable": [str(p) for p in self.never_playable],
+            "optimal_plays": self.optimal_plays,
+            "optimal_plays_capped": self.optimal_plays_capped,
+            **{key: value for key, value in self.draw.to_dict().items() if key != "stats"},
+            "exact": self.exact,
+            "stats": {"ms": round(self.elapsed_ms, 3), "draw_ms": round(self.draw.elapsed_ms, 3)},
+        }
+
+
+def unseen_counts(
+    position: Position, variant: Variant, unseen: Sequence[Piece] | None = None
+) -> Counter[Piece]:
+    """Unseen copies per kind (jokers under ``Joker()``): the deck minus the table and the
+    hand, or the ``unseen`` pieces given, checked against the deck (UnseenError)."""
+    seen = [*position.table.pieces, *position.hand.pieces]
+    if unseen is None:
+        counts: Counter[Piece] = Counter({card: variant.decks for card in ALL_CARDS})
+        counts[Joker()] = variant.jokers
+        for piece in seen:
+            counts[Joker() if isinstance(piece, Joker) else piece] -= 1
+        return +counts
+    declared = sorted({str(p) for p in unseen if isinstance(p, Joker) and p.declared is not None})
+    if declared:
+        raise UnseenError(f"an unseen joker is written * without a card, not {', '.join(declared)}")
+    problems = deck_problems([*seen, *unseen], variant)
+    if problems:
+        raise UnseenError("unseen cards impossible next to the table and the hand: " + "; ".join(problems))
+    return Counter(unseen)
+
+
+def _check(position: Position, variant: Variant, time_limit: float) -> None:
+    position.validate(variant)
+    if not time_limit > 0:
+        raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
+    if variant.jokers > MAX_JOKERS:
+        raise ValueError(f"the hint engine supports at most {MAX_JOKERS} jokers, not {variant.jokers}")
+    lowest = min(variant.card_points(card) for card in ALL_CARDS)
+    if lowest <= 0 or (variant.jokers and variant.joker_points <= 0):
+        raise ValueError("the analysis needs every card and joker to count points in a hand")
+
+
+def _knocks(variant: Variant, points: int, has_play: bool) -> bool:
+    threshold = variant.knock_threshold
+    if threshold is None or points > threshold:
+        return False
+    return has_play or not variant.knock_only_after_meld
+
+
+def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, started: float) -> DrawAdvice:
+    """Weigh the draw outcomes by their unseen copies."""
+    outcomes = [
+        DrawOutcome(
+            d.piece,
+            unseen[d.piece],
+            d.points,
+            d.has_play,
+            _knocks(variant, d.points, d.has_play),
+            d.has_play and d.points == 0,
+        )
+        for d in found.draws
+    ]
+    outcomes.sort(key=lambda o: piece_sort_key(o.piece))
+    total = sum(o.copies for o in outcomes)
+    meld_now = found.now_points
+    if total:
+        expected = Fraction(sum(o.copies * o.points for o in outcomes), total)
+        knock = Fraction(sum(o.copies for o in outcomes if o.knocks), total)
+        out = Fraction(sum(o.copies for o in outcomes if o.goes_out), total)
+    else:  # nothing left to draw: drawing changes nothing
+        expected = Fraction(meld_now)
+        knock = Fraction(int(_knocks(variant, meld_now, found.now_has_play)))
+        out = Fraction(int(found.now_has_play and meld_now == 0))
+    advice: Advice = "draw" if not found.now_has_play or expected < meld_now else "meld"
+    return DrawAdvice(
+        meld_now_points=meld_now,
+        draw_expected_points=float(expected),
+        knock_probability=float(knock),
+        out_probability=float(out),
+        advice=advice,
+        go_out_cards=[o.piece for o in outcomes if o.goes_out and isinstance(o.piece, Card)],
+        knock_cards=[o.piece for o in outcomes if o.knocks and isinstance(o.piece, Card)],
+        joker_goes_out=any(o.goes_out and isinstance(o.piece, Joker) for o in outcomes),
+        joker_knocks=any(o.knocks and isinstance(o.piece, Joker) for o in outcomes),
+        can_meld_now=found.now_has_play,
+        unseen_cards=total,
+        outcomes=tuple(outcomes),
+        exact=found.now_exact and all(d.exact for d in found.draws),
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def draw_or_meld(
+    position: Position,
+    *,
+    variant: Variant | None = None,
+    unseen: Sequence[Piece] | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> DrawAdvice:
+    """Meld now or draw first: exact expected points, knock and go-out chances, outs.
+
+    ``unseen`` defaults to the deck minus the table and the hand; jokers in it are
+    written ``Joker()`` (``*``).  ``time_limit`` bounds each solve.  Raises
+    PositionError for an impossible position, UnseenError for impossible unseen cards.
+    """
+    started = time.perf_counter()
+    rules = variant or Variant.manipulation()
+    _check(position, rules, time_limit)
+    counts = unseen_counts(position, rules, unseen)
+    found = best_after_draws(position, rules, sorted(counts, key=piece_sort_key), time_limit=time_limit)
+    return _advice(found, counts, rules, started)
+
+
+def analyze(
+    position: Position,
+    *,
+    variant: Variant | None = None,
+    unseen: Sequence[Piece] | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    play_count_cap: int = DEFAULT_PLAY_COUNT_CAP,
+) -> Analysis:
+    """The best play, which hand pieces can ever be played, how many best plays there
+    are (distinct sets of played cards, up to ``play_count_cap``), and ``draw_or_meld``.
+
+    ``time_limit`` bounds each solve.  Raises PositionError, UnseenError or ValueError
+    for bad input.
+    """
+    started = time.perf_counter()
+    rules = variant or Variant.manipulation()
+    _check(position, rules, time_limit)
+    if play_count_cap < 1:
+        raise ValueError(f"the play count cap must be at least 1, not {play_count_cap}")
+    counts = unseen_counts(position, rules, unseen)
+    best = hint(position, variant=rules, time_limit=time_limit)
+    draw = draw_or_meld(position, variant=rules, unseen=list(counts.elements()), time_limit=time_limit)
+    exact = draw.exact and best.status in ("optimal", "no_play")
+    if best.has_play:
+        usable = playable_pieces(position, rules, time_limit=time_limit, known=best.played)
+        playable = tuple(sorted(usable.playable, key=piece_sort_key))
+        never = tuple(sorted(usable.never, key=piece_sort_key))
+        plays = count_optimal_plays(
+            position, rules, best_points=best.hand_points, cap=play_count_cap, time_limit=time_limit
+        )
+        count, capped = plays.count, plays.capped
+        exact = exact and usable.exact and plays.exact
+    else:
+        distinct = {Joker() if isinstance(p, Joker) else p for p in position.hand.pieces}
+        playable, never = (), tuple(sorted(distinct, key=piece_sort_key))
+        count, capped = 0, False
+    return Analysis(
+        position=position,
+        variant=rules,
+        best=best,
+        playable=playable,
+        never_playable=never,
+        optimal_plays=count,
+        optimal_plays_capped=capped,
+        draw=draw,
+        exact=exact,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+    )

@@ -1,0 +1,139 @@
+"""``rummy analyze``: playable cards, best-play count, draw-or-meld advice and outs."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from solver.analysis import DEFAULT_PLAY_COUNT_CAP, Analysis, analyze
+from solver.cards import Joker, Piece
+from solver.cli.common import (
+    JsonOption,
+    PlayersOption,
+    VariantOption,
+    app,
+    fail,
+    load_position,
+    load_variant,
+    out,
+    print_table,
+    styled_meld,
+)
+from solver.cpsat import DEFAULT_TIME_LIMIT
+from solver.position import Hand
+
+
+def _pieces(pieces: tuple[Piece, ...] | list[Piece]) -> Text:
+    return styled_meld(tuple(pieces)) if pieces else Text("none")
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def print_analysis(found: Analysis, *, show_draws: bool) -> None:
+    """Human output: the position, the best play, then the figures as rich tables."""
+    position, best, draw = found.position, found.best, found.draw
+    print_table("Table", position.table)
+    out.print(Text("Hand  ", style="bold") + styled_meld(position.hand.pieces))
+    out.print(f"Hand points: {position.hand.points(found.variant)}   ({found.variant.name})")
+    out.print()
+    if best.has_play:
+        out.print(Text("Best play now  ", style="bold green") + styled_meld(best.played))
+        out.print(Text("Hand left      ", style="bold") + styled_meld(best.hand.pieces))
+    else:
+        out.print(Text("No legal play now.", style="bold yellow"))
+
+    plays = RichTable(title="Plays", show_header=False, title_justify="left")
+    plays.add_column(style="bold")
+    plays.add_column()
+    plays.add_row("Playable cards", _pieces(found.playable))
+    plays.add_row("Never playable", _pieces(found.never_playable))
+    more = "+" if found.optimal_plays_capped else ""
+    plays.add_row("Best plays", f"{found.optimal_plays}{more} distinct set(s) of played cards")
+    out.print(plays)
+
+    advice = RichTable(title="Meld now or draw?", show_header=False, title_justify="left")
+    advice.add_column(style="bold")
+    advice.add_column()
+    points = draw.meld_now_points
+    advice.add_row("Meld now", f"{points} points left" if draw.can_meld_now else f"no play ({points} points)")
+    advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
+    advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
+    advice.add_row("Next card lets you go out", _percent(draw.out_probability))
+    advice.add_row("Unseen cards", str(draw.unseen_cards))
+    advice.add_row("Advice", Text(draw.advice.upper(), style="bold green"))
+    out.print(advice)
+
+    outs = RichTable(title="Outs", show_header=False, title_justify="left")
+    outs.add_column(style="bold")
+    outs.add_column()
+    joker: list[Piece] = [Joker()]
+    outs.add_row("Go out", _pieces([*draw.go_out_cards, *(joker if draw.joker_goes_out else [])]))
+    outs.add_row("Knock", _pieces([*draw.knock_cards, *(joker if draw.joker_knocks else [])]))
+    out.print(outs)
+
+    if show_draws:
+        table = RichTable(title="Every draw", title_justify="left")
+        for heading in ("card", "copies", "points after", "knock", "go out"):
+            table.add_column(heading, justify="right" if heading in ("copies", "points after") else "left")
+        for outcome in draw.outcomes:
+            table.add_row(
+                styled_meld((outcome.piece,)),
+                str(outcome.copies),
+                str(outcome.points),
+                "yes" if outcome.knocks else "",
+                "yes" if outcome.goes_out else "",
+            )
+        out.print(table)
+    if not found.exact:
+        out.print(Text("A time limit stopped a solve: figures are not proven exact.", style="yellow"))
+
+
+@app.command(name="analyze")
+def analyze_command(
+    position: Annotated[str, typer.Argument(help="Position 'table / hand'.")],
+    unseen: Annotated[
+        str | None,
+        typer.Option(
+            "--unseen",
+            help="Cards the player cannot see, e.g. '7h 8h 8h *' (default: the deck minus table and hand).",
+        ),
+    ] = None,
+    variant: VariantOption = "manipulation",
+    players: PlayersOption = None,
+    cap: Annotated[
+        int, typer.Option(help="Count at most this many distinct best plays.")
+    ] = DEFAULT_PLAY_COUNT_CAP,
+    time_limit: Annotated[float, typer.Option(help="Seconds per solve.")] = DEFAULT_TIME_LIMIT,
+    draws: Annotated[bool, typer.Option("--draws", help="List the outcome of every possible draw.")] = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Analyze a position: playable cards, best plays, draw-or-meld figures and outs.
+
+    Exit 0 with the analysis, 2 for bad input.
+    """
+    rules = load_variant(variant, players)
+    pos = load_position(position, rules)
+    if not 0 < time_limit <= 3600:
+        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    if cap < 1:
+        fail(f"--cap must be at least 1, not {cap}")
+    unseen_pieces: list[Piece] | None = None
+    if unseen is not None:
+        try:
+            unseen_pieces = list(Hand.parse(unseen).pieces)
+        except ValueError as error:
+            fail(f"bad --unseen {unseen!r}: {error}")
+    try:
+        found = analyze(pos, variant=rules, unseen=unseen_pieces, time_limit=time_limit, play_count_cap=cap)
+    except ValueError as error:
+        fail(str(error))
+    if json_output:
+        print(json.dumps(found.to_dict()))
+    else:
+        print_analysis(found, show_draws=draws)

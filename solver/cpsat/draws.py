@@ -1,0 +1,312 @@
+"""The best play after each possible draw: one model for every draw, settled exactly and fast.
+
+``best_after_draws(position, variant, pieces)`` answers, for each piece that might be
+drawn, the fewest points the hand can hold after drawing it and then playing (or not
+playing, when no play exists or none helps).
+
+One model serves all the draws.  Its instance is built for the hand plus one copy of
+every piece that may be drawn (the *superset* hand), so its catalogue and extension
+chains cover every draw; a draw is then just bounds: ``play[c] <= hand[c]`` for every
+card, ``+1`` for the drawn one.  With those bounds the model is exactly the model of
+the hand plus that card (templates of cards not drawn can only be filled by jokers,
+as in the smaller model).  The objective is the points left (the tie-break on broken
+melds does not matter here).
+
+Each draw is settled by the cheapest exact argument available:
+
+1. *A known play.*  Drawing ``k`` and playing the best play of the current hand (or
+   nothing) leaves ``now + points(k)``; if ``k`` also fits at the end of a meld of that
+   play's table (a joker: with some declaration), it leaves ``now``.
+2. *The LP bound* (see ``relax``): when its exact lower bound meets the known play, or
+   its optimum is an integral play, the draw is settled without a search.
+3. *CP-SAT*, asked only for a play strictly better than the known one, with the
+   variable bounds that the LP's reduced costs allow for such a play: infeasible means
+   the known play is optimal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ortools.sat.python import cp_model
+
+from solver.cards import ALL_CARDS, Card, Joker, Piece, Rank, Suit
+from solver.cpsat.extract import extract_play
+from solver.cpsat.instance import Instance, build_instance
+from solver.cpsat.model import HintModel, build_model
+from solver.cpsat.params import domain_of, new_solver, set_domain
+from solver.cpsat.relax import LpBound, Relaxation
+from solver.melds import Meld
+from solver.position import Hand, Position, Table
+from solver.variants import Variant
+
+__all__ = ["DrawResults", "DrawValue", "best_after_draws"]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawValue:
+    """The best outcome of drawing ``piece``."""
+
+    piece: Piece
+    points: int
+    """Fewest hand points after the draw and the best play (or no play)."""
+    has_play: bool
+    """Whether a legal play exists once the piece is drawn."""
+    exact: bool
+    """False when a time limit stopped a solve: ``points`` is then a play found, not a proof."""
+    settled_by: str
+    """``known``, ``lp`` or ``cpsat``: which argument settled it (for benchmarks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawResults:
+    """The current position's best play and the best outcome of every draw."""
+
+    now_points: int
+    """Fewest hand points now: after the best play, or the hand's points if there is none."""
+    now_has_play: bool
+    now_table: Table
+    now_exact: bool
+    draws: tuple[DrawValue, ...]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _piece_points(piece: Piece, variant: Variant) -> int:
+    return variant.joker_points if isinstance(piece, Joker) else variant.card_points(piece)
+
+
+def _joker_declarations(meld: Meld) -> list[Card]:
+    """Cards a joker could be declared as at the edge of ``meld``."""
+    cards = meld.cards
+    if not cards:
+        return []
+    first, last = cards[0], cards[-1]
+    options = [Card(first.rank, suit) for suit in Suit]
+    for card in (first, last):
+        for step in (-1, 1):
+            rank = int(card.rank) + step
+            if 1 <= rank <= 13:
+                options.append(Card(Rank(rank), card.suit))
+    options.append(Card(Rank.ACE, last.suit))
+    return options
+
+
+def lays_off(table: Table, piece: Piece, variant: Variant) -> bool:
+    """Whether ``piece`` fits at the end of some meld of ``table`` as it lies."""
+    for meld in table:
+        if isinstance(piece, Card):
+            if Meld.of((*meld.pieces, piece)).is_legal(variant):
+                return True
+            continue
+        if any(Meld.of((*meld.pieces, Joker(card))).is_legal(variant) for card in _joker_declarations(meld)):
+            return True
+    return False
+
+
+def _single_draw_templates(instance: Instance, position: Position, extras: Sequence[Piece]) -> Instance:
+    """The superset instance with only the candidate melds that some *single* draw could
+    form: exactly the union of what ``build_instance`` keeps for the hand plus each piece."""
+    available = [0] * 52
+    jokers = 0
+    for piece in (*position.table.pieces, *position.hand.pieces):
+        if isinstance(piece, Joker):
+            jokers += 1
+            if piece.declared is not None:
+                available[piece.declared.index] += 1
+        else:
+            available[piece.index] += 1
+    drawable = {p.index for p in extras if isinstance(p, Card)}
+    joker_drawable = any(isinstance(p, Joker) for p in extras)
+    kept = []
+    for template, cards in zip(instance.templates, instance.template_cards, strict=True):
+        missing = [c for c in cards if not available[c]]
+        size, count = len(cards), len(missing)
+        formable = (
+            (count <= jokers and count < size)
+            or (count - 1 <= jokers and any(c in drawable for c in missing))
+            or (joker_drawable and count <= jokers + 1 and count < size)
+        )
+        if formable:
+            kept.append((template, cards))
+    return replace(
+        instance,
+        templates=tuple(t for t, _ in kept),
+        template_cards=tuple(c for _, c in kept),
+    )
+
+
+class _DrawModel:
+    """The superset model, its LP relaxation, and the bounds that select one draw."""
+
+    def __init__(self, position: Position, variant: Variant, pieces: Sequence[Piece], time_limit: float):
+        self.position = position
+        self.variant = variant
+        extras = [Joker() if isinstance(p, Joker) else p for p in pieces]
+        superset = Position(position.table, Hand.of((*position.hand.pieces, *extras)))
+        self.instance = _single_draw_templates(build_instance(superset, variant), position, extras)
+        self.built: HintModel = build_model(self.instance)
+        model = self.built.model
+        self.hand = Counter(c.index for c in position.hand.pieces if isinstance(c, Card))
+        self.hand_jokers = position.hand.joker_count
+        self.extra_points = sum(_piece_points(p, variant) for p in extras)
+        top = position.hand.points(variant) + self.extra_points
+        self.primary = model.new_int_var(0, top, "points_left")
+        model.add(self.primary == self.built.primary)
+        model.minimize(self.primary)  # replaces the hint's objective
+        self.solver = new_solver(time_limit)
+        weights = {var.index: -variant.card_points(ALL_CARDS[c]) for c, var in self.built.play.items()}
+        jokers = self.built.hand_jokers_played
+        if jokers is not None:
+            weights[jokers.index] = -variant.joker_points
+        self.weights = weights
+        self.relaxation = Relaxation(model, weights)
+        # Start with no draw: every piece at its count in the hand.
+        self.selected: Piece | None = None
+        for c, var in self.built.play.items():
+            self._bound(var.index, 0, self.hand[c])
+        if jokers is not None:
+            self._bound(jokers.index, 0, self.hand_jokers)
+
+    def select(self, piece: Piece | None) -> None:
+        """Bounds for drawing ``piece`` (None: no draw), in the model and the LP alike."""
+        for drawn, extra in ((self.selected, 0), (piece, 1)):
+            if isinstance(drawn, Card):
+                self._bound(self.built.play[drawn.index].index, 0, self.hand[drawn.index] + extra)
+            elif isinstance(drawn, Joker) and self.built.hand_jokers_played is not None:
+                self._bound(self.built.hand_jokers_played.index, 0, self.hand_jokers + extra)
+        self.selected = piece
+
+    def _bound(self, index: int, low: int, high: int) -> None:
+        set_domain(self.built.model, index, low, high)
+        self.relaxation.set_bounds(index, low, high)
+
+    def points(self, piece: Piece | None, played_weight: int) -> int:
+        """Hand points after drawing ``piece`` when the play removes ``-played_weight`` points."""
+        drawn = 0 if piece is None else _piece_points(piece, self.variant)
+        return self.position.hand.points(self.variant) + drawn + played_weight
+
+    def search(self, limit: int | None, bound: LpBound | None) -> tuple[cp_model.CpSolverStatus, int | None]:
+        """CP-SAT for the least ``points_left`` (at most ``limit``), inside the bounds the
+        LP's reduced costs allow.  Returns the status and the played weight found."""
+        model = self.built.model
+        changes: list[tuple[int, int, int]] = []
+        if limit is not None:
+            changes.append((self.primary.index, 0, limit))
+            if bound is not None:
+                objective_limit = limit - (self.position.hand.points(self.variant) + self.extra_points)
+                tightened = bound.tightened(objective_limit, self.relaxation.bounds)
+                if tightened is None:
+                    return cp_model.INFEASIBLE, None
+                changes.extend(tightened)
+        saved = [(index, *domain_of(model, index)) for index, _, _ in changes]
+        for index, low, high in changes:
+            set_domain(model, index, low, high)
+        code = self.solver.solve(model)
+        for index, low, high in saved:
+            set_domain(model, index, low, high)
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return code, None
+        played = sum(
+            weight * int(self.solver.value(model.get_int_var_from_proto_index(index)))
+            for index, weight in self.weights.items()
+        )
+        return code, played
+
+    def table_now(self) -> Table:
+        """The table of the solution just found (meaningful right after a successful search)."""
+
+        def value(var: object) -> int:
+            return int(self.solver.value(var))  # type: ignore[arg-type]
+
+        built = self.built
+        found = extract_play(
+            self.instance,
+            value,
+            list(built.copies),
+            list(built.keep),
+            [list(chain) for chain in built.extend],
+            dict(built.play),
+            built.hand_jokers_played,
+            dict(built.fill),
+        )
+        return Table.of(found.melds)
+
+
+def best_after_draws(
+    position: Position,
+    variant: Variant,
+    pieces: Sequence[Piece],
+    *,
+    time_limit: float,
+    use_lp: bool = True,
+) -> DrawResults:
+    """The current best play and, for each distinct piece in ``pieces`` (a joker is
+    ``Joker()``), the fewest hand points after drawing it and playing at best.
+
+    The position must be valid for the variant and hold no more than two jokers with
+    any one draw (as ``hint()`` requires).  ``use_lp=False`` settles every draw by
+    CP-SAT alone (for cross-checks).  ``time_limit`` bounds each solve.
+    """
+    started = time.perf_counter()
+    distinct: list[Piece] = []
+    for piece in pieces:
+        normal = Joker() if isinstance(piece, Joker) else piece
+        if normal not in distinct:
+            distinct.append(normal)
+    draw = _DrawModel(position, variant, distinct, time_limit)
+    built_at = time.perf_counter()
+    hand_points = position.hand.points(variant)
+    draw.select(None)
+    now_has_play = False
+    now_exact = True
+    now_points = hand_points
+    now_table = position.table
+    if len(position.hand):
+        code, played = draw.search(None, None)
+        now_exact = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        if played is not None:
+            now_has_play = True
+            now_points = draw.points(None, played)
+            now_table = draw.table_now()
+    values = [_settle(draw, piece, now_points, now_has_play, now_table, use_lp) for piece in distinct]
+    done = time.perf_counter()
+    timings = {"build_ms": (built_at - started) * 1000, "solve_ms": (done - built_at) * 1000}
+    return DrawResults(now_points, now_has_play, now_table, now_exact, tuple(values), timings)
+
+
+def _settle(
+    draw: _DrawModel, piece: Piece, now_points: int, now_has_play: bool, now_table: Table, use_lp: bool
+) -> DrawValue:
+    """The exact best outcome of drawing ``piece`` (see the module docstring)."""
+    variant = draw.variant
+    cost = _piece_points(piece, variant)
+    # A known play: the best play now (or none) with the piece kept, or laid off.
+    known_points = now_points if lays_off(now_table, piece, variant) else now_points + cost
+    draw.select(piece)
+    no_play_points = draw.points(piece, 0)
+
+    def result(points: int, exact: bool, how: str) -> DrawValue:
+        # Every piece counts points, so a play exists exactly when it can leave fewer.
+        return DrawValue(piece, points, now_has_play or points < no_play_points, exact, how)
+
+    if known_points == 0:
+        return result(0, True, "known")
+
+    bound: LpBound | None = None
+    if use_lp:
+        bound = draw.relaxation.solve()
+        if bound is not None:
+            if draw.points(piece, bound.lower) >= known_points:
+                return result(known_points, True, "known")
+            found = draw.relaxation.integral_value()
+            if found is not None and draw.points(piece, found) <= draw.points(piece, bound.lower):
+                return result(draw.points(piece, found), True, "lp")
+    superset_points = draw.position.hand.points(variant) + draw.extra_points
+    limit = known_points - 1 + (superset_points - no_play_points)
+    code, played = draw.search(limit, bound)
+    if played is not None:
+        return result(draw.points(piece, played), code == cp_model.OPTIMAL, "cpsat")
+    return result(known_points, code == cp_model.INFEASIBLE, "cpsat")

@@ -1,0 +1,48 @@
+"""CP-SAT settings for the analysis solves (the many small re-solves of one model).
+
+They start from ``solve_instance``'s (one worker, presolve off, full LP relaxation with
+LP-guided branching, fixed seed; a time limit always) and also turn off probing and
+the CG, MIR, zero-half and clique cuts: on the draw analysis of mid-game positions
+(``benchmarks.analyze_speed``) that made the re-solves about 1.5 times faster, since
+these questions come with tight bounds and the root work no longer pays.  Kept in one
+place so the analysis modules agree.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+__all__ = ["domain_of", "new_solver", "set_domain"]
+
+
+def new_solver(time_limit: float) -> cp_model.CpSolver:
+    """A CP-SAT solver for analysis re-solves, limited to ``time_limit`` seconds per solve."""
+    solver = cp_model.CpSolver()
+    parameters = solver.parameters
+    parameters.num_workers = 1
+    parameters.cp_model_presolve = False
+    parameters.linearization_level = 2
+    parameters.search_branching = cp_model.LP_SEARCH
+    parameters.cp_model_probing_level = 0
+    parameters.add_cg_cuts = False
+    parameters.add_mir_cuts = False
+    parameters.add_zero_half_cuts = False
+    parameters.add_clique_cuts = False
+    parameters.random_seed = 0
+    parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def domain_of(model: cp_model.CpModel, index: int) -> tuple[int, int]:
+    """Lowest and highest value of a variable (its domain is one interval here)."""
+    domain = model.proto.variables[index].domain
+    return int(domain[0]), int(domain[len(domain) - 1])
+
+
+def set_domain(model: cp_model.CpModel, index: int, low: int, high: int) -> None:
+    """Change a variable's domain in place, so one model serves many related solves."""
+    domain = model.proto.variables[index].domain
+    if len(domain) != 2:  # pragma: no cover - the hint model only builds interval domains
+        raise ValueError(f"variable {index} has a domain of {len(domain) // 2} intervals")
+    domain[0] = low
+    domain[1] = high
