@@ -9,6 +9,7 @@ import pytest
 
 from solver.cards import Piece, parse_piece
 from solver.game import (
+    Draw,
     ExpertBot,
     GameSettings,
     GreedyBot,
@@ -89,3 +90,23 @@ def test_bots_pass_a_final_turn_without_a_play(bot: GreedyBot | ExpertBot) -> No
     state = RoundState(TWO, [pieces("Kh 2c 4d"), pieces("As 7h 9d")], [], dealer=1)
     assert state.final_turn
     assert bot.act(state.view(0)) == Pass()
+
+
+def meld_view(position: str, *, draws: int) -> PlayerView:
+    """Seat 0 of a two-player game at a meld decision after ``draws`` draws, in ``position``."""
+    state = RoundState(TWO, [pieces("Kh"), pieces("As")], pieces("7d 5d"), dealer=1)
+    table, hand = position.split("/")
+    return replace(state.view(0), table=Table.parse(table), hand=Hand.parse(hand), draws=draws)
+
+
+# A position from a greedy-vs-greedy game where a play exists but drawing first pays:
+# melding now keeps 62 points, drawing and then melding keeps 55.3 on average.
+DRAW_FIRST = "*Jh Qh Kh | 3s 3h 3d 3c | 10s 10h 10c / 8s 9s Ks 5h 7h Jh Ad 2d 5d 8d 9d Kd Ac 4c 6c"
+
+
+def test_expert_follows_the_draw_or_meld_advice_while_a_meld_can_follow() -> None:
+    view = meld_view(DRAW_FIRST, draws=1)
+    assert isinstance(GreedyBot().act(view), Play)
+    assert ExpertBot(random.Random(0)).act(view) == Draw()
+    last_chance = meld_view(DRAW_FIRST, draws=2)  # declining would draw the third card and end the turn
+    assert isinstance(ExpertBot(random.Random(0)).act(last_chance), Play)

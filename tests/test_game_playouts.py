@@ -123,8 +123,9 @@ def playout(settings: GameSettings, bots: list[str], seed: int) -> tuple[int, in
         (GameSettings.manipulation(2, knock_only_after_meld=True), ["greedy", "random"], 2),
         (GameSettings.manipulation(3, round_bonus_to_all=True), ["random", "greedy", "random"], 3),
         (GameSettings.manipulation(5), ["random"] * 5, 4),
+        (GameSettings.manipulation(2), ["expert", "random"], 5),
     ],
-    ids=["2p", "2p-knock-after-meld", "3p-bonus-to-all", "5p"],
+    ids=["2p", "2p-knock-after-meld", "3p-bonus-to-all", "5p", "2p-expert"],
 )
 def test_manipulation_playouts(settings: GameSettings, bots: list[str], seed: int) -> None:
     rounds, actions = playout(settings, bots, seed)
@@ -143,8 +144,9 @@ def test_rummikub_playouts(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_machiavelli_playouts(players: int) -> None:
+    bots = (["greedy", "random", "expert"] * 2)[:players]
     for seed in range(2):
-        playout(GameSettings.machiavelli(players), (["greedy", "random"] * 3)[:players], 20 * players + seed)
+        playout(GameSettings.machiavelli(players), bots, 20 * players + seed)
 
 
 def test_same_seed_same_game() -> None:

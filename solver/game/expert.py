@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from solver.analysis import draw_or_meld
 from solver.cards import Joker, Piece
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.bots import Bot
@@ -66,9 +67,9 @@ class ExpertBot(Bot):
         meld_later = view.draws_left >= 2 and view.stock_size > 0
         if found.goes_out or not meld_later:
             return Play(found.table)
-        from solver.analysis import draw_or_meld  # TEMPORARY until solver/analysis.py lands
-
-        advice = draw_or_meld(view.position, variant=view.variant, unseen=view.unseen())
+        advice = draw_or_meld(
+            view.position, variant=view.variant, unseen=view.unseen(), time_limit=self.time_limit
+        )
         return Draw() if advice.advice == "draw" else Play(found.table)
 
     def _knock_pays(self, view: PlayerView) -> bool:
