@@ -62,12 +62,18 @@ def _read_stdin_line() -> str | None:
     return None if line == "" else line.rstrip("\n")
 
 
+DEFAULT_OPPONENTS = ("greedy", "expert")
+
+
 @app.command()
 def play(
     players: Annotated[
-        int | None, typer.Option(help="Players, you included (default: 1 + the bots).")
+        int | None, typer.Option(help="Players, you included (default: 1 + the bots, or 3).")
     ] = None,
-    bots: BotsOption = "greedy",
+    bots: Annotated[
+        str | None,
+        typer.Option(help="Opponents, comma-separated (default: greedy,expert, repeated to fill --players)."),
+    ] = None,
     seed: SeedOption = None,
     variant: VariantOption = "manipulation",
     log: Annotated[
@@ -78,10 +84,14 @@ def play(
     time_limit: TimeLimitOption = BOT_TIME_LIMIT,
 ) -> None:
     """Play a game in the terminal against bots.  Type help at the prompt for the commands."""
-    names = _bot_list(bots)
-    count = players if players is not None else len(names) + 1
-    if len(names) == 1:
-        names = names * (count - 1)
+    if bots is None:
+        count = players if players is not None else len(DEFAULT_OPPONENTS) + 1
+        names = [DEFAULT_OPPONENTS[seat % len(DEFAULT_OPPONENTS)] for seat in range(max(count - 1, 0))]
+    else:
+        names = _bot_list(bots)
+        count = players if players is not None else len(names) + 1
+        if len(names) == 1:
+            names = names * (count - 1)
     if len(names) != count - 1:
         fail(f"{count} players need {count - 1} bots, --bots gives {len(names)}")
     rules = _settings(variant, count, knock_only_after_meld, round_bonus_to_all)

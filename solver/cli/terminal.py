@@ -248,6 +248,8 @@ class Narrator:
             )
         self.console.print(table)
         winners = " and ".join(self.names[seat] for seat in result.winners)
-        self.console.print(
-            Text(f"{winners} {'wins' if len(result.winners) == 1 else 'share the win'}.", style="bold")
-        )
+        if len(result.winners) > 1:
+            verdict = f"{winners} share the win."
+        else:
+            verdict = f"{winners} {'win' if result.winners[0] == self.me else 'wins'}."
+        self.console.print(Text(verdict, style="bold"))
