@@ -6,8 +6,8 @@ import random
 from dataclasses import fields, replace
 
 import pytest
+from gamescript import pieces, scripted
 
-from solver.cards import Piece, parse_piece
 from solver.game import (
     Draw,
     ExpertBot,
@@ -18,7 +18,6 @@ from solver.game import (
     Play,
     PlayerView,
     RandomBot,
-    RoundState,
 )
 from solver.game.expert import undercut_risk
 from solver.position import Hand, Table
@@ -26,13 +25,9 @@ from solver.position import Hand, Table
 TWO = GameSettings.manipulation(2)
 
 
-def pieces(text: str) -> list[Piece]:
-    return [parse_piece(token) for token in text.split()]
-
-
 def knock_view(hand: str, other_size: int) -> PlayerView:
     """Seat 0 at its knock decision holding ``hand``; seat 1 holds ``other_size`` cards."""
-    state = RoundState(TWO, [pieces("2s 3s 4s 5s 6s 7s 8s 9s 10s Ac"), pieces("Kh")], pieces("Js"), dealer=1)
+    state = scripted(TWO, ["2s 3s 4s 5s 6s 7s 8s 9s 10s Ac", "Kh"], "Js", dealer=1)
     state.apply(Play(Table.parse("2s 3s 4s 5s 6s 7s 8s 9s 10s Js")))
     assert state.phase == "knock"
     return replace(state.view(0), hand=Hand.of(pieces(hand)), hand_sizes=(len(hand.split()), other_size))
@@ -62,21 +57,14 @@ def test_expert_knocks_when_an_undercut_is_unlikely() -> None:
 def test_greedy_knocks_whenever_it_may_and_plays_at_once() -> None:
     greedy = GreedyBot()
     assert greedy.act(knock_view("3c 2d", other_size=1)) == Knock()
-    state = RoundState(
-        TWO,
-        [pieces("Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h"), pieces("As")],
-        pieces("5d Kc"),
-        dealer=1,  # Kc on top
-    )
+    state = scripted(TWO, ["Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h", "As"], "Kc 5d", dealer=1)
     action = greedy.act(state.view(0))
     assert action == Play(Table.parse("Kh Kd Kc"))
 
 
 def test_random_bot_only_chooses_legal_actions() -> None:
     bot = RandomBot(random.Random(3))
-    state = RoundState(
-        TWO, [pieces("Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h"), pieces("As")], pieces("7d 5d Kc"), dealer=1
-    )
+    state = scripted(TWO, ["Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h", "As"], "Kc 5d 7d", dealer=1)
     seen = set()
     for _ in range(30):
         action = bot.act(state.view(0))
@@ -87,14 +75,14 @@ def test_random_bot_only_chooses_legal_actions() -> None:
 
 @pytest.mark.parametrize("bot", [GreedyBot(), ExpertBot(random.Random(0))])
 def test_bots_pass_a_final_turn_without_a_play(bot: GreedyBot | ExpertBot) -> None:
-    state = RoundState(TWO, [pieces("Kh 2c 4d"), pieces("As 7h 9d")], [], dealer=1)
+    state = scripted(TWO, ["Kh 2c 4d", "As 7h 9d"], "", dealer=1)
     assert state.final_turn
     assert bot.act(state.view(0)) == Pass()
 
 
 def meld_view(position: str, *, draws: int) -> PlayerView:
     """Seat 0 of a two-player game at a meld decision after ``draws`` draws, in ``position``."""
-    state = RoundState(TWO, [pieces("Kh"), pieces("As")], pieces("7d 5d"), dealer=1)
+    state = scripted(TWO, ["Kh", "As"], "5d 7d", dealer=1)
     table, hand = position.split("/")
     return replace(state.view(0), table=Table.parse(table), hand=Hand.parse(hand), draws=draws)
 

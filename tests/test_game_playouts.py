@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import pytest
+from gamescript import snapshot
 
 from solver.cards import Card
 from solver.game import Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play, make_bots
@@ -35,17 +36,6 @@ def check_round(state: RoundState) -> None:
     assert piece_counts(view.unseen()) == hidden
     assert view.hand_sizes == tuple(len(hand) for hand in state.hands)
     assert view.stock_size == len(state.stock)
-
-
-def snapshot(state: RoundState) -> tuple[object, ...]:
-    return (
-        [list(h) for h in state.hands],
-        list(state.stock),
-        state.table,
-        state.phase,
-        state.to_move,
-        state.draws,
-    )
 
 
 def try_illegal(state: RoundState, rng: random.Random) -> None:

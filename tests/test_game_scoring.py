@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable
 
 import pytest
+from gamescript import pieces, scripted, snapshot, stock_of
 
-from solver.cards import Piece, parse_piece
+from solver.cards import Piece
 from solver.game import Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play, RoundState
 from solver.game.scoring import (
     RoundEnd,
@@ -30,35 +31,8 @@ TWO = GameSettings.manipulation(2)
 THREE = GameSettings.manipulation(3)
 
 
-def pieces(text: str) -> list[Piece]:
-    return [parse_piece(token) for token in text.split()]
-
-
-def stock_of(text: str) -> list[Piece]:
-    """A stock written top card first (the game draws from the end of the list)."""
-    return pieces(text)[::-1]
-
-
-def scripted(settings: GameSettings, hands: list[str], stock: str, *, dealer: int) -> RoundState:
-    return RoundState(settings, [pieces(hand) for hand in hands], stock_of(stock), dealer=dealer)
-
-
 def play(state: RoundState, table: str) -> None:
     state.apply(Play(Table.parse(table)))
-
-
-def snapshot(state: RoundState) -> tuple[object, ...]:
-    return (
-        [list(hand) for hand in state.hands],
-        list(state.stock),
-        state.table,
-        state.phase,
-        state.to_move,
-        state.draws,
-        state.melded,
-        state.final_turns_left,
-        state.end,
-    )
 
 
 # -- knocking -------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from solver.cards import Joker, Piece
 from solver.cli.common import styled_meld, styled_piece
 from solver.cpsat import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
-from solver.game.bots import best_play
+from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
 from solver.game.rules import knock_allowed
 from solver.melds import Meld
@@ -55,7 +55,7 @@ class TerminalPlayer:
         read_line: Callable[[], str | None],
         names: Sequence[str],
         *,
-        time_limit: float = 10.0,
+        time_limit: float = BOT_TIME_LIMIT,
     ) -> None:
         self.console = console
         self.read_line = read_line
@@ -110,10 +110,7 @@ class TerminalPlayer:
         if view.drawn:
             console.print(Text("You drew  ") + styled_meld(view.drawn))
         console.print(Text("Table", style="bold"))
-        if not len(view.table):
-            console.print("  (empty)")
-        for number, meld in enumerate(view.table, start=1):
-            console.print(Text(f"  {number:>2}. ") + styled_meld(meld))
+        _print_melds(console, view.table)
         hand = Text("Hand  ", style="bold") + styled_meld(view.hand.pieces)
         console.print(hand + Text(f"   ({view.hand_points} points, {len(view.hand)} cards)"))
         others = [
@@ -125,14 +122,16 @@ class TerminalPlayer:
         scores = ", ".join(f"{name} {total}" for name, total in zip(self.names, view.totals, strict=True))
         console.print(f"Scores: {scores}", markup=False)
 
-    def _show_hint(self, view: PlayerView) -> Hint:
+    def _show_hint(self, view: PlayerView) -> Hint | None:
+        if "play" not in view.legal_kinds():
+            self.console.print("No meld now: knock or pass.", markup=False)
+            return None
         found = best_play(view, time_limit=self.time_limit)
         if not found.has_play:
             self.console.print(Text("No play: ", style="bold yellow") + Text(view.decline().kind + "."))
             return found
         self.console.print(Text("Hint: play ", style="bold green") + styled_meld(found.played))
-        for number, meld in enumerate(found.table, start=1):
-            self.console.print(Text(f"  {number:>2}. ") + styled_meld(meld))
+        _print_melds(self.console, found.table)
         notes = [f"leaves {found.hand_points} points"]
         if found.goes_out:
             notes.append("goes out")
@@ -140,6 +139,13 @@ class TerminalPlayer:
             notes.append("low enough to knock")
         self.console.print(", ".join(notes) + ".  Type ok to play it.", markup=False)
         return found
+
+
+def _print_melds(console: Console, table: Table) -> None:
+    if not len(table):
+        console.print("  (empty)")
+    for number, meld in enumerate(table, start=1):
+        console.print(Text(f"  {number:>2}. ") + styled_meld(meld))
 
 
 def _prompt(view: PlayerView) -> str:
