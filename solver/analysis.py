@@ -113,6 +113,8 @@ class DrawAdvice:
     outcomes: tuple[DrawOutcome, ...] = ()
     exact: bool = True
     elapsed_ms: float = 0.0
+    draw_expected_fraction: Fraction = Fraction(0)
+    """``draw_expected_points`` as the exact fraction it is rounded from."""
 
     def to_dict(self) -> dict[str, object]:
         """JSON form; the outs lists name a joker as ``*`` when one qualifies."""
@@ -120,6 +122,7 @@ class DrawAdvice:
         return {
             "meld_now_points": self.meld_now_points,
             "draw_expected_points": self.draw_expected_points,
+            "draw_expected_fraction": str(self.draw_expected_fraction),
             "knock_probability": self.knock_probability,
             "out_probability": self.out_probability,
             "advice": self.advice,
@@ -248,6 +251,7 @@ def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, starte
         outcomes=tuple(outcomes),
         exact=found.now_exact and all(d.exact for d in found.draws),
         elapsed_ms=(time.perf_counter() - started) * 1000,
+        draw_expected_fraction=expected,
     )
 
 

@@ -166,7 +166,8 @@ def test_worked_draw_or_meld() -> None:
     advice = draw_or_meld(position, unseen=Hand.parse("Ah 10h 2c 2c *").pieces)
     # Ah, 10h and a joker join the sequences and go out; either 2c stays (2 points, knock).
     assert advice.meld_now_points == 0 and advice.can_meld_now
-    assert advice.draw_expected_points == pytest.approx(0.8)
+    assert advice.draw_expected_fraction == Fraction(4, 5) and advice.draw_expected_points == 0.8
+    assert advice.to_dict()["draw_expected_fraction"] == "4/5"
     assert advice.knock_probability == 1.0
     assert advice.out_probability == pytest.approx(0.6)
     assert advice.advice == "meld"

@@ -98,7 +98,9 @@ def lays_off(table: Table, piece: Piece, variant: Variant) -> bool:
     """Whether ``piece`` fits at the end of some meld of ``table`` as it lies."""
     for meld in table:
         if isinstance(piece, Card):
-            if Meld.of((*meld.pieces, piece)).is_legal(variant):
+            first = meld.cards[0]
+            near = first.rank == piece.rank or first.suit == piece.suit  # a group's rank, a sequence's suit
+            if near and Meld.of((*meld.pieces, piece)).is_legal(variant):
                 return True
             continue
         if any(Meld.of((*meld.pieces, Joker(card))).is_legal(variant) for card in _joker_declarations(meld)):
@@ -188,16 +190,21 @@ class _DrawModel:
         drawn = 0 if piece is None else _piece_points(piece, self.variant)
         return self.position.hand.points(self.variant) + drawn + played_weight
 
-    def search(self, limit: int | None, bound: LpBound | None) -> tuple[cp_model.CpSolverStatus, int | None]:
-        """CP-SAT for the least ``points_left`` (at most ``limit``), inside the bounds the
-        LP's reduced costs allow.  Returns the status and the played weight found."""
+    def search(
+        self, piece: Piece | None, at_most: int | None, bound: LpBound | None
+    ) -> tuple[cp_model.CpSolverStatus, int | None]:
+        """CP-SAT for the fewest points after drawing ``piece`` (the selected draw), among
+        plays leaving at most ``at_most`` (None: any), inside the bounds the LP's reduced
+        costs allow for them.  Returns the status and the points found."""
         model = self.built.model
         changes: list[tuple[int, int, int]] = []
-        if limit is not None:
-            changes.append((self.primary.index, 0, limit))
+        if at_most is not None:
+            # points = no-play points + played weight;  points_left = superset points + weight
+            weight_limit = at_most - self.points(piece, 0)
+            superset_points = self.position.hand.points(self.variant) + self.extra_points
+            changes.append((self.primary.index, 0, superset_points + weight_limit))
             if bound is not None:
-                objective_limit = limit - (self.position.hand.points(self.variant) + self.extra_points)
-                tightened = bound.tightened(objective_limit, self.relaxation.bounds)
+                tightened = bound.tightened(weight_limit, self.relaxation.bounds)
                 if tightened is None:
                     return cp_model.INFEASIBLE, None
                 changes.extend(tightened)
@@ -213,7 +220,7 @@ class _DrawModel:
             weight * int(self.solver.value(model.get_int_var_from_proto_index(index)))
             for index, weight in self.weights.items()
         )
-        return code, played
+        return code, self.points(piece, played)
 
     def table_now(self) -> Table:
         """The table of the solution just found (meaningful right after a successful search)."""
@@ -265,11 +272,11 @@ def best_after_draws(
     now_points = hand_points
     now_table = position.table
     if len(position.hand):
-        code, played = draw.search(None, None)
+        code, points = draw.search(None, None, None)
         now_exact = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        if played is not None:
+        if points is not None:
             now_has_play = True
-            now_points = draw.points(None, played)
+            now_points = points
             now_table = draw.table_now()
     values = [_settle(draw, piece, now_points, now_has_play, now_table, use_lp) for piece in distinct]
     done = time.perf_counter()
@@ -296,17 +303,16 @@ def _settle(
         return result(0, True, "known")
 
     bound: LpBound | None = None
+    how = "known"
     if use_lp:
         bound = draw.relaxation.solve()
         if bound is not None:
-            if draw.points(piece, bound.lower) >= known_points:
-                return result(known_points, True, "known")
             found = draw.relaxation.integral_value()
-            if found is not None and draw.points(piece, found) <= draw.points(piece, bound.lower):
-                return result(draw.points(piece, found), True, "lp")
-    superset_points = draw.position.hand.points(variant) + draw.extra_points
-    limit = known_points - 1 + (superset_points - no_play_points)
-    code, played = draw.search(limit, bound)
-    if played is not None:
-        return result(draw.points(piece, played), code == cp_model.OPTIMAL, "cpsat")
+            if found is not None and draw.points(piece, found) < known_points:
+                known_points, how = draw.points(piece, found), "lp"
+            if draw.points(piece, bound.lower) >= known_points:
+                return result(known_points, True, how)
+    code, points = draw.search(piece, known_points - 1, bound)
+    if points is not None:
+        return result(points, code == cp_model.OPTIMAL, "cpsat")
     return result(known_points, code == cp_model.INFEASIBLE, "cpsat")
