@@ -1,0 +1,53 @@
+"""Puzzles: positions whose whole hand can be played only by rearranging the table, one way.
+
+``generate_puzzles(count, difficulty, rng=random.Random(seed))`` returns verified puzzles;
+``rummy puzzle`` and ``POST /v1/puzzles`` serve them.  Definitions (each exact):
+
+- **Going out**: one legal play puts every hand piece on the table.
+- **Needs rearranging**: no play goes out while every table meld stays whole (all its
+  pieces in one meld, table jokers keeping their cards); laying cards at the ends of
+  melds does not count as rearranging, so it is allowed in that test.
+- **Unique**: every table the player can go out to has the solution's ``Layout``: the same
+  cards in groups, the same cards at the same positions of sequences (an ace low or high),
+  the same joker declarations.  Only how a suit's sequence cards are cut into sequences,
+  and which copy of a card a joker stands in for, may differ (``layout``).
+- **Decoy**: a hand card that fits a table meld as it stands but that no way out lays
+  there (``grade``).
+- **Difficulty**: ``score = 3*broken + moved + hand + 2*decoys + 2*jokers`` and four bands
+  (``grade``).
+
+Modules: ``layout`` (canonical form), ``partition`` (the all-pieces model), ``keeping``
+(the hint model with melds kept whole), ``checks`` (verification, decoys), ``grade``
+(features and bands), ``deal`` (random candidates), ``generate`` (the loop).
+"""
+
+from solver.puzzles.checks import Decoy, Verification, decoys, verify
+from solver.puzzles.generate import (
+    MAX_COUNT,
+    GenerationError,
+    GenerationStats,
+    Puzzle,
+    generate_puzzles,
+    puzzle_stream,
+)
+from solver.puzzles.grade import BANDS, DIFFICULTIES, Difficulty, Features, parse_difficulty
+from solver.puzzles.layout import Layout
+
+__all__ = [
+    "BANDS",
+    "DIFFICULTIES",
+    "MAX_COUNT",
+    "Decoy",
+    "Difficulty",
+    "Features",
+    "GenerationError",
+    "GenerationStats",
+    "Layout",
+    "Puzzle",
+    "Verification",
+    "decoys",
+    "generate_puzzles",
+    "parse_difficulty",
+    "puzzle_stream",
+    "verify",
+]
