@@ -1,0 +1,323 @@
+"""Load benchmark of the HTTP service: throughput and latency at 1, 8 and 64 clients.
+
+    python -m benchmarks.load            # 1500 requests or 45 s per level, whichever ends first
+    python -m benchmarks.load --quick    # 300 requests or 15 s per level
+
+It starts ``rummy serve`` as a subprocess on a free port of 127.0.0.1 (every request
+goes to this machine only), waits for ``/healthz``, and runs each concurrency level
+with an ``httpx`` async client: each simulated client sends ``POST /v1/hint`` for the
+next seeded mid-size position (about 40 table cards, 10 in hand; Manipulation Rummy,
+two decks) as soon as its previous answer arrives.  A 503 is the server's deliberate
+back-pressure: the client counts it and waits the ``Retry-After`` seconds, as a real
+client would.  Every other failure (a status other than 200 or 503, a transport
+error, an answer without a hint status) is an error, and any error makes the exit
+status 1.  Latency is measured per successful request, from send to full answer.
+
+The client shares the machine with the server, so its own CPU time counts against
+the figures: they are a floor for a server with the machine to itself.  Results go to
+``benchmarks/results/load.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from benchmarks.suite import random_big_position
+from solver.variants import Variant
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LEVELS = (1, 8, 64)
+TABLE_CARDS = 40
+HAND_CARDS = 10
+HINT_STATUSES = {"optimal", "feasible", "no_play", "timeout"}
+STARTUP_SECONDS = 90.0
+
+
+@dataclass
+class Level:
+    """What happened at one concurrency level."""
+
+    clients: int
+    latencies: list[float] = field(default_factory=list)
+    rejected: int = 0
+    errors: list[str] = field(default_factory=list)
+    statuses: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    server_cpu: float | None = None
+    client_cpu: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+        done = len(ordered)
+        return {
+            "clients": self.clients,
+            "hints": done,
+            "rejected_503": self.rejected,
+            "errors": len(self.errors),
+            "error_samples": self.errors[:5],
+            "seconds": round(self.seconds, 2),
+            "hints_per_s": round(done / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": round(percentile(ordered, 50), 1),
+            "p90_ms": round(percentile(ordered, 90), 1),
+            "p99_ms": round(percentile(ordered, 99), 1),
+            "max_ms": round(ordered[-1], 1) if ordered else float("nan"),
+            "hint_statuses": dict(sorted(self.statuses.items())),
+            "server_cpu_ms_per_hint": round(self.server_cpu * 1000 / done, 2)
+            if self.server_cpu is not None and done
+            else None,
+            "client_cpu_ms_per_hint": round(self.client_cpu * 1000 / done, 2) if done else None,
+        }
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """Nearest-rank percentile of sorted values (every figure is a measured time)."""
+    if not ordered:
+        return float("nan")
+    rank = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[rank]
+
+
+def positions(seed: int, count: int) -> list[str]:
+    """Seeded mid-size Manipulation positions in notation."""
+    rng = random.Random(seed)
+    variant = Variant.manipulation()
+    return [
+        str(random_big_position(rng, variant, table_cards=TABLE_CARDS, hand_cards=HAND_CARDS))
+        for _ in range(count)
+    ]
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants, from /proc (Linux); just ``pid`` elsewhere."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo.extend(int(child) for child in task.read_text().split())
+    return found
+
+
+def server_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) used so far by the server and its worker processes."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    try:
+        for member in _process_tree(pid):
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / ticks
+
+
+def engine_cpu_ms(texts: list[str]) -> float:
+    """CPU milliseconds per ``hint()`` call in this process, no HTTP: the floor under any server."""
+    from solver.cpsat import hint
+    from solver.position import Position
+
+    variant = Variant.manipulation()
+    parsed = [Position.parse(text) for text in texts]
+    hint(parsed[0], variant=variant)
+    before = time.process_time()
+    for position in parsed:
+        hint(position, variant=variant)
+    return (time.process_time() - before) * 1000 / len(parsed)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rummy_command() -> list[str]:
+    """The ``rummy`` console script next to this interpreter, or the module as a fallback."""
+    script = Path(sys.executable).with_name("rummy")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("rummy")
+    return [found] if found else [sys.executable, "-c", "from solver.cli import main; main()"]
+
+
+def start_server(port: int, extra: list[str]) -> subprocess.Popen[bytes]:
+    command = [*rummy_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--log-level", "warning", "--no-access-log", *extra]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+
+
+async def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> dict[str, Any]:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    async with httpx.AsyncClient(base_url=base, timeout=5.0) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise RuntimeError(f"rummy serve exited with status {server.returncode}")
+            try:
+                answer = await client.get("/healthz")
+                if answer.status_code == 200:
+                    result: dict[str, Any] = answer.json()
+                    return result
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+    raise RuntimeError(f"rummy serve did not answer /healthz within {STARTUP_SECONDS:.0f} s")
+
+
+async def run_level(
+    base: str,
+    bodies: list[str],
+    clients: int,
+    max_requests: int,
+    max_seconds: float,
+    timeout: float,
+    server_pid: int | None = None,
+) -> Level:
+    """``clients`` loops, each sending the next position when its last answer is in."""
+    level = Level(clients)
+    server_before = server_cpu_seconds(server_pid) if server_pid else None
+    client_before = time.process_time()
+    next_index = 0
+    started = time.perf_counter()
+    deadline = started + max_seconds
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    headers = {"content-type": "application/json"}
+
+    async def one_client(client: httpx.AsyncClient) -> None:
+        nonlocal next_index
+        while next_index < max_requests and time.perf_counter() < deadline:
+            body = bodies[next_index % len(bodies)]
+            next_index += 1
+            sent = time.perf_counter()
+            try:
+                answer = await client.post("/v1/hint", content=body, headers=headers)
+            except httpx.HTTPError as error:
+                level.errors.append(f"{type(error).__name__}: {error}")
+                continue
+            elapsed = (time.perf_counter() - sent) * 1000
+            if answer.status_code == 503:
+                level.rejected += 1
+                await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+                continue
+            status = answer.json().get("status") if answer.status_code == 200 else None
+            if status not in HINT_STATUSES:
+                level.errors.append(f"HTTP {answer.status_code}: {answer.text[:200]}")
+                continue
+            level.statuses[str(status)] = level.statuses.get(str(status), 0) + 1
+            level.latencies.append(elapsed)
+
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
+        await asyncio.gather(*(one_client(client) for _ in range(clients)))
+    level.seconds = time.perf_counter() - started
+    level.client_cpu = time.process_time() - client_before
+    server_after = server_cpu_seconds(server_pid) if server_pid else None
+    if server_before is not None and server_after is not None:
+        level.server_cpu = server_after - server_before
+    return level
+
+
+async def measure(args: argparse.Namespace, base: str, bodies: list[str], server_pid: int) -> list[Level]:
+    # Warm up: connections, worker processes and the engine's caches.
+    await run_level(base, bodies, 2, 2 * args.warmup, 30.0, 30.0)
+    levels = []
+    for clients in args.levels:
+        level = await run_level(base, bodies, clients, args.requests, args.seconds, 60.0, server_pid)
+        summary = level.summary()
+        print(
+            f"{clients:>3} clients: {summary['hints']:>5} hints in {summary['seconds']:>5.1f} s = "
+            f"{summary['hints_per_s']:>6.1f}/s, p50 {summary['p50_ms']:>6.1f} ms, "
+            f"p99 {summary['p99_ms']:>6.1f} ms, "
+            f"503s {summary['rejected_503']}, errors {summary['errors']}; CPU ms/hint: server "
+            f"{summary['server_cpu_ms_per_hint']}, client {summary['client_cpu_ms_per_hint']}",
+            flush=True,
+        )
+        levels.append(level)
+    return levels
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="300 requests or 15 s per level.")
+    parser.add_argument("--requests", type=int, help="Requests per level (default 1500; 300 with --quick).")
+    parser.add_argument("--seconds", type=float, help="Seconds per level at most (default 45; 15 --quick).")
+    parser.add_argument("--levels", type=lambda s: [int(x) for x in s.split(",")], default=list(LEVELS))
+    parser.add_argument("--positions", type=int, default=400, help="Distinct positions, sent in turn.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=int, default=20, help="Requests per worker before measuring.")
+    parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
+    parser.add_argument("serve_args", nargs="*", help="Extra options for rummy serve (after --).")
+    args = parser.parse_args(argv)
+    args.requests = args.requests or (300 if args.quick else 1500)
+    args.seconds = args.seconds or (15.0 if args.quick else 45.0)
+
+    texts = positions(args.seed, args.positions)
+    bodies = [json.dumps({"position": text}) for text in texts]
+    engine_ms = engine_cpu_ms(texts[:100])
+    print(f"hint() alone: {engine_ms:.2f} CPU ms per position (no HTTP)", flush=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(port, args.serve_args)
+    try:
+        health = asyncio.run(wait_healthy(base, server))
+        print(f"rummy serve on {base}: {health['executor']} pool, {health['pool']}", flush=True)
+        levels = asyncio.run(measure(args, base, bodies, server.pid))
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+    result = {
+        "date": date.today().isoformat(),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.system()},
+        "versions": {name: metadata.version(name) for name in ("ortools", "fastapi", "uvicorn", "httpx")},
+        "server": {
+            "command": "rummy serve --no-access-log " + " ".join(args.serve_args),
+            "executor": health["executor"],
+            "pool": {"workers": health["pool"]["workers"], "queue": health["pool"]["queue"]},
+        },
+        "workload": {
+            "endpoint": "POST /v1/hint",
+            "variant": "manipulation",
+            "table_cards": TABLE_CARDS,
+            "hand_cards": HAND_CARDS,
+            "positions": args.positions,
+            "seed": args.seed,
+            "max_requests_per_level": args.requests,
+            "max_seconds_per_level": args.seconds,
+        },
+        "engine_cpu_ms_per_hint": round(engine_ms, 2),
+        "levels": [level.summary() for level in levels],
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    failures = sum(len(level.errors) for level in levels)
+    if failures:
+        print(f"FAILED: {failures} error(s) other than deliberate 503s", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

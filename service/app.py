@@ -1,0 +1,74 @@
+"""``create_app()``: the FastAPI application, its settings, pool, limits and routers.
+
+The service is a thin edge over the library: request schemas in, one library call
+(on the bounded solver pool when it solves), response schemas out.  Nothing happens at
+import time; ``create_app`` builds everything, and the pool's workers start with the
+application's lifespan (or on the first job, when no lifespan runs).  The root path
+``/`` is left free for a static page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from fastapi import FastAPI
+
+from service.errors import install_error_handlers
+from service.limits import BodyLimitMiddleware
+from service.pool import SolvePool
+from service.routes import analyze, check, hint, meta
+from service.settings import Settings
+
+__all__ = ["create_app"]
+
+DESCRIPTION = """\
+Best plays, rule checks and analysis for **Manipulation Rummy**, **Machiavelli** and
+**Rummikub**, in the project notation: a card is `7h`, `10s`, `Qd`; a joker is `*` in a
+hand and `*7h` on the table; melds are separated by `|`; a position is `table / hand`,
+e.g. `Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac`.
+
+Every error answer has one shape:
+`{"error": {"type": ..., "message": ..., "field": ..., "problems": [...]}}`.
+A solving request that finds every worker busy and the queue full gets **503** with a
+`Retry-After` header.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application; ``settings`` defaults to the ``RUMMY_*`` environment."""
+    settings = settings or Settings()
+    pool = SolvePool(
+        workers=settings.workers,
+        queue=settings.queue_size,
+        kind=settings.executor,
+        retry_after=settings.retry_after,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(pool.start)
+        try:
+            yield
+        finally:
+            pool.close()
+
+    app = FastAPI(
+        title="Rummy hint service",
+        version="1",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url="/redoc",
+        openapi_url="/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.pool = pool
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.include_router(hint.router)
+    app.include_router(analyze.router)
+    app.include_router(check.router)
+    app.include_router(meta.router)
+    return app

@@ -1,0 +1,31 @@
+"""Dependencies the routes declare with ``Annotated[..., Depends(...)]``.
+
+The settings and the pool belong to the application (``create_app`` makes them), so
+the dependencies fetch them from ``app.state``; a test passes its own ``Settings`` to
+``create_app`` or overrides these functions in ``app.dependency_overrides``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from fastapi import Depends, Request
+
+from service.pool import SolvePool
+from service.settings import Settings
+
+__all__ = ["PoolDep", "SettingsDep", "get_pool", "get_settings"]
+
+
+def get_settings(request: Request) -> Settings:
+    """The settings of the application serving this request."""
+    return cast(Settings, request.app.state.settings)
+
+
+def get_pool(request: Request) -> SolvePool:
+    """The bounded solver pool of the application serving this request."""
+    return cast(SolvePool, request.app.state.pool)
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+PoolDep = Annotated[SolvePool, Depends(get_pool)]

@@ -1,0 +1,112 @@
+"""Request bodies to library values, with errors that name the field at fault.
+
+The library already says precisely what is wrong with a card, a meld or a position;
+this module only adds *where* in the request it was (``position``, ``table``,
+``after``, ``time_limit``...) and turns the library's ``ValueError``s into
+``InputError`` (422).  It parses and validates; it decides nothing about the game.
+"""
+
+from __future__ import annotations
+
+import math
+
+from service.errors import InputError
+from service.schemas import PositionRequest
+from service.settings import Settings
+from solver.analysis import UnseenError, unseen_counts
+from solver.cards import NotationError, Piece
+from solver.position import Hand, Position, PositionError, Table
+from solver.variants import Variant
+
+__all__ = ["cards_of", "position_of", "table_of", "time_limit_of", "unseen_of", "variant_of"]
+
+
+def variant_of(body: PositionRequest) -> Variant:
+    """The variant the request names, for its player count."""
+    try:
+        return Variant.named(body.variant, players=body.players)
+    except ValueError as error:
+        field = "players" if body.players is not None else "variant"
+        raise InputError(str(error), kind="variant", field=field) from None
+
+
+def _notation(error: NotationError, field: str) -> InputError:
+    return InputError(f"{field}: {error}", kind="notation", field=field)
+
+
+def table_of(text: str, field: str) -> Table:
+    """Parse a table written in notation."""
+    try:
+        return Table.parse(text)
+    except NotationError as error:
+        raise _notation(error, field) from None
+
+
+def cards_of(text: str, field: str) -> tuple[Piece, ...]:
+    """Parse cards written like a hand (``7h 8h *``)."""
+    try:
+        return Hand.parse(text).pieces
+    except NotationError as error:
+        raise _notation(error, field) from None
+
+
+def position_of(body: PositionRequest, variant: Variant) -> Position:
+    """The request's position, parsed and checked against the variant's deck."""
+    if body.position is not None:
+        if body.table is not None or body.hand is not None:
+            raise InputError(
+                "give 'position' ('table / hand'), or 'table' and 'hand', not both",
+                kind="validation",
+                field="position",
+            )
+        try:
+            position = Position.parse(body.position)
+        except NotationError as error:
+            raise _notation(error, "position") from None
+        field = "position"
+    elif body.table is None and body.hand is None:
+        raise InputError(
+            "missing position: give 'position' ('table / hand'), or 'table' and 'hand'",
+            kind="validation",
+            field="position",
+        )
+    else:
+        position = Position(table_of(body.table or "", "table"), Hand.of(cards_of(body.hand or "", "hand")))
+        field = "table" if body.table is not None else "hand"
+    try:
+        return position.validate(variant)
+    except PositionError as error:
+        raise InputError(
+            f"impossible position for {variant.name}: {error}",
+            kind="position",
+            field=field,
+            problems=error.problems,
+        ) from None
+
+
+def time_limit_of(requested: float | None, settings: Settings) -> float:
+    """The request's time limit, or the server's default; above the server's cap is refused."""
+    if requested is None:
+        return settings.default_time_limit
+    if not (math.isfinite(requested) and requested > 0):
+        message = f"time_limit must be a positive number of seconds, not {requested}"
+        raise InputError(message, field="time_limit")
+    if requested > settings.max_time_limit:
+        raise InputError(
+            f"time_limit {requested:g} s exceeds this server's cap of {settings.max_time_limit:g} s",
+            kind="limit",
+            field="time_limit",
+        )
+    return requested
+
+
+def unseen_of(text: str | None, position: Position, variant: Variant) -> tuple[Piece, ...] | None:
+    """The request's unseen cards, checked against the deck next to the table and the hand."""
+    if text is None:
+        return None
+    pieces = cards_of(text, "unseen")
+    try:
+        unseen_counts(position, variant, pieces)
+    except UnseenError as error:
+        raise InputError(f"unseen: {error}", kind="unseen", field="unseen") from None
+    return pieces

@@ -1,0 +1,225 @@
+"""One error shape for every 4xx and 5xx answer, and the handlers that produce it.
+
+Every error body is ``{"error": {"type", "message", "field", "problems"}}``:
+
+- ``type``: a stable machine-readable kind (``notation``, ``position``, ``variant``,
+  ``validation``, ``limit``, ``body_too_large``, ``busy``, ``not_found``, ...);
+- ``message``: one line a person can act on;
+- ``field``: the request field at fault (``position``, ``after``, ``time_limit``,
+  ``melds.0`` ...), or null when the request as a whole is at fault;
+- ``problems``: every problem found, when there are several (an impossible position
+  lists each card over its count), else a list of the one message.
+
+Domain errors from the library (``NotationError``, ``PositionError``) and the
+service's own (``ServiceError``) are mapped to HTTP here and nowhere else; FastAPI's
+request validation errors and Starlette's HTTP errors are reshaped to match.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from solver.cards import NotationError
+from solver.position import PositionError
+
+__all__ = [
+    "ERROR_RESPONSES",
+    "Busy",
+    "ErrorDetail",
+    "ErrorResponse",
+    "InputError",
+    "ServiceError",
+    "error_response",
+    "install_error_handlers",
+]
+
+logger = logging.getLogger("service")
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong, in a form a program can branch on and a person can read."""
+
+    type: str = Field(description="Kind of error: notation, position, variant, validation, limit, busy, ...")
+    message: str = Field(description="One line naming the problem.")
+    field: str | None = Field(
+        default=None, description="The request field at fault (dotted path), or null for the whole request."
+    )
+    problems: list[str] = Field(default_factory=list, description="Every problem found.")
+
+
+class ErrorResponse(BaseModel):
+    """The body of every error answer."""
+
+    error: ErrorDetail
+
+    model_config = {
+        "json_schema_extra": {
+            "examples": [
+                {
+                    "error": {
+                        "type": "notation",
+                        "message": "bad card 'Xh': unknown rank 'X' (table meld 1)",
+                        "field": "position",
+                        "problems": ["bad card 'Xh': unknown rank 'X' (table meld 1)"],
+                    }
+                }
+            ]
+        }
+    }
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with the HTTP status and error body to answer."""
+
+    status: int = 422
+    kind: str = "invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        problems: Sequence[str] | None = None,
+        kind: str | None = None,
+        status: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.problems = list(problems) if problems else [message]
+        self.kind = kind or self.kind
+        self.status = status or self.status
+        self.headers = dict(headers or {})
+
+
+class InputError(ServiceError):
+    """Well-formed JSON whose content the rules or the limits reject (422)."""
+
+
+class Busy(ServiceError):
+    """Every worker is busy and the queue is full: come back after ``Retry-After`` seconds (503)."""
+
+    status = 503
+    kind = "busy"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message, headers={"Retry-After": str(retry_after)})
+
+
+def error_response(
+    status: int,
+    kind: str,
+    message: str,
+    *,
+    field: str | None = None,
+    problems: Sequence[str] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """A JSON error answer in the one shape."""
+    detail = ErrorDetail(type=kind, message=message, field=field, problems=list(problems or [message]))
+    return JSONResponse(
+        status_code=status,
+        content=ErrorResponse(error=detail).model_dump(),
+        headers=dict(headers or {}),
+    )
+
+
+def _service_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return error_response(
+        exc.status, exc.kind, exc.message, field=exc.field, problems=exc.problems, headers=exc.headers
+    )
+
+
+def _notation_error(_: Request, exc: Exception) -> JSONResponse:
+    return error_response(422, "notation", str(exc))
+
+
+def _position_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, PositionError)
+    return error_response(422, "position", f"impossible position: {exc}", problems=exc.problems)
+
+
+def _location(loc: Sequence[Any]) -> str | None:
+    """``("body", "melds", 0)`` -> ``"melds.0"``; the body as a whole -> None."""
+    parts = [str(part) for part in loc]
+    if parts and parts[0] in ("body", "query", "path", "header", "cookie"):
+        parts = parts[1:]
+    return ".".join(parts) or None
+
+
+def _validation_message(error: Mapping[str, Any]) -> str:
+    message = str(error.get("msg", "invalid value"))
+    message = message.removeprefix("Value error, ")
+    if error.get("type") == "json_invalid":
+        reason = (error.get("ctx") or {}).get("error")
+        message = f"malformed JSON: {reason}" if reason else "malformed JSON"
+    field = _location(error.get("loc", ()))
+    return f"{field}: {message}" if field and error.get("type") != "json_invalid" else message
+
+
+def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    problems = [_validation_message(error) for error in errors] or ["invalid request"]
+    first = errors[0] if errors else {}
+    kind = "malformed_json" if first.get("type") == "json_invalid" else "validation"
+    field = None if kind == "malformed_json" else _location(first.get("loc", ()))
+    return error_response(422, kind, problems[0], field=field, problems=problems)
+
+
+def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    try:
+        phrase = HTTPStatus(exc.status_code).phrase
+    except ValueError:
+        phrase = "error"
+    detail = exc.detail if isinstance(exc.detail, str) else phrase
+    kind = phrase.lower().replace(" ", "_").replace("-", "_")
+    field = None
+    if exc.status_code == 400:  # FastAPI could not parse the body (e.g. JSON nested too deeply)
+        detail, field = f"{detail}: it is not JSON that this server can read (nested too deeply?)", "body"
+    return error_response(exc.status_code, kind, detail, field=field, headers=exc.headers)
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    logger.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal", "internal error: the service failed on this request")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers that give every error the one shape."""
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(NotationError, _notation_error)
+    app.add_exception_handler(PositionError, _position_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+def _documented(description: str) -> dict[str, Any]:
+    return {"model": ErrorResponse, "description": description}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _documented("The body could not be read as JSON (e.g. nested too deep)."),
+    413: _documented("The request body is larger than the server's limit (RUMMY_MAX_BODY_BYTES)."),
+    422: _documented(
+        "Bad input: malformed notation, an impossible position, an unknown variant, "
+        "a time limit out of range, or a field of the wrong type. `field` names the culprit."
+    ),
+    503: _documented(
+        "Every solver worker is busy and the queue is full; retry after the `Retry-After` header's seconds."
+    ),
+}
+"""Error answers documented on every solving endpoint."""

@@ -1,0 +1,70 @@
+"""The work that runs on a pool worker: one library call each, returning plain JSON data.
+
+These are top-level functions of plain arguments so that a worker *process* can
+unpickle and run them.  Inputs arrive validated; a ``ValueError`` the library still
+raises becomes an ``InputError`` here, because library exceptions with custom
+constructors (``PositionError``) do not survive the trip back between processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from service.errors import InputError
+from solver.analysis import UnseenError, analyze
+from solver.cards import Piece
+from solver.cpsat import hint
+from solver.cpsat.instance import Objective
+from solver.plan import hint_payload
+from solver.position import Position
+from solver.variants import Variant
+
+__all__ = ["analyze_job", "hint_job"]
+
+
+def _input_error(error: ValueError) -> InputError:
+    field = "unseen" if isinstance(error, UnseenError) else None
+    return InputError(str(error), field=field, problems=getattr(error, "problems", None))
+
+
+def hint_job(
+    position: Position,
+    variant: Variant,
+    *,
+    objective: Objective,
+    keep_jokers: bool,
+    opened: bool,
+    time_limit: float,
+) -> dict[str, Any]:
+    """The best play, as the shared hint JSON with its ``moves``."""
+    try:
+        found = hint(
+            position,
+            variant=variant,
+            objective=objective,
+            keep_jokers=keep_jokers,
+            opened=opened,
+            time_limit=time_limit,
+        )
+    except ValueError as error:
+        raise _input_error(error) from None
+    return hint_payload(found)
+
+
+def analyze_job(
+    position: Position,
+    variant: Variant,
+    *,
+    unseen: Sequence[Piece] | None,
+    play_count_cap: int,
+    time_limit: float,
+) -> dict[str, Any]:
+    """The analysis of a position, as ``Analysis.to_dict()``."""
+    try:
+        found = analyze(
+            position, variant=variant, unseen=unseen, time_limit=time_limit, play_count_cap=play_count_cap
+        )
+    except ValueError as error:
+        raise _input_error(error) from None
+    return found.to_dict()

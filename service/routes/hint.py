@@ -1,0 +1,64 @@
+"""POST /v1/hint: the best play for a position."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
+
+from service import edge, jobs
+from service.deps import PoolDep, SettingsDep
+from service.errors import ERROR_RESPONSES
+from service.schemas import HintRequest, HintResponse
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["hints"])
+
+EXAMPLES: dict[str, Any] = {
+    "worked example": {
+        "summary": "Play Ac by rebuilding three groups as sequences",
+        "value": {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"},
+    },
+    "table and hand": {
+        "summary": "Free a table joker with the real card",
+        "value": {"table": "7h 8h *9h", "hand": "9h Jh", "time_limit": 2},
+    },
+    "no play": {
+        "summary": "No legal play: the answer has status no_play",
+        "value": {"position": "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"},
+    },
+    "rummikub opening": {
+        "summary": "Rummikub: a first meld worth 30 from the rack",
+        "value": {"position": "/ 10h Jh Qh Kh 5c", "variant": "rummikub", "opened": False},
+    },
+}
+
+
+@router.post(
+    "/v1/hint",
+    response_model=HintResponse,
+    responses=ERROR_RESPONSES,
+    summary="Best play for a position",
+)
+def post_hint(
+    body: Annotated[HintRequest, Body(openapi_examples=EXAMPLES)],
+    settings: SettingsDep,
+    pool: PoolDep,
+) -> dict[str, Any]:
+    """The play that leaves the fewest points in hand (or plays the most cards), with the
+    new table, in the shared hint JSON.  Among equal plays, the one that breaks the fewest
+    old melds wins."""
+    variant = edge.variant_of(body)
+    position = edge.position_of(body, variant)
+    time_limit = edge.time_limit_of(body.time_limit, settings)
+    return pool.run(
+        time_limit + settings.wait_grace,
+        jobs.hint_job,
+        position,
+        variant,
+        objective=body.objective,
+        keep_jokers=body.keep_jokers,
+        opened=body.opened,
+        time_limit=time_limit,
+    )

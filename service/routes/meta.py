@@ -1,0 +1,45 @@
+"""GET /healthz and GET /v1/variants: what the service is and what it plays."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import metadata
+from typing import Any
+
+from fastapi import APIRouter
+
+from service.deps import PoolDep, SettingsDep
+from service.schemas import HealthResponse, VariantsResponse
+from solver.variants import VARIANT_NAMES, Variant
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["service"])
+
+
+@cache
+def _version() -> str:
+    try:
+        return metadata.version("manipulation-rummy")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+@router.get("/healthz", response_model=HealthResponse, summary="Liveness and load")
+def healthz(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
+    """Always 200 while the server runs: the version, the pool's size and current load, and the limits."""
+    return {
+        "status": "ok",
+        "version": _version(),
+        "executor": settings.executor,
+        "pool": pool.stats(),
+        "max_time_limit": settings.max_time_limit,
+        "default_time_limit": settings.default_time_limit,
+        "max_body_bytes": settings.max_body_bytes,
+    }
+
+
+@router.get("/v1/variants", response_model=VariantsResponse, summary="Rule variants")
+def variants() -> dict[str, Any]:
+    """Every rule variant the service plays, with its deck and rules (the default player count)."""
+    return {"variants": [Variant.named(name).describe() for name in VARIANT_NAMES]}

@@ -1,0 +1,265 @@
+"""Request and response bodies: positions travel in the project notation, as strings.
+
+A request gives its position either whole (``"position": "Kh Kd Kc | Qh Qd Qc / Ac"``)
+or in two parts (``"table"`` and ``"hand"``).  Strings are capped in length (a full
+two-deck position fits many times over), unknown fields are refused so that a typo
+does not pass silently, and the hint answer is the shared hint JSON of DESIGN.md.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from solver.variants import VariantName
+
+__all__ = [
+    "MAX_NOTATION_CHARS",
+    "AnalyzeRequest",
+    "AnalyzeResponse",
+    "CheckRequest",
+    "CheckResponse",
+    "HealthResponse",
+    "HintRequest",
+    "HintResponse",
+    "Move",
+    "PositionRequest",
+    "VariantInfo",
+    "VariantsResponse",
+]
+
+MAX_NOTATION_CHARS = 4096
+"""Longest notation string accepted: both decks and jokers written out take under 700."""
+
+TimeLimit = Field(
+    default=None,
+    gt=0,
+    le=3600,
+    allow_inf_nan=False,
+    description=(
+        "Seconds the solver may search (0 < t <= the server's cap, RUMMY_MAX_TIME_LIMIT, 10 by default). "
+        "Omitted: the server's default (RUMMY_DEFAULT_TIME_LIMIT, 3 by default)."
+    ),
+)
+
+
+class PositionRequest(BaseModel):
+    """A position and the rules it is played under."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    position: str | None = Field(
+        default=None,
+        max_length=MAX_NOTATION_CHARS,
+        description="The whole position, 'table / hand'. Give this, or 'table' and 'hand'.",
+        examples=["Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"],
+    )
+    table: str | None = Field(
+        default=None,
+        max_length=MAX_NOTATION_CHARS,
+        description="The table alone: melds separated by '|', table jokers declared (*7h).",
+        examples=["Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"],
+    )
+    hand: str | None = Field(
+        default=None,
+        max_length=MAX_NOTATION_CHARS,
+        description="The hand alone: cards separated by spaces, jokers as *.",
+        examples=["Ac"],
+    )
+    variant: VariantName = Field(default="manipulation", description="Rule variant.")
+    players: int | None = Field(
+        default=None,
+        ge=2,
+        le=20,
+        description="Player count; picks the deck (Manipulation with 2 players: one deck, one joker).",
+    )
+
+
+class HintRequest(PositionRequest):
+    """Ask for the best play."""
+
+    objective: Literal["points", "cards"] = Field(
+        default="points", description="points: fewest points left in hand; cards: most cards played."
+    )
+    keep_jokers: bool = Field(default=False, description="Play a hand joker only to go out.")
+    opened: bool = Field(
+        default=True, description="false: the player has not opened yet (Rummikub's 30-point first meld)."
+    )
+    time_limit: float | None = TimeLimit
+
+
+class CheckRequest(PositionRequest):
+    """Ask whether a play is legal: the position before it and the table after it."""
+
+    after: str = Field(
+        max_length=MAX_NOTATION_CHARS,
+        description="The table after the play, e.g. 'Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac'.",
+    )
+    opened: bool = Field(default=True, description="false: apply the variant's opening rule.")
+
+
+class AnalyzeRequest(PositionRequest):
+    """Ask for the analysis of a position: outs, draw-or-meld advice, playable cards."""
+
+    unseen: str | None = Field(
+        default=None,
+        max_length=MAX_NOTATION_CHARS,
+        description=(
+            "Cards the player cannot see (the stock and other hands), as a hand, e.g. '7h 8h *'. "
+            "Omitted: every card of the deck not on the table or in the hand."
+        ),
+    )
+    play_count_cap: int = Field(
+        default=50, ge=1, le=200, description="Count at most this many distinct best plays."
+    )
+    time_limit: float | None = Field(
+        default=None,
+        gt=0,
+        le=3600,
+        allow_inf_nan=False,
+        description=(
+            "Seconds each of the analysis's solves may search (capped like the hint's time_limit). "
+            "The whole analysis is bounded by RUMMY_MAX_ANALYZE_SECONDS (60 by default)."
+        ),
+    )
+
+
+class HintStats(BaseModel):
+    build_ms: float = Field(description="Milliseconds to prepare the instance, build the model and extract.")
+    solve_ms: float = Field(description="Milliseconds in CP-SAT.")
+
+
+class Move(BaseModel):
+    """One step from the old table to the new one (solver.plan): what to do, and a line of English."""
+
+    model_config = ConfigDict(extra="allow")
+
+    action: Literal["keep", "joker", "meld"] = Field(
+        description="keep: old melds left as they are; joker: a freed table joker; meld: a new meld built."
+    )
+    text: str = Field(description="The step in plain English.")
+
+
+class HintResponse(BaseModel):
+    """The shared hint JSON (DESIGN.md): the same object ``rummy hint --json`` prints."""
+
+    model_config = ConfigDict(extra="allow")
+
+    status: Literal["optimal", "feasible", "no_play", "timeout"] = Field(
+        description=(
+            "optimal: proven best; feasible: legal, the time limit cut the proof; no_play: no legal play; "
+            "timeout: no play found in time (table and hand unchanged)."
+        )
+    )
+    position: str = Field(description="The position asked about, in canonical notation.")
+    variant: str
+    objective: str
+    played: list[str] = Field(description="Cards played from the hand (jokers as *).")
+    table: str = Field(description="The table after the play, in notation.")
+    melds: list[list[str]] = Field(description="The melds of that table, jokers as *7h.")
+    hand: list[str] = Field(description="Cards left in the hand.")
+    hand_points: int
+    can_knock: bool
+    goes_out: bool
+    melds_broken: int = Field(description="Old melds whose cards do not all end in one meld.")
+    stats: HintStats
+    moves: list[Move] = Field(
+        description="How to get from the old table to the new one, step by step (empty without a play)."
+    )
+
+
+class Outs(BaseModel):
+    go_out: list[str] = Field(description="Unseen cards that would let the player go out (* for a joker).")
+    knock: list[str] = Field(description="Unseen cards that would let the player knock (going out included).")
+
+
+class DrawOutcomeInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    card: str
+    copies: int = Field(description="Unseen copies: the draw's weight.")
+    points: int = Field(description="Hand points after this draw and the best play.")
+    has_play: bool
+    knocks: bool
+    goes_out: bool
+
+
+class AnalyzeStats(BaseModel):
+    ms: float
+    draw_ms: float
+
+
+class AnalyzeResponse(BaseModel):
+    """The analysis of a position (solver.analysis): the best play, playable cards, the
+    number of best plays, and meld-now-or-draw figures with the outs."""
+
+    model_config = ConfigDict(extra="allow")
+
+    position: str
+    variant: str
+    hand_points: int
+    best: HintResponse
+    playable: list[str] = Field(description="Hand pieces some legal play uses.")
+    never_playable: list[str] = Field(description="Hand pieces no legal play uses.")
+    optimal_plays: int = Field(description="Distinct sets of played cards among the best plays.")
+    optimal_plays_capped: bool = Field(description="More best plays exist than the cap let the count reach.")
+    meld_now_points: int
+    draw_expected_points: float
+    knock_probability: float
+    out_probability: float
+    advice: Literal["meld", "draw"]
+    can_meld_now: bool
+    outs: Outs
+    unseen_cards: int
+    draws: list[DrawOutcomeInfo]
+    exact: bool = Field(description="false when a time limit stopped some solve.")
+    stats: AnalyzeStats
+
+
+class CheckResponse(BaseModel):
+    """The referee's verdict on a play."""
+
+    position: str = Field(description="The position before the play, canonical.")
+    after: str = Field(description="The table after the play, canonical.")
+    ok: bool = Field(description="Whether the play is legal.")
+    reasons: list[str] = Field(description="Every rule the play breaks (empty when legal).")
+
+
+class VariantInfo(BaseModel):
+    """One rule variant, as ``Variant.describe()`` gives it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    decks: int
+    jokers: int
+    deck_size: int
+    ace_high: bool
+    hand_size: int
+    opening_points: int
+    joker_points: int
+    knock_threshold: int | None
+    target_score: int | None
+    players: int | None
+
+
+class VariantsResponse(BaseModel):
+    variants: list[VariantInfo]
+
+
+class PoolInfo(BaseModel):
+    workers: int = Field(description="Solves that run at once.")
+    queue: int = Field(description="Requests that may wait for a worker.")
+    running: int
+    waiting: int
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+    executor: str = Field(description="process or thread workers.")
+    pool: PoolInfo
+    max_time_limit: float
+    default_time_limit: float
+    max_body_bytes: int

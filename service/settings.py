@@ -1,0 +1,83 @@
+"""Service settings, read from ``RUMMY_*`` environment variables (pydantic-settings).
+
+Every limit the service enforces lives here so that an operator can tune it without
+code: how many solves run at once, how many requests may wait for one, how long a
+solve may take, and how big a request may be.  The defaults suit the machine the
+service starts on: one solve per core, a short queue, a ten-second cap.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ExecutorKind", "Settings"]
+
+ExecutorKind = Literal["process", "thread"]
+
+
+def _cores() -> int:
+    return os.cpu_count() or 1
+
+
+class Settings(BaseSettings):
+    """Limits and pool sizes of one service instance.
+
+    ``RUMMY_WORKERS=4 RUMMY_QUEUE=8 rummy serve`` runs four solves at once and lets eight
+    more requests wait; a request beyond that gets 503 with ``Retry-After``.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="RUMMY_", frozen=True, extra="ignore")
+
+    workers: int = Field(default_factory=_cores, ge=1, le=256, description="Solves that run at once.")
+    queue: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Requests that may wait for a free worker (default: 8 per worker); more get 503.",
+    )
+    executor: ExecutorKind = Field(
+        default="process",
+        description=(
+            "process: each worker is a process (model building is Python and holds the GIL, so "
+            "processes scale with cores); thread: workers are threads of the server process."
+        ),
+    )
+    max_time_limit: float = Field(
+        default=10.0, gt=0, le=3600, description="Highest time_limit (seconds) a request may ask for."
+    )
+    default_time_limit: float = Field(
+        default=3.0, gt=0, le=3600, description="time_limit (seconds) of a request that gives none."
+    )
+    max_analyze_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        le=3600,
+        description="Seconds an analysis (many solves) may take before the request gets a 503.",
+    )
+    max_body_bytes: int = Field(
+        default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
+    )
+    retry_after: int = Field(default=1, ge=1, le=3600, description="Retry-After seconds sent with a 503.")
+    wait_grace: float = Field(
+        default=30.0,
+        gt=0,
+        le=3600,
+        description="Seconds beyond its time limit that a request waits for its job before a 503.",
+    )
+
+    @model_validator(mode="after")
+    def _default_within_cap(self) -> Settings:
+        if self.default_time_limit > self.max_time_limit:
+            raise ValueError(
+                f"default_time_limit {self.default_time_limit} exceeds max_time_limit {self.max_time_limit}"
+            )
+        return self
+
+    @property
+    def queue_size(self) -> int:
+        """Requests that may wait beyond the running ones."""
+        return 8 * self.workers if self.queue is None else self.queue

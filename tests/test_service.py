@@ -1,0 +1,306 @@
+"""The HTTP service through TestClient: every endpoint, the OpenAPI examples, and the one
+error shape for every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service import create_app
+from service.settings import Settings
+from solver.cpsat import hint
+from solver.plan import hint_payload
+from solver.position import Position, Table
+from solver.referee import check_play
+from solver.variants import VARIANT_NAMES, Variant
+
+WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+ERROR_KEYS = {"type", "message", "field", "problems"}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    settings = Settings(executor="thread", workers=2, max_time_limit=5.0, default_time_limit=2.0)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def error_of(answer: Any, status: int) -> dict[str, Any]:
+    """The error object of an answer, after checking the status and the one shape."""
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    body = answer.json()
+    assert set(body) == {"error"}
+    error: dict[str, Any] = body["error"]
+    assert set(error) == ERROR_KEYS
+    assert isinstance(error["message"], str) and error["message"]
+    assert error["problems"] and all(isinstance(p, str) and p for p in error["problems"])
+    return error
+
+
+# --- hints -----------------------------------------------------------------------------
+
+
+def test_hint_worked_example_gives_the_shared_hint_json_with_moves(client: TestClient) -> None:
+    answer = client.post("/v1/hint", json={"position": WORKED})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["status"] == "optimal"
+    assert body["table"] == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
+    assert body["played"] == ["Ac"] and body["hand"] == [] and body["goes_out"] is True
+    assert body["melds"] == [["Jh", "Qh", "Kh"], ["Jd", "Qd", "Kd"], ["Jc", "Qc", "Kc", "Ac"]]
+    assert [move["action"] for move in body["moves"]] == ["meld", "meld", "meld"]
+    assert all(move["text"] for move in body["moves"])
+    assert set(body["stats"]) == {"build_ms", "solve_ms"}
+
+
+def test_hint_matches_the_library_field_for_field(client: TestClient) -> None:
+    text = "2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh"
+    body = client.post("/v1/hint", json={"position": text}).json()
+    expected = hint_payload(hint(Position.parse(text)))
+    for payload in (body, expected):
+        payload.pop("stats")
+    assert body == json.loads(json.dumps(expected))
+
+
+def test_hint_from_table_and_hand_equals_hint_from_position(client: TestClient) -> None:
+    whole = client.post("/v1/hint", json={"position": "7h 8h *9h / 9h Jh"}).json()
+    parts = client.post("/v1/hint", json={"table": "7h 8h *9h", "hand": "9h Jh"}).json()
+    assert whole["table"] == parts["table"] == "7h 8h 9h *10h Jh"
+    assert parts["position"] == whole["position"]
+    hand_only = client.post("/v1/hint", json={"hand": "7h 8h 9h"}).json()
+    assert hand_only["table"] == "7h 8h 9h"
+
+
+def test_hint_without_a_play_is_a_normal_answer(client: TestClient) -> None:
+    body = client.post("/v1/hint", json={"position": "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"}).json()
+    assert body["status"] == "no_play"
+    assert body["played"] == [] and body["moves"] == [] and body["hand"] == ["9s"]
+
+
+def test_hint_options_reach_the_engine(client: TestClient) -> None:
+    opening = {"position": "/ 10h Jh Qh Kh 5c", "variant": "rummikub", "opened": False}
+    body = client.post("/v1/hint", json=opening).json()
+    assert body["variant"] == "rummikub" and body["played"] == ["10h", "Jh", "Qh", "Kh"]
+    too_small = client.post("/v1/hint", json={**opening, "position": "/ 2h 3h 4h"}).json()
+    assert too_small["status"] == "no_play"
+    cards = client.post("/v1/hint", json={"position": "/ Qs Ks As *", "objective": "cards"}).json()
+    assert cards["goes_out"] is True and cards["objective"] == "cards"
+    spent = client.post("/v1/hint", json={"position": "/ Qs Ks As * 2c"}).json()
+    assert "*" in spent["played"]
+    kept = client.post("/v1/hint", json={"position": "/ Qs Ks As * 2c", "keep_jokers": True}).json()
+    assert kept["played"] == ["As", "Qs", "Ks"] and "*" in kept["hand"]
+
+
+def test_two_player_manipulation_has_one_deck(client: TestClient) -> None:
+    body = {"position": "/ Ah Ah 2h 3h", "players": 2}
+    error = error_of(client.post("/v1/hint", json=body), 422)
+    assert error["type"] == "position" and "holds 1" in error["message"]
+    assert client.post("/v1/hint", json={**body, "players": 3}).status_code == 200
+
+
+# --- checks ----------------------------------------------------------------------------
+
+
+def test_check_legal_and_illegal_plays(client: TestClient) -> None:
+    legal = client.post(
+        "/v1/check", json={"position": "7h 8h *9h / 9h 5c 5d", "after": "7h 8h 9h | 5c 5d *5s"}
+    )
+    assert legal.json() == {
+        "position": "7h 8h *9h / 9h 5d 5c",
+        "after": "7h 8h 9h | *5s 5d 5c",
+        "ok": True,
+        "reasons": [],
+    }
+    before = "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"
+    after = "10h Jh Qh | 10d Jd Qd | 9s 10s Js | Qc"
+    body = client.post("/v1/check", json={"position": before, "after": after}).json()
+    expected = check_play(Position.parse(before), Table.parse(after))
+    assert body["ok"] is False and body["reasons"] == expected.reasons
+
+
+def test_check_with_table_and_hand_and_opening_rule(client: TestClient) -> None:
+    body = {"table": "", "hand": "2h 3h 4h", "after": "2h 3h 4h", "variant": "rummikub", "opened": False}
+    answer = client.post("/v1/check", json=body).json()
+    assert answer["ok"] is False and "30" in " ".join(answer["reasons"])
+    assert client.post("/v1/check", json={**body, "opened": True}).json()["ok"] is True
+
+
+# --- analysis --------------------------------------------------------------------------
+
+
+def test_analyze_gives_the_best_play_and_the_draw_figures(client: TestClient) -> None:
+    answer = client.post("/v1/analyze", json={"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac 2c"})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["best"]["table"] == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
+    assert body["best"]["moves"]
+    assert body["playable"] == ["Ac"] and body["never_playable"] == ["2c"]
+    assert body["advice"] in ("meld", "draw") and body["meld_now_points"] == 2
+    assert body["unseen_cards"] == 106 - 11
+    assert "3c" in body["outs"]["go_out"]
+
+
+def test_analyze_with_given_unseen_cards(client: TestClient) -> None:
+    body = {"table": "7h 8h 9h", "hand": "Jh Qs", "unseen": "10h Ks Kd *", "play_count_cap": 5}
+    answer = client.post("/v1/analyze", json=body).json()
+    assert answer["unseen_cards"] == 4
+    assert sorted(draw["card"] for draw in answer["draws"]) == sorted(["10h", "Ks", "Kd", "*"])
+    assert answer["can_meld_now"] is False and answer["advice"] == "draw"
+
+
+# --- meta ------------------------------------------------------------------------------
+
+
+def test_variants_lists_every_variant_as_the_library_describes_it(client: TestClient) -> None:
+    body = client.get("/v1/variants").json()
+    assert [v["name"] for v in body["variants"]] == list(VARIANT_NAMES)
+    assert body["variants"] == [Variant.named(name).describe() for name in VARIANT_NAMES]
+
+
+def test_healthz_reports_the_pool_and_the_limits(client: TestClient) -> None:
+    body = client.get("/healthz").json()
+    assert body["status"] == "ok" and body["executor"] == "thread"
+    assert body["pool"] == {"workers": 2, "queue": 16, "running": 0, "waiting": 0}
+    assert body["max_time_limit"] == 5.0 and body["default_time_limit"] == 2.0
+
+
+def test_the_root_path_is_left_free(client: TestClient) -> None:
+    assert error_of(client.get("/"), 404)["type"] == "not_found"
+
+
+# --- OpenAPI ---------------------------------------------------------------------------
+
+
+def test_docs_are_served(client: TestClient) -> None:
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "swagger" in docs.text.lower()
+    assert client.get("/redoc").status_code == 200
+
+
+def test_openapi_documents_every_endpoint_and_the_error_shape(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert {"/v1/hint", "/v1/check", "/v1/analyze", "/v1/variants", "/healthz"} <= set(spec["paths"])
+    for path in ("/v1/hint", "/v1/check", "/v1/analyze"):
+        responses = spec["paths"][path]["post"]["responses"]
+        assert {"200", "400", "413", "422"} <= set(responses)
+        for code in ("400", "413", "422"):
+            ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
+            assert ref.endswith("/ErrorResponse")
+    for path in ("/v1/hint", "/v1/analyze"):
+        assert "503" in spec["paths"][path]["post"]["responses"]
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+
+
+def _examples(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, methods in spec["paths"].items():
+        body = methods.get("post", {}).get("requestBody", {})
+        for name, example in body.get("content", {}).get("application/json", {}).get("examples", {}).items():
+            yield path, name, example["value"]
+
+
+def test_every_openapi_example_gets_an_answer(client: TestClient) -> None:
+    """What a new user does first: open /docs, pick an example, press Execute."""
+    examples = list(_examples(client.get("/openapi.json").json()))
+    assert {path for path, _, _ in examples} == {"/v1/hint", "/v1/check", "/v1/analyze"}
+    for path, name, value in examples:
+        answer = client.post(path, json=value)
+        assert answer.status_code == 200, (path, name, answer.text)
+
+
+# --- errors ----------------------------------------------------------------------------
+
+BAD_REQUESTS: list[tuple[str, dict[str, Any], str, str | None]] = [
+    # (endpoint, body, error type, field)
+    ("/v1/hint", {"position": "Kh Kd Xc / Ac"}, "notation", "position"),
+    ("/v1/hint", {"position": "Kh Kd Kc / Ac / 2c"}, "notation", "position"),
+    ("/v1/hint", {"position": "Kh Kd Kc | | Qh Qd Qc / Ac"}, "notation", "position"),
+    ("/v1/hint", {"table": "Kh Kd Kc", "hand": "Ac 1x"}, "notation", "hand"),
+    ("/v1/hint", {"table": "Kh Kd Kc |", "hand": "Ac"}, "notation", "table"),
+    ("/v1/hint", {"table": "Kh Kd", "hand": "Ac"}, "position", "table"),
+    ("/v1/hint", {"position": "Ah Ah Ah / 2c"}, "position", "position"),
+    ("/v1/hint", {"position": "/ Ah Ah Ah"}, "position", "position"),
+    ("/v1/hint", {"position": "/ * * *"}, "position", "position"),
+    ("/v1/hint", {"position": "7h 8h * / 2c"}, "position", "position"),
+    ("/v1/hint", {"position": "/ *7h 2c"}, "position", "position"),
+    ("/v1/hint", {"position": "/ 2c", "variant": "machiavelli", "players": 1}, "validation", "players"),
+    ("/v1/hint", {"position": "/ 2c", "variant": "rummikub", "players": 5}, "variant", "players"),
+    ("/v1/hint", {"position": "/ 2c", "variant": "poker"}, "validation", "variant"),
+    ("/v1/hint", {"position": "/ 2c", "time_limit": 0}, "validation", "time_limit"),
+    ("/v1/hint", {"position": "/ 2c", "time_limit": -1}, "validation", "time_limit"),
+    ("/v1/hint", {"position": "/ 2c", "time_limit": 1e9}, "validation", "time_limit"),
+    ("/v1/hint", {"position": "/ 2c", "time_limit": 30}, "limit", "time_limit"),
+    ("/v1/hint", {"position": "/ 2c", "time_limit": "soon"}, "validation", "time_limit"),
+    ("/v1/hint", {"position": "/ 2c", "objective": "fast"}, "validation", "objective"),
+    ("/v1/hint", {"position": "/ 2c", "table": "Kh Kd Kc"}, "validation", "position"),
+    ("/v1/hint", {}, "validation", "position"),
+    ("/v1/hint", {"position": 7}, "validation", "position"),
+    ("/v1/hint", {"position": "/ " + "2c " * 2000}, "validation", "position"),
+    ("/v1/hint", {"postion": "/ 2c"}, "validation", "postion"),
+    ("/v1/check", {"position": "Kh Kd Kc / Ac", "after": "Kh Kd Kc Xs"}, "notation", "after"),
+    ("/v1/check", {"position": "Kh Kd Kc / Ac"}, "validation", "after"),
+    ("/v1/check", {"position": "Kh Kd / Ac", "after": "Kh Kd Ac"}, "position", "position"),
+    ("/v1/analyze", {"position": "/ 2c", "unseen": "Ah Ah Ah"}, "unseen", "unseen"),
+    ("/v1/analyze", {"position": "/ 2c", "unseen": "*7h"}, "unseen", "unseen"),
+    ("/v1/analyze", {"position": "/ 2c", "unseen": "7z"}, "notation", "unseen"),
+    ("/v1/analyze", {"position": "/ 2c", "play_count_cap": 0}, "validation", "play_count_cap"),
+    ("/v1/analyze", {"position": "/ 2c", "time_limit": 11}, "limit", "time_limit"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "kind", "field"), BAD_REQUESTS)
+def test_bad_input_gets_a_422_naming_the_problem(
+    client: TestClient, path: str, body: dict[str, Any], kind: str, field: str | None
+) -> None:
+    error = error_of(client.post(path, json=body), 422)
+    assert (error["type"], error["field"]) == (kind, field)
+
+
+def test_an_impossible_position_lists_every_problem(client: TestClient) -> None:
+    error = error_of(client.post("/v1/hint", json={"position": "Ah Ah Ah | * 5c 6c / * * 2c"}), 422)
+    assert len(error["problems"]) >= 3
+    assert any("copies of Ah" in p for p in error["problems"])
+    assert any("jokers" in p for p in error["problems"])
+
+
+def test_time_limit_errors_name_the_cap(client: TestClient) -> None:
+    error = error_of(client.post("/v1/hint", json={"position": "/ 2c", "time_limit": 30}), 422)
+    assert "cap of 5 s" in error["message"]
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity"])
+def test_non_finite_time_limits_are_refused(client: TestClient, number: bytes) -> None:
+    body = b'{"position": "/ 2c", "time_limit": ' + number + b"}"
+    answer = client.post("/v1/hint", content=body, headers={"content-type": "application/json"})
+    assert error_of(answer, 422)["field"] == "time_limit"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "kind"),
+    [
+        (b'{"position": ', 422, "malformed_json"),
+        (b"\xff\xfe", 422, "malformed_json"),
+        (b"[1, 2]", 422, "validation"),
+        (b'"/ 2c"', 422, "validation"),
+        (b"[" * 20_000 + b"]" * 20_000, 400, "bad_request"),
+    ],
+)
+def test_bodies_that_are_not_a_json_object(client: TestClient, body: bytes, status: int, kind: str) -> None:
+    answer = client.post("/v1/hint", content=body, headers={"content-type": "application/json"})
+    assert error_of(answer, status)["type"] == kind
+
+
+def test_a_body_without_json_content_type_is_refused(client: TestClient) -> None:
+    answer = client.post(
+        "/v1/hint", content=json.dumps({"position": WORKED}), headers={"content-type": "text/plain"}
+    )
+    assert error_of(answer, 422)["type"] == "validation"
+
+
+def test_wrong_method_and_unknown_path_keep_the_shape(client: TestClient) -> None:
+    assert error_of(client.get("/v1/hint"), 405)["type"] == "method_not_allowed"
+    assert error_of(client.post("/v1/nothing", json={}), 404)["type"] == "not_found"
