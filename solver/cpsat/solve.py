@@ -1,10 +1,7 @@
-"""``hint()``: validate, build the instance and model, solve with fixed parameters, extract.
+"""``hint()``: validate, build the instance and model, solve, extract.
 
-Solver parameters are set explicitly: one worker (measured faster than several on
-this model, and deterministic), presolve off (it costs more than it saves on models
-this small), the full LP relaxation with LP-guided branching (the den Hertog counting
-model has a tight LP; on the benchmark suite this halved the median and the tail),
-a fixed seed, and a time limit always.
+The solver settings (one worker, no presolve, LP-guided search, a time limit always)
+live in ``solver.cpsat.params`` so that every solve of the hint model agrees.
 """
 
 from __future__ import annotations
@@ -16,6 +13,7 @@ from ortools.sat.python import cp_model
 from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, Objective, build_instance
 from solver.cpsat.model import build_model
+from solver.cpsat.params import new_solver
 from solver.cpsat.result import Hint, HintStatus
 from solver.position import Hand, Position, Table
 from solver.variants import Variant
@@ -70,14 +68,7 @@ def solve_instance(instance: Instance, *, time_limit: float, started: float | No
     if len(position.hand) == 0:
         return _unchanged(instance, "no_play", begin, begin)
     built = build_model(instance)
-    solver = cp_model.CpSolver()
-    parameters = solver.parameters
-    parameters.num_workers = 1
-    parameters.cp_model_presolve = False
-    parameters.linearization_level = 2
-    parameters.search_branching = cp_model.LP_SEARCH
-    parameters.random_seed = 0
-    parameters.max_time_in_seconds = time_limit
+    solver = new_solver(time_limit)
     solve_start = time.perf_counter()
     code = solver.solve(built.model)
     solve_end = time.perf_counter()
