@@ -12,6 +12,7 @@ for callers that gave up.
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import signal
@@ -128,13 +129,10 @@ class SolvePool:
                 self._executor = None
         executor.shutdown(wait=False, cancel_futures=True)
 
-    def run(self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run ``function`` on a worker and return its result, or raise ``Busy``.
-
-        Busy when the pool is full, when the job does not finish within ``timeout``
-        seconds, or when its worker process died.  Exceptions of the job itself
-        propagate unchanged.
-        """
+    def _submit(
+        self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Future[T], Executor]:
+        """Admit the job and hand it to a worker, or raise ``Busy``."""
         self._admit()
         executor = self._get_executor()
         try:
@@ -144,13 +142,45 @@ class SolvePool:
             self._broken(executor)
             raise Busy("the solver pool was restarting; retry", retry_after=self.retry_after) from None
         future.add_done_callback(self._release)
+        return future, executor
+
+    def _late(self, timeout: float) -> Busy:
+        return Busy(f"the solver did not answer within {timeout:g} s", retry_after=self.retry_after)
+
+    def _died(self, executor: Executor) -> Busy:
+        self._broken(executor)
+        return Busy("a solver worker died; retry", retry_after=self.retry_after)
+
+    def run(self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run ``function`` on a worker and return its result, or raise ``Busy``.
+
+        Busy when the pool is full, when the job does not finish within ``timeout``
+        seconds, or when its worker process died.  Exceptions of the job itself
+        propagate unchanged.
+        """
+        future, executor = self._submit(function, *args, **kwargs)
         try:
             return future.result(timeout=timeout)
         except FutureTimeout:
             future.cancel()
-            raise Busy(
-                f"the solver did not answer within {timeout:.0f} s", retry_after=self.retry_after
-            ) from None
+            raise self._late(timeout) from None
         except BrokenProcessPool:
-            self._broken(executor)
-            raise Busy("a solver worker died; retry", retry_after=self.retry_after) from None
+            raise self._died(executor) from None
+
+    async def run_async(
+        self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``run`` for the event loop: the caller waits without holding a thread.
+
+        A request handler that only parses and then waits should not occupy one of the
+        server's threads for the length of a solve: with many requests waiting, those
+        threads would fight over the GIL with the threads that do real work.  A job not
+        yet started when its caller goes away (timeout, client disconnect) is cancelled.
+        """
+        future, executor = self._submit(function, *args, **kwargs)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except TimeoutError:
+            raise self._late(timeout) from None
+        except BrokenProcessPool:
+            raise self._died(executor) from None

@@ -206,7 +206,7 @@ def _examples(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]
 def test_every_openapi_example_gets_an_answer(client: TestClient) -> None:
     """What a new user does first: open /docs, pick an example, press Execute."""
     examples = list(_examples(client.get("/openapi.json").json()))
-    assert {path for path, _, _ in examples} == {"/v1/hint", "/v1/check", "/v1/analyze"}
+    assert {path for path, _, _ in examples} >= {"/v1/hint", "/v1/check", "/v1/analyze"}
     for path, name, value in examples:
         answer = client.post(path, json=value)
         assert answer.status_code == 200, (path, name, answer.text)
