@@ -16,12 +16,15 @@ import anyio.to_thread
 from fastapi import FastAPI
 
 from service.errors import install_error_handlers
-from service.limits import BodyLimitMiddleware
+from service.limits import BodyLimitMiddleware, LoadShedMiddleware
 from service.pool import SolvePool
 from service.routes import analyze, check, hint, meta
 from service.settings import Settings
 
-__all__ = ["create_app"]
+__all__ = ["SOLVING_PATHS", "create_app"]
+
+SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze"})
+"""Endpoints whose work runs on the solver pool (and may be refused with 503)."""
 
 DESCRIPTION = """\
 Best plays, rule checks and analysis for **Manipulation Rummy**, **Machiavelli** and
@@ -66,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.pool = pool
     install_error_handlers(app)
+    # Added last, runs first: the body limit, then load shedding, then the app.
+    app.add_middleware(LoadShedMiddleware, pool=pool, paths=SOLVING_PATHS)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.include_router(hint.router)
     app.include_router(analyze.router)

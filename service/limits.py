@@ -1,9 +1,12 @@
-"""Refuse oversized request bodies before the application reads them (413).
+"""Cheap refusals before the application does any work: oversized bodies (413) and
+solving requests that would find the pool full (503).
 
-A pure ASGI middleware: a declared ``Content-Length`` over the limit is refused
-without reading a byte; a body without one (chunked) is read only up to the limit.
-Bodies within the limit are buffered (they are small by definition) and replayed to
-the application unchanged.
+Both are pure ASGI middleware.  ``BodyLimitMiddleware``: a declared ``Content-Length``
+over the limit is refused without reading a byte; a body without one (chunked) is read
+only up to the limit; bodies within the limit are buffered (they are small by
+definition) and replayed to the application unchanged.  ``LoadShedMiddleware``: under
+overload most requests are refused, so a refusal must cost far less than a request;
+this one answers 503 before the JSON is parsed and the position validated.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.errors import error_response
+from service.pool import SolvePool
 
-__all__ = ["BodyLimitMiddleware"]
+__all__ = ["BodyLimitMiddleware", "LoadShedMiddleware"]
 
 
 class BodyLimitMiddleware:
@@ -67,3 +71,31 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, receive_again, send)
+
+
+class LoadShedMiddleware:
+    """Answer 503 + Retry-After at once to a POST on ``paths`` while ``pool`` is full.
+
+    The pool's own admission check stays the authority (the pool may fill between this
+    look and the job's submission); this one only spares the server the parsing of
+    requests it would refuse anyway.  It sits inside ``BodyLimitMiddleware``, which has
+    read the body by then, so the connection stays usable.
+    """
+
+    def __init__(self, app: ASGIApp, *, pool: SolvePool, paths: frozenset[str]) -> None:
+        self.app = app
+        self.pool = pool
+        self.paths = paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"] in self.paths
+            and self.pool.full()
+        ):
+            busy = self.pool.busy()
+            response = error_response(busy.status, busy.kind, busy.message, headers=busy.headers)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

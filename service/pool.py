@@ -108,14 +108,23 @@ class SolvePool:
             "waiting": max(pending - self.workers, 0),
         }
 
+    def busy(self) -> Busy:
+        """The error for a request that finds the pool full."""
+        return Busy(
+            f"all {self.workers} solver workers are busy and {self.queue} requests are waiting; "
+            f"retry after {self.retry_after} s",
+            retry_after=self.retry_after,
+        )
+
+    def full(self) -> bool:
+        """Whether a job submitted now would be refused (a hint, not a reservation)."""
+        with self._lock:
+            return self._pending >= self._capacity
+
     def _admit(self) -> None:
         with self._lock:
             if self._pending >= self._capacity:
-                raise Busy(
-                    f"all {self.workers} solver workers are busy and {self.queue} requests are waiting; "
-                    f"retry after {self.retry_after} s",
-                    retry_after=self.retry_after,
-                )
+                raise self.busy()
             self._pending += 1
 
     def _release(self, _: object = None) -> None:

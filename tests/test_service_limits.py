@@ -106,7 +106,7 @@ def test_a_full_pool_answers_503_with_retry_after_and_recovers() -> None:
 
 
 def test_bad_input_is_refused_before_it_takes_a_pool_slot() -> None:
-    app = create_app(Settings(executor="thread", workers=1, queue=0))
+    app = create_app(Settings(executor="thread", workers=1, queue=1))
     pool: SolvePool = app.state.pool
     release = threading.Event()
     with TestClient(app) as client:
@@ -115,6 +115,25 @@ def test_bad_input_is_refused_before_it_takes_a_pool_slot() -> None:
         try:
             wait_for(lambda: pool.stats()["running"] == 1)
             assert error_of(client.post("/v1/hint", json={"position": "Xx / 2c"}), 422)["type"] == "notation"
+            assert pool.stats()["waiting"] == 0
+        finally:
+            release.set()
+            blocker.join()
+
+
+def test_a_full_pool_refuses_before_reading_the_request() -> None:
+    """Under overload a refusal must be cheap: even a body that is not JSON gets the 503."""
+    app = create_app(Settings(executor="thread", workers=1, queue=0))
+    pool: SolvePool = app.state.pool
+    release = threading.Event()
+    with TestClient(app) as client:
+        blocker = threading.Thread(target=pool.run, args=(30.0, release.wait, 30.0))
+        blocker.start()
+        try:
+            wait_for(lambda: pool.stats()["running"] == 1)
+            answer = client.post("/v1/hint", content=b"not json", headers=JSON)
+            assert error_of(answer, 503)["type"] == "busy" and answer.headers["retry-after"] == "1"
+            assert client.get("/v1/variants").status_code == 200
         finally:
             release.set()
             blocker.join()
