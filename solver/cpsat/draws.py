@@ -197,19 +197,22 @@ class _DrawModel:
         plays leaving at most ``at_most`` (None: any), inside the bounds the LP's reduced
         costs allow for them.  Returns the status and the points found."""
         model = self.built.model
-        changes: list[tuple[int, int, int]] = []
+        changes: dict[int, tuple[int, int]] = {}
         if at_most is not None:
             # points = no-play points + played weight;  points_left = superset points + weight
             weight_limit = at_most - self.points(piece, 0)
             superset_points = self.position.hand.points(self.variant) + self.extra_points
-            changes.append((self.primary.index, 0, superset_points + weight_limit))
             if bound is not None:
                 tightened = bound.tightened(weight_limit, self.relaxation.bounds)
                 if tightened is None:
                     return cp_model.INFEASIBLE, None
-                changes.extend(tightened)
-        saved = [(index, *domain_of(model, index)) for index, _, _ in changes]
-        for index, low, high in changes:
+                changes.update((index, (low, high)) for index, low, high in tightened)
+            low, high = changes.get(self.primary.index, domain_of(model, self.primary.index))
+            changes[self.primary.index] = (low, min(high, superset_points + weight_limit))
+            if any(low > high for low, high in changes.values()):
+                return cp_model.INFEASIBLE, None
+        saved = [(index, *domain_of(model, index)) for index in changes]
+        for index, (low, high) in changes.items():
             set_domain(model, index, low, high)
         code = self.solver.solve(model)
         for index, low, high in saved:
