@@ -4,7 +4,7 @@ The service is a thin edge over the library: request schemas in, one library cal
 (on the bounded solver pool when it solves), response schemas out.  Nothing happens at
 import time; ``create_app`` builds everything, and the pool's workers start with the
 application's lifespan (or on the first job, when no lifespan runs).  The root path
-``/`` is left free for a static page.
+``/`` serves the web page (``service.web``), its files are under ``/static``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from service.limits import BodyLimitMiddleware, LoadShedMiddleware
 from service.pool import SolvePool
 from service.routes import analyze, check, hint, meta
 from service.settings import Settings
+from service.web import install_page
 
 __all__ = ["SOLVING_PATHS", "create_app"]
 
@@ -76,4 +77,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(analyze.router)
     app.include_router(check.router)
     app.include_router(meta.router)
+    install_page(app)
     return app

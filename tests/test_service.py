@@ -169,8 +169,12 @@ def test_healthz_reports_the_pool_and_the_limits(client: TestClient) -> None:
     assert body["max_time_limit"] == 5.0 and body["default_time_limit"] == 2.0
 
 
-def test_the_root_path_is_left_free(client: TestClient) -> None:
-    assert error_of(client.get("/"), 404)["type"] == "not_found"
+def test_the_root_path_serves_the_web_page(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/app.js">' in page.text
+    assert client.get("/static/app.js").status_code == 200
+    assert error_of(client.get("/static/nothing.js"), 404)["type"] == "not_found"
 
 
 # --- OpenAPI ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level: error, warning, info, debug.")] = "info",
     access_log: Annotated[bool, typer.Option(help="Log every request.")] = True,
 ) -> None:
-    """Serve the hint API over HTTP: POST /v1/hint, /v1/check, /v1/analyze; docs at /docs.
+    """Serve the web page at / and the API: POST /v1/hint, /v1/check, /v1/analyze; docs at /docs.
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
@@ -46,7 +46,8 @@ def serve(
     if queue is not None:
         os.environ["RUMMY_QUEUE"] = str(queue)
     shown = f"[{host}]" if ":" in host else host
-    err.print(f"rummy: serving on http://{shown}:{port}  (docs: http://{shown}:{port}/docs)", markup=False)
+    base = f"http://{shown}:{port}"
+    err.print(f"rummy: serving the page on {base}/  (API docs: {base}/docs)", markup=False)
     uvicorn.run(
         APP_FACTORY,
         factory=True,

@@ -1,0 +1,99 @@
+// The analysis: meld now or draw first (the exact figures), the chances to knock or go
+// out after a draw, and the outs, each with its chance to be drawn.
+
+import { miniCard, miniCards } from "./cards.js";
+import { parsePiece } from "./notation.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function percent(probability) {
+  const value = 100 * probability;
+  if (value > 0 && value < 0.1) return "<0.1%";
+  return `${value.toFixed(value >= 10 || value === 0 ? 0 : 1)}%`;
+}
+
+function points(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+/** A labelled bar for a probability. */
+function chance(label, probability, id) {
+  const row = el("div", "chance");
+  row.id = id;
+  const name = el("span", "chance-label", label);
+  const bar = el("span", "bar");
+  bar.setAttribute("role", "img");
+  bar.setAttribute("aria-label", `${label}: ${percent(probability)}`);
+  const fill = el("span", "bar-fill");
+  fill.style.width = `${Math.min(100, 100 * probability)}%`;
+  bar.append(fill);
+  row.append(name, bar, el("span", "chance-value", percent(probability)));
+  return row;
+}
+
+/** The outs as cards, each with "n of N, p%". */
+function outsList(cards, copiesOf, unseen, id, label) {
+  const list = el("ul", "outs");
+  list.id = id;
+  list.setAttribute("aria-label", label);
+  if (!cards.length) list.append(el("li", "empty", "none"));
+  for (const card of cards) {
+    const copies = copiesOf.get(card) || 0;
+    const item = el("li", "out");
+    item.dataset.card = card;
+    item.append(miniCard(parsePiece(card)), el("span", "odds", `${copies}/${unseen} · ${percent(copies / unseen)}`));
+    list.append(item);
+  }
+  return list;
+}
+
+export function renderAnalysis(root, data) {
+  root.replaceChildren();
+  const heading = el("h2", "", "Meld now or draw first?");
+  heading.id = "analysis-heading";
+  heading.tabIndex = -1;
+  const advice = el("p", `advice advice-${data.advice}`);
+  advice.id = "analysis-advice";
+  const word = el("strong", "", data.advice === "meld" ? "Meld now." : "Draw first.");
+  advice.append(word, " ");
+  if (!data.can_meld_now) advice.append("No legal play now, so drawing is the only choice.");
+  else if (data.advice === "meld") advice.append("Drawing first is not expected to leave fewer points.");
+  else advice.append("Drawing first is expected to leave fewer points than melding now.");
+
+  const figures = el("dl", "facts figures");
+  figures.id = "analysis-figures";
+  const add = (term, value) => figures.append(el("dt", "", term), el("dd", "", value));
+  add("Points left if you meld now", points(data.meld_now_points));
+  add("Expected points if you draw first", points(data.draw_expected_points));
+  add("Hand points now", points(data.hand_points));
+  add("Unseen cards", String(data.unseen_cards));
+  add("Different best plays", `${data.optimal_plays}${data.optimal_plays_capped ? " or more" : ""}`);
+
+  const chances = el("div", "chances");
+  chances.append(
+    el("h3", "", "After one draw and the best play"),
+    chance("Chance to knock", data.knock_probability, "knock-chance"),
+    chance("Chance to go out", data.out_probability, "out-chance"),
+  );
+
+  const copiesOf = new Map(data.draws.map((draw) => [draw.card, draw.copies]));
+  const outs = el("div", "outs-box");
+  outs.append(
+    el("h3", "", "Outs: draws that let you go out"),
+    outsList(data.outs.go_out, copiesOf, data.unseen_cards, "outs-go-out", "Cards that let you go out"),
+    el("h3", "", "Draws that let you knock"),
+    outsList(data.outs.knock, copiesOf, data.unseen_cards, "outs-knock", "Cards that let you knock"),
+  );
+
+  const playable = el("p", "playable");
+  playable.append("Playable hand cards: ", miniCards(data.playable), ". Never playable: ",
+    miniCards(data.never_playable), ".");
+  const note = el("p", "note",
+    data.exact ? "Every figure is exact." : "A time limit stopped some solve: the figures are estimates.");
+  root.append(heading, advice, figures, chances, outs, playable, note);
+}

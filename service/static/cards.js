@@ -1,0 +1,136 @@
+// Cards drawn with HTML, CSS and the SVG suit symbols defined once in index.html.
+//
+// Every card carries data-card (its notation) so that the page, its tests and the step
+// highlighting can find it, and a spoken name for screen readers.
+
+import { SUIT_SYMBOLS, formatPiece, parsePiece, pieceName } from "./notation.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+const MARK_WORDS = {
+  hand: "from your hand",
+  moved: "moved from another meld",
+  joker: "freed joker, declared anew",
+};
+const MARK_BADGES = { hand: "H", moved: "M", joker: "J" };
+
+export function isRed(suit) {
+  return suit === "h" || suit === "d";
+}
+
+/** An inline SVG that draws the symbol #id (a suit, or the joker's star). */
+export function symbol(id, className = "pip") {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", className);
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(SVG, "use");
+  use.setAttribute("href", `#${id}`);
+  svg.append(use);
+  return svg;
+}
+
+function span(className, text) {
+  const el = document.createElement("span");
+  el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** The face of a card: rank in the corner, a large suit in the middle; jokers show a star and their card. */
+function fillFace(el, piece) {
+  el.dataset.card = formatPiece(piece);
+  if (piece.joker) {
+    el.classList.add("joker");
+    el.append(span("rank", "JKR"), symbol("joker-star", "pip star"));
+    if (piece.rank) {
+      const declared = span(`declared ${isRed(piece.suit) ? "red" : "black"}`);
+      declared.append(span("", piece.rank), symbol(`suit-${piece.suit}`, "pip-small"));
+      declared.title = `stands for ${piece.rank}${SUIT_SYMBOLS[piece.suit]}`;
+      el.append(declared);
+    }
+    return;
+  }
+  el.classList.add(isRed(piece.suit) ? "red" : "black");
+  el.append(span("rank", piece.rank), symbol(`suit-${piece.suit}`));
+}
+
+function addMark(el, mark) {
+  if (!mark) return "";
+  el.classList.add(`mark-${mark}`);
+  const badge = span("badge", MARK_BADGES[mark]);
+  badge.setAttribute("aria-hidden", "true");
+  el.append(badge);
+  return `, ${MARK_WORDS[mark]}`;
+}
+
+/** A card to look at: <span role="img"> named for screen readers. */
+export function cardView(piece, { mark = null, small = false } = {}) {
+  const el = span(small ? "card small" : "card");
+  fillFace(el, piece);
+  const extra = addMark(el, mark);
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", pieceName(piece) + extra);
+  return el;
+}
+
+/** A card to press: a real <button> with the given accessible label. */
+export function cardButton(piece, label, { small = false } = {}) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = small ? "card small" : "card";
+  fillFace(el, piece);
+  for (const child of el.children) child.setAttribute("aria-hidden", "true");
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
+/** A row of cards (a meld or a hand). */
+export function cardRow(pieces, { marks = [], small = false, className = "cards" } = {}) {
+  const row = span(className);
+  pieces.forEach((piece, index) => row.append(cardView(piece, { mark: marks[index] || null, small })));
+  return row;
+}
+
+const CARD_TOKEN = /(?<=^|[\s(,])(\*?(?:10|[2-9AJQK])[shdc])(?=$|[\s.,:;)])/g;
+
+/** Text with every card token (Qh, *10h) drawn as a small coloured card name. */
+export function richText(text) {
+  const fragment = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(CARD_TOKEN)) {
+    fragment.append(text.slice(last, match.index));
+    fragment.append(miniCard(parsePiece(match[1])));
+    last = match.index + match[1].length;
+  }
+  fragment.append(text.slice(last));
+  return fragment;
+}
+
+/** A card name inside a sentence: rank and suit symbol, coloured, read as the notation. */
+export function miniCard(piece) {
+  const red = piece.rank && isRed(piece.suit);
+  const el = span(`mini ${red ? "red" : "black"}${piece.joker ? " joker" : ""}`);
+  const visual = span("");
+  visual.setAttribute("aria-hidden", "true");
+  if (piece.joker) visual.append(symbol("joker-star", "pip-small"));
+  if (piece.rank) visual.append(piece.rank, symbol(`suit-${piece.suit}`, "pip-small"));
+  el.append(visual, span("sr-only", pieceName(piece)));
+  el.title = formatPiece(piece);
+  return el;
+}
+
+/** Several pieces in a sentence, or "none". */
+export function miniCards(tokens) {
+  const fragment = document.createDocumentFragment();
+  if (!tokens.length) {
+    fragment.append("none");
+    return fragment;
+  }
+  tokens.forEach((token, index) => {
+    if (index) fragment.append(" ");
+    fragment.append(miniCard(parsePiece(token)));
+  });
+  return fragment;
+}

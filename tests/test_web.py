@@ -1,0 +1,458 @@
+"""Browser tests of the web page: a real Chromium drives the page served by ``rummy serve``.
+
+The tests start ``rummy serve`` on a free port of 127.0.0.1 and drive Debian's Chromium
+(``/usr/bin/chromium``) headless through Python playwright; playwright's own browser
+download is never used.  A screenshot of every view is saved under
+``test-artifacts/web/`` at the repository root.
+
+Chromium missing is a failure, not a skip: ``.ci/run`` installs it.  On a developer
+machine without it, ``RUMMY_SKIP_BROWSER=1`` skips these tests explicitly.
+``RUMMY_WEB_URL=http://127.0.0.1:8000`` runs them against a server already running
+instead of starting one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = Path(os.environ.get("RUMMY_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+TIMEOUT_MS = 20_000
+
+
+def _unavailable(reason: str) -> None:
+    """Skip only when the developer asked for it; otherwise a missing browser fails loudly."""
+    if os.environ.get("RUMMY_SKIP_BROWSER") == "1":
+        pytest.skip(f"{reason} (RUMMY_SKIP_BROWSER=1)")
+    pytest.fail(f"{reason}: install it (apt-get install chromium), or set RUMMY_SKIP_BROWSER=1 to skip")
+
+
+try:
+    from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - the test extra installs playwright
+    HAVE_PLAYWRIGHT = False
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        return json.load(answer)
+
+
+def _post_json(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def _rummy() -> str:
+    beside = Path(sys.executable).with_name("rummy")
+    found = str(beside) if beside.exists() else shutil.which("rummy")
+    if not found:
+        pytest.fail("the rummy command is not installed (pip install -e '.[test]')")
+    return found
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``rummy serve`` on a free local port, until the module's tests are done."""
+    given = os.environ.get("RUMMY_WEB_URL")
+    if given:
+        yield given.rstrip("/")
+        return
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    env = {**os.environ, "RUMMY_WORKERS": "2", "RUMMY_EXECUTOR": "thread"}
+    command = [_rummy(), "serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+    with log.open("w") as out:
+        server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"rummy serve exited with {server.returncode}:\n{log.read_text()}")
+            try:
+                if _get_json(f"{url}/healthz")["status"] == "ok":
+                    break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"rummy serve did not answer /healthz within 60 s:\n{log.read_text()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[BrowserContext]:
+    """Debian's Chromium, headless, with a fresh profile and no calls home."""
+    if not HAVE_PLAYWRIGHT:
+        _unavailable("Python playwright is not installed")
+    if not CHROMIUM.exists():
+        _unavailable(f"Chromium is missing at {CHROMIUM}")
+    profile = tempfile.mkdtemp(prefix="rummy-chromium-")
+    try:
+        with sync_playwright() as playwright:
+            context = playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=str(CHROMIUM),
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport={"width": 1280, "height": 900},
+            )
+            context.set_default_timeout(TIMEOUT_MS)
+            yield context
+            context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class Watched:
+    """A page with the script errors and the hosts it reached, for the checks after each test."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("request", self._request)
+
+    def _request(self, request: Any) -> None:
+        url = request.url
+        if not (url.startswith(self.base_url) or url.startswith("data:")):
+            self.foreign.append(url)
+
+
+@pytest.fixture
+def watched(browser: BrowserContext, base_url: str) -> Iterator[Watched]:
+    page = browser.new_page()
+    seen = Watched(page, base_url)
+    try:
+        yield seen
+    finally:
+        page.close()
+    assert not seen.errors, f"script errors on the page: {seen.errors}"
+    assert not seen.foreign, f"the page loaded something from elsewhere: {seen.foreign}"
+
+
+def _open(seen: Watched, query: str = "") -> Page:
+    page = seen.page
+    page.goto(f"{seen.base_url}/{query}")
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _pick(page: Page, *cards: str) -> None:
+    for card in cards:
+        page.click(f"#picker button[data-card='{card}']")
+
+
+def _cards(page: Page, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(selector, "nodes => nodes.map(n => n.dataset.card)")
+    return found
+
+
+def _meld_cards(page: Page, board: str) -> list[list[str]]:
+    melds: list[list[str]] = page.eval_on_selector_all(
+        f"{board} .meld", "melds => melds.map(m => [...m.querySelectorAll('.card')].map(c => c.dataset.card))"
+    )
+    return melds
+
+
+def _percent(probability: float) -> str:
+    """A probability as the page writes it: whole percents from 10 %, one decimal below."""
+    value = 100 * probability
+    return f"{value:.0f}%" if value >= 10 or value == 0 else f"{value:.1f}%"
+
+
+# --- the page and its files -------------------------------------------------------------
+
+
+def test_the_page_and_its_files_are_served(base_url: str) -> None:
+    with urllib.request.urlopen(f"{base_url}/", timeout=5) as answer:
+        assert answer.headers["content-type"].startswith("text/html")
+        assert "<title>Rummy hints" in answer.read().decode()
+    for name, kind in [("app.js", "javascript"), ("app.css", "text/css")]:
+        with urllib.request.urlopen(f"{base_url}/static/{name}", timeout=5) as answer:
+            assert kind in answer.headers["content-type"]
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{base_url}/static/nothing.js", timeout=5)
+    assert missing.value.code == 404
+
+
+def test_the_page_loads_nothing_from_elsewhere() -> None:
+    static = ROOT / "service" / "static"
+    files = sorted(path for path in static.iterdir() if path.is_file())
+    assert {path.name for path in files} >= {"index.html", "app.css", "app.js"}
+    for path in files:
+        text = path.read_text().replace("http://www.w3.org/2000/svg", "")
+        assert not re.search(r"https?://|url\(\s*['\"]?//|@import", text), f"{path.name} refers elsewhere"
+
+
+# --- the worked example, entered by clicking ----------------------------------------------
+
+
+def test_example_entered_by_clicking_gives_three_sequences_and_the_moves(watched: Watched) -> None:
+    page = _open(watched)
+    for meld in (["Kh", "Kd", "Kc"], ["Qh", "Qd", "Qc"], ["Jh", "Jd", "Jc"]):
+        page.click("#new-meld")
+        _pick(page, *meld)
+    page.click("label[for='target-hand']")
+    _pick(page, "Ac")
+    assert page.input_value("#notation") == EXAMPLE
+    assert page.inner_text("#picker button[data-card='Kh'] .count") == "1"
+    assert "1 left" in (page.get_attribute("#picker button[data-card='Kh']", "aria-label") or "")
+    assert len(page.query_selector_all("#entry-board .entry-meld")) == 4  # three melds and the hand
+    _shot(page, "1-position-entry")
+
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    after = _meld_cards(page, "#after-board")
+    assert after == [["Jh", "Qh", "Kh"], ["Jd", "Qd", "Kd"], ["Jc", "Qc", "Kc", "Ac"]]
+    for meld in after:
+        assert len({card[-1] for card in meld}) == 1, f"{meld} is not a sequence"
+    assert _cards(page, "#after-board .mark-hand") == ["Ac"]
+    assert sorted(_cards(page, "#after-board .mark-moved")) == sorted(["Qh", "Kh", "Jd", "Kd", "Jc", "Qc"])
+    assert _cards(page, "#before-hand .mark-hand") == ["Ac"]
+
+    expected = _post_json(f"{watched.base_url}/v1/hint", {"position": EXAMPLE})
+    texts = page.eval_on_selector_all("#moves li", "items => items.map(i => i.dataset.text)")
+    assert texts == [move["text"] for move in expected["moves"]] and len(texts) == 3
+    facts = page.inner_text("#hint-facts")
+    assert re.search(r"Hand points left\s+0", facts)
+    assert re.search(r"Can knock\s+Yes", facts) and re.search(r"Goes out\s+Yes", facts)
+    assert "you go out" in page.inner_text("#status")
+    _shot(page, "2-hint")
+
+    # Step through the moves: each step lights up the cards it moves, before and after.
+    page.click("#step-next")
+    assert page.get_attribute("#moves li >> nth=0", "aria-current") == "step"
+    assert page.inner_text("#step-where").startswith("Step 1 of 3")
+    assert sorted(_cards(page, "#after-board .hl")) == ["Kh", "Qh"]
+    assert sorted(_cards(page, "#before-board .hl")) == ["Kh", "Qh"]
+    assert _cards(page, "#before-board .meld[data-meld='2'] .hl") == ["Qh"]
+    assert _cards(page, "#before-board .meld[data-meld='3'] .hl") == ["Kh"]
+    assert page.eval_on_selector("#after-board .meld.hl-meld", "m => m.dataset.meld") == "1"
+    _shot(page, "3-hint-step")
+    page.click("#step-next")
+    page.click("#step-next")
+    assert page.inner_text("#step-where").startswith("Step 3 of 3")
+    assert page.is_disabled("#step-next")
+    assert _cards(page, "#before-hand .hl") == ["Ac"]
+    assert sorted(_cards(page, "#after-board .hl")) == ["Ac", "Jc", "Qc"]
+    page.click("#moves li >> nth=1 >> button")
+    assert page.inner_text("#step-where").startswith("Step 2 of 3")
+    page.click("#step-all")
+    assert _cards(page, ".hl") == []
+
+
+# --- the notation field and the picker stay in sync ----------------------------------------
+
+
+def test_typed_notation_updates_the_picker_and_a_table_joker_asks_for_its_card(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", "7h 8h *9h / 9h Jh 9h")
+    page.wait_for_function("document.querySelector(\"#picker [data-card='9h'] .count\").textContent === '0'")
+    assert page.get_attribute("#picker button[data-card='9h']", "aria-disabled") == "true"
+    assert page.inner_text("#picker button[data-card='*'] .count") == "1"
+    page.click("#entry-board [data-where=hand] .cards button >> nth=2")  # take the second 9h back
+    assert page.input_value("#notation") == "7h 8h *9h / 9h Jh"
+
+    page.click("#clear-button")
+    assert page.input_value("#notation") == ""
+    page.click("#new-meld")
+    _pick(page, "7h", "8h", "*")
+    page.wait_for_selector("#joker-dialog[open]")
+    assert page.input_value("#joker-rank") == "9" and page.input_value("#joker-suit") == "h"
+    page.select_option("#joker-rank", "6")
+    page.click("#joker-ok")
+    page.wait_for_function("document.querySelector('#notation').value === '7h 8h *6h /'")
+    page.click("label[for='target-hand']")
+    _pick(page, "*")  # a hand joker needs no card
+    assert page.input_value("#notation") == "7h 8h *6h / *"
+
+
+def test_keyboard_alone_enters_cards_and_asks_for_the_hint(watched: Watched) -> None:
+    page = _open(watched)
+    page.focus("#new-meld")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "target-0"
+    page.focus("#picker button[data-card='As']")
+    page.keyboard.press("ArrowDown")  # Ah
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")  # 2h
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")  # 3h
+    page.keyboard.press("Enter")
+    assert page.input_value("#notation") == "Ah 2h 3h /"
+    page.focus("#notation")
+    page.keyboard.press("End")
+    page.keyboard.type(" 4h")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#after-board")
+    assert _meld_cards(page, "#after-board") == [["Ah", "2h", "3h", "4h"]]
+    assert page.evaluate("document.activeElement.id") == "hint-heading"
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+def test_a_malformed_position_shows_the_error_next_to_the_input(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", "Kh Kd Xc / Ac")
+    page.click("#hint-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    error = page.inner_text("#entry-error")
+    assert "cannot be read" in error and "bad card 'Xc'" in error and "unknown rank 'X'" in error
+    assert page.get_attribute("#notation", "aria-invalid") == "true"
+    assert page.get_attribute("#entry-error", "role") == "alert"
+    assert page.is_hidden("#hint-view")
+    assert "last position that could be read" in page.inner_text("#notation-note")
+    _shot(page, "4-error")
+
+    page.fill("#notation", "Kh Kh Kh / Ac")
+    page.click("#hint-button")
+    page.wait_for_function("document.querySelector('#entry-error').textContent.includes('cannot happen')")
+    assert "Kh" in page.inner_text("#entry-error")
+    page.click("#example-button")
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    assert page.is_hidden("#entry-error")
+    assert page.get_attribute("#notation", "aria-invalid") == "false"
+
+
+# --- the analysis -------------------------------------------------------------------------------
+
+
+def test_analysis_shows_draw_or_meld_and_the_outs_with_their_chances(watched: Watched) -> None:
+    position = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac 2c"
+    expected = _post_json(f"{watched.base_url}/v1/analyze", {"position": position})
+    page = _open(watched)
+    page.fill("#notation", position)
+    page.click("#analyze-button")
+    page.wait_for_selector("#analysis-advice")
+    advice = "Meld now." if expected["advice"] == "meld" else "Draw first."
+    assert page.inner_text("#analysis-advice").startswith(advice)
+    figures = page.inner_text("#analysis-figures")
+    assert re.search(rf"Points left if you meld now\s+{expected['meld_now_points']}", figures)
+    assert re.search(rf"Expected points if you draw first\s+{expected['draw_expected_points']:.2f}", figures)
+    assert page.inner_text("#knock-chance .chance-value") == _percent(expected["knock_probability"])
+    assert page.inner_text("#out-chance .chance-value") == _percent(expected["out_probability"])
+    assert _cards(page, "#outs-go-out li") == expected["outs"]["go_out"]
+    assert _cards(page, "#outs-knock li") == expected["outs"]["knock"]
+    unseen = expected["unseen_cards"]
+    assert page.inner_text("#outs-go-out li[data-card='3c'] .odds") == f"2/{unseen} · {_percent(2 / unseen)}"
+    _shot(page, "5-analysis")
+
+
+# --- puzzles ----------------------------------------------------------------------------------
+
+
+def test_a_puzzle_round_trip(watched: Watched) -> None:
+    page = _open(watched, "?seed=5")
+    page.focus("#tab-solve")
+    page.keyboard.press("ArrowRight")
+    assert page.is_visible("#panel-puzzle") and page.is_hidden("#panel-solve")
+    page.select_option("#difficulty", "easy")
+    page.click("#puzzle-new")
+    page.wait_for_selector("#puzzle-view:not([hidden])")
+    puzzle = _post_json(f"{watched.base_url}/v1/puzzles", {"difficulty": "easy", "seed": 5})["puzzles"][0]
+    assert page.input_value("#answer-notation") == puzzle["table"]
+    assert _cards(page, "#puzzle-hand .card") == puzzle["hand"]
+    assert "easy" in page.inner_text("#puzzle-intro")
+
+    # The table as it stands plays nothing: the check names the rule.
+    page.click("#puzzle-check")
+    page.wait_for_selector("#puzzle-verdict.wrong")
+    assert "no card from the hand was played" in page.inner_text("#puzzle-verdict")
+
+    # One hand card alone in a new meld: too short.
+    first = puzzle["hand"][0]
+    page.click("#answer-board [data-where=hand] .cards button >> nth=0")
+    page.click("#answer-new-meld")
+    assert page.input_value("#answer-notation") == f"{puzzle['table']} | {first}"
+    page.click("#puzzle-check")
+    page.wait_for_selector("#puzzle-verdict.wrong")
+    assert "needs at least 3 cards" in page.inner_text("#puzzle-verdict")
+    _shot(page, "6-puzzle")
+
+    # Reveal the solution, enter it, and the check accepts it.
+    page.click("#puzzle-reveal")
+    page.wait_for_selector("#puzzle-solution:not([hidden]) #after-board")
+    assert page.inner_text("#solution-notation") == puzzle["solution"]["table"]
+    texts = page.eval_on_selector_all("#puzzle-solution #moves li", "items => items.map(i => i.dataset.text)")
+    assert texts == [move["text"] for move in puzzle["solution"]["moves"]]
+    page.fill("#answer-notation", puzzle["solution"]["table"])
+    page.wait_for_function("!document.querySelector('#answer-board [data-where=hand] .cards button')")
+    page.click("#puzzle-check")
+    page.wait_for_selector("#puzzle-verdict.ok")
+    assert "Solved" in page.inner_text("#puzzle-verdict")
+    _shot(page, "7-puzzle-solved")
+
+
+# --- layout ---------------------------------------------------------------------------------------
+
+
+def test_a_phone_sized_screen_gets_one_column_and_no_sideways_scrolling(watched: Watched) -> None:
+    page = watched.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    _open(watched)
+    page.click("#example-button")
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+    entry = page.locator(".entry").bounding_box()
+    results = page.locator(".results").bounding_box()
+    assert entry and results and results["y"] >= entry["y"] + entry["height"] - 1
+    cell = page.locator("#picker button[data-card='Ks']").bounding_box()
+    assert cell and cell["width"] >= 24 and cell["height"] >= 32, f"picker cards too small: {cell}"
+    _shot(page, "8-phone-hint")
