@@ -318,3 +318,19 @@ def test_cli_analyze_bad_input_exits_2(args: list[str], message: str) -> None:
     outcome = CliRunner().invoke(app, ["analyze", *args])
     assert outcome.exit_code == 2
     assert message in outcome.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS[:2] + VARIANTS[3:], ids=lambda v: f"{v.name}-{v.decks}")
+def test_draw_outcomes_agree_with_hint_on_many_positions(variant: Variant) -> None:
+    """Long run (pytest -m slow): sampled draws of 150 positions of every size."""
+    rng = random.Random(31337 + variant.decks)
+    for _ in range(150):
+        table = rng.randint(0, 40 * variant.decks)  # one deck runs dry beyond about 40
+        position = random_position(rng, variant, max_table_cards=table, max_hand=12)
+        pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+        found = best_after_draws(position, variant, pieces, time_limit=10.0)
+        for draw in rng.sample(found.draws, min(6, len(found.draws))):
+            reference = hint(_with(position, draw.piece), variant=variant)
+            expected = (reference.hand_points, reference.has_play)
+            assert (draw.points, draw.has_play) == expected, (str(position), str(draw.piece))

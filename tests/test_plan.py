@@ -205,3 +205,16 @@ def test_cli_hint_shows_the_steps_and_json_moves() -> None:
     data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
     assert [move["new_meld"] for move in data["moves"]] == [1, 2, 3]
     assert data["moves"][2]["add"][-1] == {"from": "hand", "cards": ["Ac"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: f"{v.name}-{v.decks}")
+def test_replay_on_many_big_positions(variant: Variant) -> None:
+    """Long run (pytest -m slow): plans for 300 positions with tables up to 40 cards a deck."""
+    rng = random.Random(808 + variant.decks)
+    for _ in range(300):
+        position = random_position(rng, variant, max_table_cards=40 * variant.decks, max_hand=12)
+        found = hint(position, variant=variant)
+        if found.has_play:
+            replayed = plan_play(position, found.table, variant=variant).replay()
+            assert (replayed.table, replayed.hand) == (found.table, found.hand), str(position)
