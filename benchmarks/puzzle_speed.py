@@ -81,9 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     generate_puzzles(1, "easy", rng=random.Random(0))  # warm imports and catalogue caches
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     print(f"puzzle generation on core {core}, {count} puzzles per run, load average {load}")
-    print(
-        f"{'variant':<14}{'difficulty':<11}{'per s (wall)':>13}{'per s (cpu)':>13}{'cand/puzzle':>13}{'score':>7}"
-    )
+    columns = ("per s (wall)", "per s (cpu)", "cand/puzzle")
+    print(f"{'variant':<14}{'difficulty':<11}" + "".join(f"{c:>13}" for c in columns) + f"{'score':>7}")
     rows: list[Row] = []
     for difficulty, variant in runs:
         row = measure(difficulty, variant, count)

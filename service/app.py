@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from service.errors import install_error_handlers
 from service.limits import BodyLimitMiddleware, LoadShedMiddleware
 from service.pool import SolvePool
-from service.routes import analyze, check, hint, meta
+from service.routes import analyze, check, hint, meta, puzzles
 from service.settings import Settings
 from service.web import install_page
 
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(hint.router)
     app.include_router(analyze.router)
     app.include_router(check.router)
+    app.include_router(puzzles.router)
     app.include_router(meta.router)
     install_page(app)
     return app

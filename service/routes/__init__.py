@@ -1,5 +1,5 @@
 """The service's routers, one module per endpoint family."""
 
-from service.routes import analyze, check, hint, meta
+from service.routes import analyze, check, hint, meta, puzzles
 
-__all__ = ["analyze", "check", "hint", "meta"]
+__all__ = ["analyze", "check", "hint", "meta", "puzzles"]

@@ -41,28 +41,28 @@ __all__ = [
 MAX_COUNT = 100
 """Most puzzles one call generates (the CLI and the service refuse more)."""
 
-MAX_CANDIDATES = 5000
-"""Candidates tried for one puzzle before giving up (far beyond what any band needs)."""
+MAX_TRIES = 2000
+"""Solution tables tried for one puzzle before giving up (far beyond what any band needs)."""
 
 RECIPES: dict[Difficulty, Recipe] = {
     "easy": Recipe(
-        melds=(3, 4), width=(3, 5), suits=3, group_rate=0.4, jokers=0, joker_rate=0.0, hand=(1, 2)
+        melds=(3, 5), width=(3, 5), suits=3, group_rate=0.4, jokers=0, joker_rate=0.0, hand=(2, 2)
     ),
     "medium": Recipe(
-        melds=(4, 5), width=(4, 5), suits=3, group_rate=0.4, jokers=1, joker_rate=0.15, hand=(2, 3)
+        melds=(4, 6), width=(4, 5), suits=3, group_rate=0.4, jokers=1, joker_rate=0.15, hand=(3, 3)
     ),
     "hard": Recipe(
         melds=(5, 7), width=(4, 6), suits=4, group_rate=0.4, jokers=1, joker_rate=0.2, hand=(3, 4)
     ),
     "expert": Recipe(
-        melds=(7, 9), width=(5, 7), suits=4, group_rate=0.4, jokers=2, joker_rate=0.25, hand=(4, 6)
+        melds=(6, 8), width=(5, 7), suits=4, group_rate=0.4, jokers=2, joker_rate=0.25, hand=(5, 6)
     ),
 }
 """Candidate sizes per difficulty, tuned so that most verified candidates land in the band."""
 
 
 class GenerationError(RuntimeError):
-    """No puzzle of the difficulty was found within ``MAX_CANDIDATES`` candidates."""
+    """No puzzle of the difficulty came out of ``MAX_TRIES`` solution tables in a row."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,45 +116,89 @@ class GenerationStats:
         self.rejected[reason] += 1
 
 
+def _miss(low: int, high: int, difficulty: Difficulty) -> int:
+    """How a score known to lie in ``low..high`` misses the band: -1 below, +1 above, 0 not."""
+    band_low, band_high = BANDS[difficulty]
+    if high < band_low:
+        return -1
+    if band_high is not None and low > band_high:
+        return 1
+    return 0
+
+
 def _evaluate(
     position: Position, variant: Variant, difficulty: Difficulty, stats: GenerationStats
-) -> Puzzle | None:
-    """The puzzle this candidate makes, or None (with the reason counted) when it fails."""
+) -> Puzzle | int:
+    """The puzzle this candidate makes, or how it failed (the reason counted in ``stats``):
+    -1 its score is below the band, +1 above it, 0 any other failure."""
     found = hint(position, variant=variant)
     if found.status != "optimal" or not found.goes_out:
         stats.reject("no way out" if found.status != "timeout" else "time limit")
-        return None
+        return 0
     if found.melds_broken == 0:
         stats.reject("no meld broken")
-        return None
-    plan = plan_play(position, found.table, variant=variant)
+        return 0
     hand = len(position.hand)
     jokers = jokers_involved(position, found.table)
+    # Every broken meld moves at least one piece: a bound before the plan is made.
+    least = Features(found.melds_broken, found.melds_broken, hand, 0, jokers).score
+    if _miss(least, least + 1000, difficulty) > 0:
+        stats.reject("score out of band")
+        return 1
+    plan = plan_play(position, found.table, variant=variant)
     base = Features(found.melds_broken, plan.moved - hand, hand, 0, jokers)
     hand_cards = count_real(position.hand.pieces)
-    possible = sum(
+    fitting = sum(
         copies
         for card, copies in hand_cards.items()
         if any(fits(meld, card, variant) for meld in position.table)
     )
-    low, high = base.score, base.score + WEIGHTS["decoys"] * possible  # decoys are not counted yet
-    band_low, band_high = BANDS[difficulty]
-    if high < band_low or (band_high is not None and low > band_high):
+    miss = _miss(base.score, base.score + WEIGHTS["decoys"] * fitting, difficulty)  # decoys not counted yet
+    if miss:
         stats.reject("score out of band")
-        return None
+        return miss
     found_decoys = decoys(position, variant)
     if found_decoys is None:
         stats.reject("time limit")
-        return None
+        return 0
     features = Features(base.broken, base.moved, hand, sum(d.copies for d in found_decoys), jokers)
-    if features.difficulty != difficulty:
+    miss = _miss(features.score, features.score, difficulty)
+    if miss:
         stats.reject("score out of band")
-        return None
+        return miss
     verification = verify(position, found.table, variant)
     if not verification.ok:
         stats.reject("not unique" if verification.unique == "yes" else "verification failed")
-        return None
+        return 0
     return Puzzle(position, variant, found.table, plan, features, found_decoys, verification)
+
+
+def _from_solution(
+    rng: random.Random,
+    variant: Variant,
+    difficulty: Difficulty,
+    solution: Table,
+    seen: set[str],
+    stats: GenerationStats,
+) -> Puzzle | None:
+    """The first puzzle among ``recipe.starts`` hands dealt from one solution table.  After a
+    candidate scored below the band the next hand is one piece bigger, above it one smaller."""
+    recipe = RECIPES[difficulty]
+    hand = rng.randint(*recipe.hand)
+    for _ in range(recipe.starts):
+        position = deal_start(rng, variant, solution, hand)
+        stats.candidates += 1
+        outcome: Puzzle | int = 0
+        if position is None:
+            stats.reject("no start table")
+        elif str(position) in seen:
+            stats.reject("repeat")
+        else:
+            outcome = _evaluate(position, variant, difficulty, stats)
+        if isinstance(outcome, Puzzle):
+            return outcome
+        hand = max(1, hand - outcome)
+    return None
 
 
 def puzzle_stream(
@@ -164,43 +208,29 @@ def puzzle_stream(
     variant: Variant | None = None,
     stats: GenerationStats | None = None,
 ) -> Iterator[Puzzle]:
-    """Verified puzzles of one difficulty, one after another, without end.
+    """Verified puzzles of one difficulty, one after another, without end (none repeats).
 
-    Raises GenerationError when ``MAX_CANDIDATES`` candidates in a row fail.
+    Raises GenerationError when ``MAX_TRIES`` solution tables in a row give no puzzle.
     """
     rules = variant or Variant.manipulation()
-    recipe = RECIPES[difficulty]
     counts = stats if stats is not None else GenerationStats()
     seen: set[str] = set()
     failures = 0
     while True:
-        solution = solution_table(rng, rules, recipe)
+        solution = solution_table(rng, rules, RECIPES[difficulty])
+        puzzle = None
         if solution is None:
             counts.reject("no unique solution table")
+        else:
+            puzzle = _from_solution(rng, rules, difficulty, solution, seen, counts)
+        if puzzle is None:
             failures += 1
-            if failures >= MAX_CANDIDATES:
-                raise GenerationError(f"no {difficulty} {rules.name} puzzle found in {MAX_CANDIDATES} tries")
+            if failures >= MAX_TRIES:
+                raise GenerationError(f"no {difficulty} {rules.name} puzzle found in {MAX_TRIES} tries")
             continue
-        for _ in range(recipe.starts):
-            position = deal_start(rng, rules, solution, rng.randint(*recipe.hand))
-            counts.candidates += 1
-            puzzle = None
-            if position is None:
-                counts.reject("no start table")
-            elif str(position) in seen:
-                counts.reject("repeat")
-            else:
-                puzzle = _evaluate(position, rules, difficulty, counts)
-            if puzzle is not None:
-                seen.add(str(position))
-                failures = 0
-                yield puzzle
-                break
-            failures += 1
-            if failures >= MAX_CANDIDATES:
-                raise GenerationError(
-                    f"no {difficulty} {rules.name} puzzle found in {MAX_CANDIDATES} candidates"
-                )
+        failures = 0
+        seen.add(str(puzzle.position))
+        yield puzzle
 
 
 def generate_puzzles(
