@@ -313,6 +313,8 @@ class _Builder:
     """Per old meld: pieces that must leave it."""
     real_places: dict[Card, list[tuple[Source, int, bool]]] = field(default_factory=dict)
     """Per real card: (source, new meld, moves) of every copy on the new table."""
+    routes: set[tuple[Source, int]] = field(default_factory=set)
+    """(source, new meld) pairs already used."""
 
     def build(self) -> Plan:
         old = [Counter(meld.pieces) for meld in self.before.table]
@@ -326,7 +328,7 @@ class _Builder:
         needed = [new[j] - kept[j] for j in range(len(new))]
         hand_left = Counter(self.before.hand.pieces)
         arrivals = self._real_arrivals(needed, kept, hand_left, host_of)
-        joker_steps, joker_arrivals = self._jokers(needed, hand_left, host_of, kept)
+        joker_steps, joker_arrivals = self._jokers(needed, hand_left, host_of)
         arrivals.extend(joker_arrivals)
         steps: list[Step] = []
         untouched = [
@@ -355,13 +357,16 @@ class _Builder:
         moved = self.after.card_count() - kept_count
         return Plan(self.before, self.after, tuple(steps), moved, kept_count)
 
-    def _take(self, piece: Piece, target: int, host_of: dict[int, int], hand: Counter[Piece]) -> Source:
+    def _take(self, piece: Piece, target: int, hand: Counter[Piece]) -> Source:
         """A source for one copy of ``piece``: an old meld that must shed it (one already
-        sending to ``target`` first, then the lowest number), else the hand."""
+        sending cards to ``target`` first, so that steps stay few, then the lowest
+        number), else the hand.  Old melds go first: every piece they shed must land
+        somewhere, and what is left to find then is exactly the played cards."""
         candidates = [i for i, left in enumerate(self.leftover) if left[piece] > 0]
         if candidates:
-            chosen = min(candidates, key=lambda i: (host_of.get(target) != i, i))
+            chosen = min(candidates, key=lambda i: ((i + 1, target) not in self.routes, i))
             self.leftover[chosen][piece] -= 1
+            self.routes.add((chosen + 1, target))
             return chosen + 1
         if hand[piece] <= 0:  # pragma: no cover - check_play guarantees the pieces exist
             raise PlanError(f"no source for {piece}")
@@ -381,7 +386,7 @@ class _Builder:
         places: dict[Card, list[tuple[Source, int, bool]]] = defaultdict(list)
         for j, counts in enumerate(needed):
             for card in sorted(p for p in counts.elements() if isinstance(p, Card)):
-                source = self._take(card, j, host_of, hand)
+                source = self._take(card, j, hand)
                 arrivals.append(_Arrival(card, j, source))
                 places[card].append((source, j, True))
         for j, counts in enumerate(kept):
@@ -396,7 +401,6 @@ class _Builder:
         needed: list[Counter[Piece]],
         hand: Counter[Piece],
         host_of: dict[int, int],
-        kept: list[Counter[Piece]],
     ) -> tuple[list[JokerStep], list[_Arrival]]:
         """Joker slots of the new table not kept in place: table jokers of the same
         declaration first (they just move), then freed table jokers, then hand jokers."""
@@ -406,7 +410,7 @@ class _Builder:
         open_slots: list[tuple[int, Joker]] = []
         for j, joker in joker_slots:
             if any(left[joker] > 0 for left in self.leftover):
-                arrivals.append(_Arrival(joker, j, self._take(joker, j, host_of, hand)))
+                arrivals.append(_Arrival(joker, j, self._take(joker, j, hand)))
             else:
                 open_slots.append((j, joker))
         freed = [
