@@ -359,3 +359,21 @@ def test_cli_bad_input_exits_2(args: list[str], message: str) -> None:
     outcome = CliRunner().invoke(app, ["puzzle", *args])
     assert outcome.exit_code == 2
     assert message in outcome.stderr
+
+
+# --- long randomized cross-check (pytest -m slow) -------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "variant",
+    [Variant.manipulation(), Variant.manipulation(players=2), Variant.machiavelli(), Variant.rummikub()],
+    ids=["manipulation", "manipulation-2p", "machiavelli", "rummikub"],
+)
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_many_puzzles_agree_with_the_exhaustive_search(variant: Variant, difficulty: Difficulty) -> None:
+    for puzzle in generate_puzzles(12, difficulty, rng=random.Random(2026), variant=variant):
+        assert puzzle.difficulty == difficulty
+        assert list(going_out_layouts(puzzle.position, variant)) == [Layout.of(puzzle.solution, variant)]
+        assert not goes_out_untouched(puzzle.position, variant)
+        assert best_value(puzzle.position, variant, objective="cards") == 0
