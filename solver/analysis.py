@@ -96,10 +96,17 @@ class DrawAdvice:
     """Meld now, or draw one more card and then play at best (see the module docstring)."""
 
     meld_now_points: int
+    """Fewest hand points after one legal play now; the hand's points when there is none."""
     draw_expected_points: float
+    """Exact expectation (as a float) of the hand points after drawing one unseen card and
+    then making the best play, or none."""
     knock_probability: float
+    """Chance that after the draw and the best play the hand may knock: at most
+    ``knock_threshold`` points (and, with ``knock_only_after_meld``, a play was made)."""
     out_probability: float
+    """Chance that after the draw some legal play empties the hand."""
     advice: Advice
+    """``draw`` when no play exists now or drawing is expected to leave strictly fewer points."""
     go_out_cards: list[Card]
     """Unseen real cards that would let the player go out."""
     knock_cards: list[Card]
