@@ -125,8 +125,8 @@ def puzzle_command(
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
     Every puzzle is verified (referee, rearrangement needed, unique solution) and graded.
-    --json prints one JSON object per puzzle per line.  Exit 1 if no puzzle of that
-    difficulty can be found, 2 for bad input.
+
+    --json prints one JSON object per puzzle per line.  Exit 1: no puzzle found; 2: bad input.
     """
     try:
         level = parse_difficulty(difficulty)

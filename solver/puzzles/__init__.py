@@ -3,7 +3,8 @@
 ``generate_puzzles(count, difficulty, rng=random.Random(seed))`` returns verified puzzles;
 ``rummy puzzle`` and ``POST /v1/puzzles`` serve them.  Definitions (each exact):
 
-- **Going out**: one legal play puts every hand piece on the table.
+- **Going out**: one legal play puts every hand piece on the table (Rummikub puzzles
+  assume the player has opened).
 - **Needs rearranging**: no play goes out while every table meld stays whole (all its
   pieces in one meld, table jokers keeping their cards); laying cards at the ends of
   melds does not count as rearranging, so it is allowed in that test.

@@ -4,7 +4,9 @@ For each candidate position the hint engine gives the solution (the way out that
 the fewest old melds) and the plan gives its moves; the features are measured, the
 score must fall in the difficulty's band, and ``checks.verify`` must prove the puzzle.
 Cheap rejections come first (no way out, no meld broken, a score that decoys cannot
-bring into the band), the decoy solves and the verification last.
+bring into the band), the decoy solves and the verification last.  Each solution table
+gets a few hands; after one scores below the band the next is a piece bigger, after one
+above it a piece smaller.  A position already given in this run is not given again.
 
 Everything random comes from the ``random.Random`` passed in, and every solve is
 deterministic (one CP-SAT worker, a fixed seed), so a seed gives the same puzzles in

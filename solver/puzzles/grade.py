@@ -6,7 +6,9 @@ Features (all exact, each measured on the verified puzzle):
   melds among plays that empty the hand (an old meld is unbroken when all its pieces
   end in one meld, jokers keeping their declarations);
 - ``moved``: table pieces that move in the plan of the solution (``solver.plan``: the
-  fewest moves that reach the engine's final table; the hand's own cards not counted);
+  fewest moves that reach the engine's final table; the hand's own cards not counted).
+  It is exact for that table; a table of the same layout with sequences cut elsewhere
+  could move a piece or two fewer, and is not searched for;
 - ``hand``: pieces in the hand;
 - ``decoys``: hand cards that fit a table meld as it stands (a sequence end, the missing
   suit of a three-card group) where no way out lays them: for every meld the card fits,
