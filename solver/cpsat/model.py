@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cpsat.instance import Instance
+from solver.cpsat.params import new_model
 
 __all__ = ["HintModel", "build_model"]
 
@@ -51,7 +52,7 @@ class HintModel:
 
 def build_model(instance: Instance) -> HintModel:
     """Build the model of ``instance``'s best play (see the module docstring)."""
-    model = cp_model.CpModel()
+    model = new_model()
     table_real, hand_real = instance.table_real, instance.hand_real
     table_jokers = instance.table_jokers
     total_jokers = instance.total_jokers

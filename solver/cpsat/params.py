@@ -13,7 +13,24 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-__all__ = ["domain_of", "new_solver", "set_domain"]
+__all__ = ["domain_of", "new_model", "new_solver", "set_domain"]
+
+
+class _Model(cp_model.CpModel):
+    """A ``CpModel`` without the pre-PEP 8 method aliases.
+
+    ``CpModel.__init__`` binds a camelCase alias for each of its methods, 0.25-0.4 ms
+    per model (measured); every hint, analysis and puzzle check builds a fresh model and
+    none uses the aliases, so the binding is skipped.  Everything else is ``CpModel``.
+    """
+
+    def _add_pre_pep8_methods(self) -> None:
+        return None
+
+
+def new_model() -> cp_model.CpModel:
+    """An empty CP-SAT model (see ``_Model``)."""
+    return _Model()
 
 
 def new_solver(time_limit: float) -> cp_model.CpSolver:

@@ -24,21 +24,9 @@ Answer = Literal["yes", "no", "unknown"]
 """``yes``: a solution exists (one was found); ``no``: proven infeasible; ``unknown``: time ran out."""
 
 
-class _Model(cp_model.CpModel):
-    """A ``CpModel`` without the pre-PEP 8 method aliases.
-
-    ``CpModel.__init__`` binds a camelCase alias for each of its methods, about a
-    millisecond per model; the generator builds thousands of small models and never uses
-    the aliases, so the binding is skipped.  Everything else is the ordinary ``CpModel``.
-    """
-
-    def _add_pre_pep8_methods(self) -> None:
-        return None
-
-
 def new_model() -> cp_model.CpModel:
-    """An empty CP-SAT model (see ``_Model``)."""
-    return _Model()
+    """An empty CP-SAT model without the camelCase aliases (``solver.cpsat.params``)."""
+    return params.new_model()
 
 
 def new_solver(time_limit: float) -> cp_model.CpSolver:
