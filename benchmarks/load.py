@@ -1,21 +1,24 @@
 """Load benchmark of the HTTP service: throughput and latency at 1, 8 and 64 clients.
 
-    python -m benchmarks.load            # 1500 requests or 45 s per level, whichever ends first
-    python -m benchmarks.load --quick    # 300 requests or 15 s per level
+    python -m benchmarks.load            # 1500 hints or 45 s per level, whichever ends first
+    python -m benchmarks.load --quick    # 300 hints or 15 s per level
 
 It starts ``rummy serve`` as a subprocess on a free port of 127.0.0.1 (every request
 goes to this machine only), waits for ``/healthz``, and runs each concurrency level
-with an ``httpx`` async client: each simulated client sends ``POST /v1/hint`` for the
-next seeded mid-size position (about 40 table cards, 10 in hand; Manipulation Rummy,
-two decks) as soon as its previous answer arrives.  A 503 is the server's deliberate
+with ``httpx`` async clients: each simulated client, on its own connection, sends
+``POST /v1/hint`` for the next seeded mid-size position (about 40 table cards, 10 in
+hand; Manipulation Rummy, two decks) as soon as its previous answer arrives.  A 503 is the server's deliberate
 back-pressure: the client counts it and waits the ``Retry-After`` seconds, as a real
 client would.  Every other failure (a status other than 200 or 503, a transport
 error, an answer without a hint status) is an error, and any error makes the exit
 status 1.  Latency is measured per successful request, from send to full answer.
 
 The client shares the machine with the server, so its own CPU time counts against
-the figures: they are a floor for a server with the machine to itself.  Results go to
-``benchmarks/results/load.json``.
+the figures: they are a floor for a server with the machine to itself.  Other work on
+the machine lowers them too, so the load average before and after the run is recorded,
+and CPU milliseconds per hint (server processes and client, measured from /proc) are
+reported beside the wall-clock figures: those hold however busy the machine was.
+Results go to ``benchmarks/results/load.json``.
 """
 
 from __future__ import annotations
@@ -61,8 +64,12 @@ class Level:
     errors: list[str] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    server_cpu: float | None = None
+    server_cpu: tuple[float, float] | None = None
+    """CPU seconds of the server process and of its workers during the level."""
     client_cpu: float = 0.0
+
+    def _per_hint(self, seconds: float) -> float | None:
+        return round(seconds * 1000 / len(self.latencies), 2) if self.latencies else None
 
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
@@ -80,9 +87,9 @@ class Level:
             "p99_ms": round(percentile(ordered, 99), 1),
             "max_ms": round(ordered[-1], 1) if ordered else float("nan"),
             "hint_statuses": dict(sorted(self.statuses.items())),
-            "server_cpu_ms_per_hint": round(self.server_cpu * 1000 / done, 2)
-            if self.server_cpu is not None and done
-            else None,
+            "server_cpu_ms_per_hint": self._per_hint(sum(self.server_cpu)) if self.server_cpu else None,
+            "server_main_cpu_ms_per_hint": self._per_hint(self.server_cpu[0]) if self.server_cpu else None,
+            "server_workers_cpu_ms_per_hint": self._per_hint(self.server_cpu[1]) if self.server_cpu else None,
             "client_cpu_ms_per_hint": round(self.client_cpu * 1000 / done, 2) if done else None,
         }
 
@@ -117,31 +124,44 @@ def _process_tree(pid: int) -> list[int]:
     return found
 
 
-def server_cpu_seconds(pid: int) -> float | None:
-    """CPU seconds (user + system) used so far by the server and its worker processes."""
+def server_cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU seconds (user + system) used so far by the server process itself and by its
+    worker processes, from /proc (None where there is no /proc)."""
     ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    total = 0
+    own = workers = 0
     try:
         for member in _process_tree(pid):
             fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            used = int(fields[11]) + int(fields[12])  # utime, stime
+            if member == pid:
+                own = used
+            else:
+                workers += used
     except (OSError, IndexError, ValueError):
         return None
-    return total / ticks
+    return own / ticks, workers / ticks
 
 
-def engine_cpu_ms(texts: list[str]) -> float:
-    """CPU milliseconds per ``hint()`` call in this process, no HTTP: the floor under any server."""
+def library_cpu_ms(texts: list[str]) -> tuple[float, float]:
+    """CPU milliseconds per position in this process, no HTTP: ``hint()`` alone, and
+    ``hint_payload(hint())`` (the hint and its step-by-step plan, what /v1/hint returns).
+    The floor under any server: the rest of a request's cost is the service's."""
     from solver.cpsat import hint
+    from solver.plan import hint_payload
     from solver.position import Position
 
     variant = Variant.manipulation()
     parsed = [Position.parse(text) for text in texts]
-    hint(parsed[0], variant=variant)
+    for position in parsed[:10]:  # warm the caches of the engine and the planner
+        hint_payload(hint(position, variant=variant))
     before = time.process_time()
-    for position in parsed:
-        hint(position, variant=variant)
-    return (time.process_time() - before) * 1000 / len(parsed)
+    found = [hint(position, variant=variant) for position in parsed]
+    middle = time.process_time()
+    for result in found:
+        hint_payload(result)
+    after = time.process_time()
+    count = len(parsed)
+    return (middle - before) * 1000 / count, (after - before) * 1000 / count
 
 
 def free_port() -> int:
@@ -191,25 +211,36 @@ async def run_level(
     timeout: float,
     server_pid: int | None = None,
 ) -> Level:
-    """``clients`` loops, each sending the next position when its last answer is in."""
+    """``clients`` independent clients, each with its own connection, each sending the next
+    position as soon as its last answer is in, until ``max_requests`` answers (503s not
+    counted) or ``max_seconds``."""
     level = Level(clients)
+    headers = {"content-type": "application/json"}
+    # One client, one connection: a connection pool shared by all the simulated clients
+    # queues requests inside httpx and adds its own latency at 64 clients.  Idle
+    # connections expire on the client before uvicorn closes them (after 5 s), so that no
+    # request goes out on a connection the server is closing just then.  The clients are
+    # made and connected before the clock starts (making one costs the client tens of ms).
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1, keepalive_expiry=2.0)
+    pool = [httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) for _ in range(clients)]
+    await asyncio.gather(*(client.get("/healthz") for client in pool))
     server_before = server_cpu_seconds(server_pid) if server_pid else None
     client_before = time.process_time()
     next_index = 0
+    answered = 0
     started = time.perf_counter()
     deadline = started + max_seconds
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    headers = {"content-type": "application/json"}
 
     async def one_client(client: httpx.AsyncClient) -> None:
-        nonlocal next_index
-        while next_index < max_requests and time.perf_counter() < deadline:
+        nonlocal next_index, answered
+        while answered < max_requests and time.perf_counter() < deadline:
             body = bodies[next_index % len(bodies)]
             next_index += 1
             sent = time.perf_counter()
             try:
                 answer = await client.post("/v1/hint", content=body, headers=headers)
             except httpx.HTTPError as error:
+                answered += 1
                 level.errors.append(f"{type(error).__name__}: {error}")
                 continue
             elapsed = (time.perf_counter() - sent) * 1000
@@ -217,6 +248,7 @@ async def run_level(
                 level.rejected += 1
                 await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
                 continue
+            answered += 1
             status = answer.json().get("status") if answer.status_code == 200 else None
             if status not in HINT_STATUSES:
                 level.errors.append(f"HTTP {answer.status_code}: {answer.text[:200]}")
@@ -224,13 +256,15 @@ async def run_level(
             level.statuses[str(status)] = level.statuses.get(str(status), 0) + 1
             level.latencies.append(elapsed)
 
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
-        await asyncio.gather(*(one_client(client) for _ in range(clients)))
+    try:
+        await asyncio.gather(*(one_client(client) for client in pool))
+    finally:
+        await asyncio.gather(*(client.aclose() for client in pool))
     level.seconds = time.perf_counter() - started
     level.client_cpu = time.process_time() - client_before
     server_after = server_cpu_seconds(server_pid) if server_pid else None
     if server_before is not None and server_after is not None:
-        level.server_cpu = server_after - server_before
+        level.server_cpu = (server_after[0] - server_before[0], server_after[1] - server_before[1])
     return level
 
 
@@ -246,7 +280,9 @@ async def measure(args: argparse.Namespace, base: str, bodies: list[str], server
             f"{summary['hints_per_s']:>6.1f}/s, p50 {summary['p50_ms']:>6.1f} ms, "
             f"p99 {summary['p99_ms']:>6.1f} ms, "
             f"503s {summary['rejected_503']}, errors {summary['errors']}; CPU ms/hint: server "
-            f"{summary['server_cpu_ms_per_hint']}, client {summary['client_cpu_ms_per_hint']}",
+            f"{summary['server_cpu_ms_per_hint']} (main {summary['server_main_cpu_ms_per_hint']}, "
+            f"workers {summary['server_workers_cpu_ms_per_hint']}), "
+            f"client {summary['client_cpu_ms_per_hint']}",
             flush=True,
         )
         levels.append(level)
@@ -255,8 +291,8 @@ async def measure(args: argparse.Namespace, base: str, bodies: list[str], server
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="300 requests or 15 s per level.")
-    parser.add_argument("--requests", type=int, help="Requests per level (default 1500; 300 with --quick).")
+    parser.add_argument("--quick", action="store_true", help="300 hints or 15 s per level.")
+    parser.add_argument("--requests", type=int, help="Hints per level (default 1500; 300 with --quick).")
     parser.add_argument("--seconds", type=float, help="Seconds per level at most (default 45; 15 --quick).")
     parser.add_argument("--levels", type=lambda s: [int(x) for x in s.split(",")], default=list(LEVELS))
     parser.add_argument("--positions", type=int, default=400, help="Distinct positions, sent in turn.")
@@ -268,10 +304,11 @@ def main(argv: list[str] | None = None) -> int:
     args.requests = args.requests or (300 if args.quick else 1500)
     args.seconds = args.seconds or (15.0 if args.quick else 45.0)
 
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     texts = positions(args.seed, args.positions)
     bodies = [json.dumps({"position": text}) for text in texts]
-    engine_ms = engine_cpu_ms(texts[:100])
-    print(f"hint() alone: {engine_ms:.2f} CPU ms per position (no HTTP)", flush=True)
+    hint_ms, payload_ms = library_cpu_ms(texts[:100])
+    print(f"library, no HTTP: hint() {hint_ms:.2f} CPU ms, with its plan {payload_ms:.2f} CPU ms", flush=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(port, args.serve_args)
@@ -289,7 +326,13 @@ def main(argv: list[str] | None = None) -> int:
 
     result = {
         "date": date.today().isoformat(),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.system()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "system": platform.system(),
+            "load_average_before": load_before,
+            "load_average_after": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        },
         "versions": {name: metadata.version(name) for name in ("ortools", "fastapi", "uvicorn", "httpx")},
         "server": {
             "command": "rummy serve --no-access-log " + " ".join(args.serve_args),
@@ -306,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
             "max_requests_per_level": args.requests,
             "max_seconds_per_level": args.seconds,
         },
-        "engine_cpu_ms_per_hint": round(engine_ms, 2),
+        "library_cpu_ms_per_hint": {"hint": round(hint_ms, 2), "hint_and_plan": round(payload_ms, 2)},
         "levels": [level.summary() for level in levels],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

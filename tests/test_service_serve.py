@@ -3,6 +3,7 @@ from the documented example request, then a clean shutdown."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -63,3 +64,18 @@ def test_rummy_serve_answers_the_example_request_and_stops_cleanly() -> None:
     assert server.returncode == 0, log
     assert f"http://127.0.0.1:{port}/docs" in log
     assert "Application shutdown complete" in log and "Traceback" not in log
+
+
+def test_the_load_benchmark_runs_end_to_end(tmp_path: Path) -> None:
+    """A tiny run of ``python -m benchmarks.load``: server up, levels measured, JSON written."""
+    out = tmp_path / "load.json"
+    env = {name: value for name, value in os.environ.items() if not name.startswith("RUMMY_")}
+    command = [sys.executable, "-m", "benchmarks.load", "--levels", "1,4", "--requests", "8"]
+    command += ["--positions", "8", "--warmup", "2", "--out", str(out), "--", "--workers", "1"]
+    root = Path(__file__).resolve().parents[1]
+    finished = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr.decode()
+    result = json.loads(out.read_text())
+    assert [level["clients"] for level in result["levels"]] == [1, 4]
+    assert all(level["errors"] == 0 and level["hints"] >= 8 for level in result["levels"])
+    assert result["server"]["pool"]["workers"] == 1
