@@ -24,7 +24,7 @@ from service.web import install_page
 
 __all__ = ["SOLVING_PATHS", "create_app"]
 
-SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze"})
+SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze", "/v1/puzzles"})
 """Endpoints whose work runs on the solver pool (and may be refused with 503)."""
 
 DESCRIPTION = """\
