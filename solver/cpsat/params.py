@@ -47,6 +47,9 @@ def new_solver(time_limit: float) -> cp_model.CpSolver:
     parameters.add_zero_half_cuts = False
     parameters.add_clique_cuts = False
     parameters.random_seed = 0
+    # CP-SAT's own Ctrl-C handler would outlive the solve and kill the process on the next
+    # Ctrl-C; servers and the terminal game handle interrupts themselves.
+    parameters.catch_sigint_signal = False
     parameters.max_time_in_seconds = time_limit
     return solver
 
