@@ -4,7 +4,8 @@ The service is a thin edge over the library: request schemas in, one library cal
 (on the bounded solver pool when it solves), response schemas out.  Nothing happens at
 import time; ``create_app`` builds everything, and the pool's workers start with the
 application's lifespan (or on the first job, when no lifespan runs).  The root path
-``/`` serves the web page (``service.web``), its files are under ``/static``.
+``/`` serves the web page (``service.web``), its files are under ``/static``; the API
+docs pages ``/docs`` and ``/redoc`` work offline (``service.docs``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
+from service.docs import install_docs
 from service.errors import install_error_handlers
 from service.limits import BodyLimitMiddleware, LoadShedMiddleware
 from service.pool import SolvePool
@@ -63,8 +65,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         description=DESCRIPTION,
         lifespan=lifespan,
-        docs_url="/docs",
-        redoc_url="/redoc",
+        docs_url=None,  # served offline by service.docs
+        redoc_url=None,
         openapi_url="/openapi.json",
     )
     app.state.settings = settings
@@ -78,5 +80,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(check.router)
     app.include_router(puzzles.router)
     app.include_router(meta.router)
+    install_docs(app)
     install_page(app)
     return app

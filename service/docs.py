@@ -1,0 +1,65 @@
+"""The API docs pages, served offline: ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc).
+
+FastAPI's own docs pages load Swagger UI and ReDoc from a CDN, so they are blank on a
+machine without internet.  These pages load the same tools from ``/docs-assets``, which
+serves the files that the ``fastapi-offline`` package ships (Swagger UI 5, which reads
+the OpenAPI 3.1 document FastAPI writes, and ReDoc 2); no page refers to any other host.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fastapi_offline
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+__all__ = ["ASSETS_DIR", "ASSETS_URL", "install_docs"]
+
+ASSETS_DIR = Path(fastapi_offline.__file__).resolve().parent / "static"
+"""``swagger-ui-bundle.js``, ``swagger-ui.css``, ``redoc.standalone.js`` and ``favicon.png``."""
+
+ASSETS_URL = "/docs-assets"
+
+
+def install_docs(app: FastAPI, docs_url: str = "/docs", redoc_url: str = "/redoc") -> None:
+    """Serve the docs pages on ``app``, which must be built with ``docs_url=None, redoc_url=None``."""
+    assert app.openapi_url is not None and app.swagger_ui_oauth2_redirect_url is not None
+    openapi_url = app.openapi_url
+    oauth2_redirect_url = app.swagger_ui_oauth2_redirect_url
+
+    def root(request: Request) -> str:
+        return str(request.scope.get("root_path", "")).rstrip("/")
+
+    @app.get(docs_url, include_in_schema=False)
+    def swagger_ui(request: Request) -> HTMLResponse:
+        assets = root(request) + ASSETS_URL
+        return get_swagger_ui_html(
+            openapi_url=root(request) + openapi_url,
+            title=f"{app.title} - Swagger UI",
+            oauth2_redirect_url=root(request) + oauth2_redirect_url,
+            swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+            swagger_css_url=f"{assets}/swagger-ui.css",
+            swagger_favicon_url=f"{assets}/favicon.png",
+            init_oauth=app.swagger_ui_init_oauth,
+            swagger_ui_parameters=app.swagger_ui_parameters,
+        )
+
+    @app.get(oauth2_redirect_url, include_in_schema=False)
+    def swagger_ui_oauth2_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    @app.get(redoc_url, include_in_schema=False)
+    def redoc(request: Request) -> HTMLResponse:
+        assets = root(request) + ASSETS_URL
+        return get_redoc_html(
+            openapi_url=root(request) + openapi_url,
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{assets}/redoc.standalone.js",
+            redoc_favicon_url=f"{assets}/favicon.png",
+            with_google_fonts=False,
+        )
+
+    app.mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
