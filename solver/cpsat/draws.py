@@ -227,21 +227,7 @@ class _DrawModel:
 
     def table_now(self) -> Table:
         """The table of the solution just found (meaningful right after a successful search)."""
-
-        def value(var: object) -> int:
-            return int(self.solver.value(var))  # type: ignore[arg-type]
-
-        built = self.built
-        found = extract_play(
-            self.instance,
-            value,
-            list(built.copies),
-            list(built.keep),
-            [list(chain) for chain in built.extend],
-            dict(built.play),
-            built.hand_jokers_played,
-            dict(built.fill),
-        )
+        found = extract_play(self.instance, self.built, self.solver)
         return Table.of(found.melds)
 
 

@@ -9,11 +9,13 @@ are merged back into full-length sequences; kept old melds are left as they were
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece
 from solver.cpsat.instance import Instance
+from solver.cpsat.model import HintModel
 from solver.melds import Meld
 
 __all__ = ["Extracted", "extract_play"]
@@ -27,17 +29,14 @@ class Extracted:
     broken: int
 
 
-def extract_play(
-    instance: Instance,
-    value: Callable[[object], int],
-    copies: list[object],
-    keep: list[object],
-    extend: list[list[tuple[int, object]]],
-    play: dict[int, object],
-    jokers_played: object | None,
-    fill: dict[int, object],
-) -> Extracted:
-    """Read a solution through ``value`` (the solver's value of a variable)."""
+def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver) -> Extracted:
+    """Read the solution ``solver`` just found for ``built`` (the model of ``instance``)."""
+
+    def value(var: object) -> int:
+        return int(solver.value(var))  # type: ignore[arg-type]
+
+    copies, keep, extend, play = built.copies, built.keep, built.extend, built.play
+    jokers_played, fill = built.hand_jokers_played, built.fill
     real_left = list(instance.table_real)
     for c, var in play.items():
         real_left[c] += value(var)

@@ -78,19 +78,7 @@ def solve_instance(instance: Instance, *, time_limit: float, started: float | No
         return _unchanged(instance, "timeout", begin, solve_start, solve_end)
     status: HintStatus = "optimal" if code == cp_model.OPTIMAL else "feasible"
 
-    def value(var: object) -> int:
-        return int(solver.value(var))  # type: ignore[arg-type]
-
-    found = extract_play(
-        instance,
-        value,
-        list(built.copies),
-        list(built.keep),
-        [list(chain) for chain in built.extend],
-        dict(built.play),
-        built.hand_jokers_played,
-        dict(built.fill),
-    )
+    found = extract_play(instance, built, solver)
     done = time.perf_counter()
     return Hint(
         status=status,
