@@ -61,7 +61,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed import RESULTS, machine, percentile, pin_one_core
+from benchmarks.speed import RESULTS, machine, percentile, pin_one_core, pyplot
 from benchmarks.speed import _version as package_version
 from benchmarks.suite import SuiteEntry, suite_named
 from solver.cards import Card, Joker, Piece, Rank, Suit
@@ -512,13 +512,8 @@ def print_summary(summary: dict[str, Any], peer: Peer, ours_setup_ms: float) -> 
 
 def plot(results: list[Result], path: Path, title: str) -> bool:
     """Both sides' times against table size (log scale), one point per position and side."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not installed: no plot (pip install -e .[bench])")
+    plt = pyplot()
+    if plt is None:
         return False
     figure, axis = plt.subplots(figsize=(8, 5))
     xs = [r.table_cards for r in results]

@@ -24,6 +24,7 @@ import time
 from datetime import date
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from benchmarks.suite import SUITES, SuiteSpec, suite_named
 from solver.cpsat import hint
@@ -181,8 +182,8 @@ def report(rows: list[Row]) -> dict[str, object]:
     return summary
 
 
-def plot(rows: list[Row], path: Path, title: str) -> bool:
-    """Scatter of time against table size, one colour per variant, log time axis."""
+def pyplot() -> Any | None:
+    """matplotlib's pyplot on the file-only Agg backend, or None (with a message) when absent."""
     try:
         import matplotlib
 
@@ -190,6 +191,14 @@ def plot(rows: list[Row], path: Path, title: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib not installed: no plot (pip install -e .[bench])")
+        return None
+    return plt
+
+
+def plot(rows: list[Row], path: Path, title: str) -> bool:
+    """Scatter of time against table size, one colour per variant, log time axis."""
+    plt = pyplot()
+    if plt is None:
         return False
     figure, axis = plt.subplots(figsize=(8, 5))
     for name, colour in zip(VARIANTS, ("tab:blue", "tab:green", "tab:red"), strict=True):
