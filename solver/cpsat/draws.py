@@ -159,26 +159,26 @@ class _DrawModel:
         model.add(self.primary == self.built.primary)
         model.minimize(self.primary)  # replaces the hint's objective
         self.solver = new_solver(time_limit)
-        weights = {var.index: -variant.card_points(ALL_CARDS[c]) for c, var in self.built.play.items()}
+        weights = {index: -variant.card_points(ALL_CARDS[c]) for c, index in self.built.play.items()}
         jokers = self.built.hand_jokers_played
         if jokers is not None:
-            weights[jokers.index] = -variant.joker_points
+            weights[jokers] = -variant.joker_points
         self.weights = weights
         self.relaxation = Relaxation(model, weights)
         # Start with no draw: every piece at its count in the hand.
         self.selected: Piece | None = None
-        for c, var in self.built.play.items():
-            self._bound(var.index, 0, self.hand[c])
+        for c, index in self.built.play.items():
+            self._bound(index, 0, self.hand[c])
         if jokers is not None:
-            self._bound(jokers.index, 0, self.hand_jokers)
+            self._bound(jokers, 0, self.hand_jokers)
 
     def select(self, piece: Piece | None) -> None:
         """Bounds for drawing ``piece`` (None: no draw), in the model and the LP alike."""
         for drawn, extra in ((self.selected, 0), (piece, 1)):
             if isinstance(drawn, Card):
-                self._bound(self.built.play[drawn.index].index, 0, self.hand[drawn.index] + extra)
+                self._bound(self.built.play[drawn.index], 0, self.hand[drawn.index] + extra)
             elif isinstance(drawn, Joker) and self.built.hand_jokers_played is not None:
-                self._bound(self.built.hand_jokers_played.index, 0, self.hand_jokers + extra)
+                self._bound(self.built.hand_jokers_played, 0, self.hand_jokers + extra)
         self.selected = piece
 
     def _bound(self, index: int, low: int, high: int) -> None:

@@ -57,9 +57,11 @@ def _feasibility_model(position: Position, variant: Variant) -> HintModel:
 
 def _play_vars(built: HintModel) -> list[tuple[Piece, cp_model.IntVar]]:
     """The play counts per distinct hand piece, in a fixed order (cards by index, joker last)."""
-    found: list[tuple[Piece, cp_model.IntVar]] = [(ALL_CARDS[c], v) for c, v in sorted(built.play.items())]
+    found: list[tuple[Piece, cp_model.IntVar]] = [
+        (ALL_CARDS[c], built.variable(index)) for c, index in sorted(built.play.items())
+    ]
     if built.hand_jokers_played is not None:
-        found.append((Joker(), built.hand_jokers_played))
+        found.append((Joker(), built.variable(built.hand_jokers_played)))
     return found
 
 
@@ -127,4 +129,3 @@ def playable_pieces(
         tuple(p for p in order if p not in seen),
         exact,
     )
-

@@ -32,8 +32,10 @@ class Extracted:
 def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver) -> Extracted:
     """Read the solution ``solver`` just found for ``built`` (the model of ``instance``)."""
 
-    def value(var: object) -> int:
-        return int(solver.value(var))  # type: ignore[arg-type]
+    values = list(solver.response_proto.solution)
+
+    def value(index: int) -> int:
+        return int(values[index])
 
     copies, keep, extend, play = built.copies, built.keep, built.extend, built.play
     jokers_played, fill = built.hand_jokers_played, built.fill

@@ -21,6 +21,10 @@ a meld holds a real card needs no constraint (``hint`` rejects more jokers).
 The objective is lexicographic in one integer: ``weight * primary + broken`` where the
 primary term is the points (or cards) left in the hand, ``broken`` counts the old melds
 whose cards do not all end in one meld, and ``weight = len(old melds) + 1``.
+
+The model is written straight into the proto (``solver.cpsat.proto``): variables are
+indices, and ``HintModel.variable`` gives the ``IntVar`` of one for callers that add
+constraints of their own with ``CpModel``'s API.
 """
 
 from __future__ import annotations
@@ -31,83 +35,93 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat.instance import Instance
 from solver.cpsat.params import new_model
+from solver.cpsat.proto import ProtoWriter
 
 __all__ = ["HintModel", "build_model"]
 
 
 @dataclass(slots=True)
 class HintModel:
-    """The CP-SAT model and the variables the extraction reads back."""
+    """The CP-SAT model and the indices of the variables the extraction reads back."""
 
     model: cp_model.CpModel
-    copies: list[cp_model.IntVar]
-    keep: list[cp_model.IntVar]
-    extend: list[list[tuple[int, cp_model.IntVar]]]
-    play: dict[int, cp_model.IntVar]
-    hand_jokers_played: cp_model.IntVar | None
-    fill: dict[int, cp_model.IntVar]
-    broken: cp_model.LinearExprT
-    primary: cp_model.LinearExprT
+    copies: list[int]
+    keep: list[int]
+    extend: list[list[tuple[int, int]]]
+    """Per old meld: (card index, extension variable), chain by chain, nearest first."""
+    play: dict[int, int]
+    hand_jokers_played: int | None
+    fill: dict[int, int]
+    primary_terms: tuple[tuple[int, ...], tuple[int, ...], int]
+    """The primary objective (points or cards left) as (variables, coefficients, constant)."""
+
+    def variable(self, index: int) -> cp_model.IntVar:
+        """The ``IntVar`` of a variable index, for constraints added through ``CpModel``."""
+        return self.model.get_int_var_from_proto_index(index)
+
+    @property
+    def primary(self) -> cp_model.LinearExprT:
+        """The points (or cards) left in the hand, as a ``CpModel`` expression."""
+        variables, coefficients, constant = self.primary_terms
+        terms = [self.variable(index) for index in variables]
+        return cp_model.LinearExpr.weighted_sum(terms, list(coefficients)) + constant
 
 
 def build_model(instance: Instance) -> HintModel:
     """Build the model of ``instance``'s best play (see the module docstring)."""
     model = new_model()
+    writer = ProtoWriter(model)
+    new_var, add_linear = writer.new_var, writer.add_linear
     table_real, hand_real = instance.table_real, instance.hand_real
     table_jokers = instance.table_jokers
     total_jokers = instance.total_jokers
     opening = instance.opening_required
 
-    play = {c: model.new_int_var(0, hand_real[c], f"play_{c}") for c in range(52) if hand_real[c]}
-    jokers_played = (
-        model.new_int_var(0, instance.hand_jokers, "hand_jokers_played") if instance.hand_jokers else None
-    )
+    play = {c: new_var(0, hand_real[c]) for c in range(52) if hand_real[c]}
+    jokers_played = new_var(0, instance.hand_jokers) if instance.hand_jokers else None
 
-    # Slot terms per card index: (coefficient, variable) pairs on the demand side.
-    demand: list[list[cp_model.IntVar]] = [[] for _ in range(52)]
-    supply_real = [table_real[c] + hand_real[c] for c in range(52)]
-    copies: list[cp_model.IntVar] = []
-    for m, cards in enumerate(instance.template_cards):
-        bound = min(supply_real[c] + total_jokers for c in cards)
-        var = model.new_int_var(0, bound, f"x_{m}")
+    # Slot terms per card index: (coefficient 1) variables on the demand side.
+    demand: list[list[int]] = [[] for _ in range(52)]
+    supply = [table_real[c] + hand_real[c] + total_jokers for c in range(52)]
+    copies: list[int] = []
+    for cards in instance.template_cards:
+        var = new_var(0, min([supply[c] for c in cards]))
         copies.append(var)
         for c in cards:
             demand[c].append(var)
 
-    keep: list[cp_model.IntVar] = []
-    extend: list[list[tuple[int, cp_model.IntVar]]] = []
-    reserved_real: list[list[tuple[int, cp_model.IntVar]]] = [[] for _ in range(52)]
-    kept_jokers: list[list[tuple[int, cp_model.IntVar]]] = [[] for _ in range(52)]
-    for i, old in enumerate(instance.old_melds):
-        kept = model.new_bool_var(f"keep_{i}")
+    keep: list[int] = []
+    extend: list[list[tuple[int, int]]] = []
+    reserved_real: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+    kept_jokers: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+    for old in instance.old_melds:
+        kept = new_var(1, 1) if opening else new_var(0, 1)
         keep.append(kept)
-        if opening:
-            model.add(kept == 1)
         for c, count in old.real:
             reserved_real[c].append((count, kept))
         for c, count in old.jokers:
             kept_jokers[c].append((count, kept))
-        grown: list[tuple[int, cp_model.IntVar]] = []
+        grown: list[tuple[int, int]] = []
         for chain in old.extension_chains if not opening else ():
             previous = kept
             for c in chain:
-                step = model.new_bool_var(f"ext_{i}_{c}")
-                model.add_implication(step, previous)
+                step = new_var(0, 1)
+                writer.add_implication(step, previous)
                 demand[c].append(step)
                 grown.append((c, step))
                 previous = step
         extend.append(grown)
 
-    fill: dict[int, cp_model.IntVar] = {}
-    joker_vars: list[cp_model.IntVar] = []
+    fill: dict[int, int] = {}
+    joker_vars: list[int] = []
     joker_coefficients: list[int] = []
-    weighted_sum = cp_model.LinearExpr.weighted_sum
     for c in range(52):
-        if not (demand[c] or table_jokers[c] or table_real[c] or c in play):
+        slots = demand[c]
+        if not (slots or table_jokers[c] or table_real[c] or c in play):
             continue
         # Balance: slots of c in new melds and extensions + real c kept in blocks
         #          == table c + played c + jokers declared c outside blocks.
-        variables: list[cp_model.IntVar] = list(demand[c])
+        variables = list(slots)
         coefficients = [1] * len(variables)
         for count, kept in reserved_real[c]:
             variables.append(kept)
@@ -115,54 +129,76 @@ def build_model(instance: Instance) -> HintModel:
         if c in play:
             variables.append(play[c])
             coefficients.append(-1)
-        if demand[c] and total_jokers:
-            fill[c] = model.new_int_var(0, total_jokers, f"fill_{c}")
+        if slots and total_jokers:
+            fill[c] = new_var(0, total_jokers)
             variables.append(fill[c])
             coefficients.append(-1)
             joker_vars.append(fill[c])
             joker_coefficients.append(1)
-        model.add(weighted_sum(variables, coefficients) == table_real[c])
+        add_linear(variables, coefficients, table_real[c], table_real[c])
         if table_jokers[c]:
             kept_vars = [kept for _, kept in kept_jokers[c]]
             kept_counts = [count for count, _ in kept_jokers[c]]
             joker_vars.extend(kept_vars)
             joker_coefficients.extend(kept_counts)
-            kept_here = weighted_sum(kept_vars, kept_counts)
-            stay = model.new_int_var(0, table_jokers[c], f"stay_{c}")
-            model.add(stay >= kept_here)
-            model.add(stay <= kept_here + fill.get(c, 0))
-            model.add(table_jokers[c] - stay <= table_real[c] + play.get(c, 0))
+            stay = new_var(0, table_jokers[c])
+            negated = [-count for count in kept_counts]
+            jokers_here = table_jokers[c]
+            if c in fill:
+                # kept here <= stay <= kept here + fill[c]
+                add_linear([stay, *kept_vars], [1, *negated], 0, jokers_here)
+                add_linear([stay, *kept_vars, fill[c]], [1, *negated, -1], -jokers_here - total_jokers, 0)
+            else:
+                add_linear([stay, *kept_vars], [1, *negated], 0, 0)
+            # The counting rule: table_jokers[c] - stay <= table_real[c] + play[c].
+            if c in play:
+                add_linear([stay, play[c]], [1, 1], jokers_here - table_real[c], jokers_here + hand_real[c])
+            else:
+                add_linear([stay], [1], jokers_here - table_real[c], jokers_here)
     if total_jokers:
         if jokers_played is not None:
             joker_vars.append(jokers_played)
             joker_coefficients.append(-1)
-        model.add(weighted_sum(joker_vars, joker_coefficients) == sum(table_jokers))
+        total = sum(table_jokers)
+        add_linear(joker_vars, joker_coefficients, total, total)
 
     played_vars = list(play.values()) + ([jokers_played] if jokers_played is not None else [])
-    played_count = cp_model.LinearExpr.sum(played_vars)
-    model.add(played_count >= 1)
-
     hand_size = sum(hand_real) + instance.hand_jokers
+    add_linear(played_vars, [1] * len(played_vars), 1, hand_size)
+
     if instance.keep_jokers and jokers_played is not None:
-        goes_out = model.new_bool_var("goes_out")
-        model.add(jokers_played <= instance.hand_jokers * goes_out)
-        model.add(played_count == hand_size).only_enforce_if(goes_out)
+        goes_out = new_var(0, 1)
+        # Hand jokers are played only when every piece of the hand is.
+        add_linear([jokers_played, goes_out], [1, -instance.hand_jokers], -instance.hand_jokers, 0)
+        add_linear(played_vars, [1] * len(played_vars), hand_size, hand_size, enforced_by=goes_out)
 
     if opening:
-        values = [
-            sum(instance.variant.tile_value(t) for t in template.cards) for template in instance.templates
-        ]
-        model.add(cp_model.LinearExpr.weighted_sum(copies, values) >= instance.variant.opening_points)
+        tile_value = instance.variant.tile_value
+        values = [sum(tile_value(t) for t in template.cards) for template in instance.templates]
+        most = max(instance.variant.opening_points, sum(values) * max(supply))
+        add_linear(copies, values, instance.variant.opening_points, most)
 
-    left_terms = [play[c] for c in play]
+    left_terms = list(play.values())
     left_weights = [-instance.hand_weight(c) for c in play]
     constant = sum(instance.hand_weight(c) * hand_real[c] for c in play)
     if jokers_played is not None:
         left_terms.append(jokers_played)
         left_weights.append(-instance.joker_weight)
         constant += instance.joker_weight * instance.hand_jokers
-    primary = cp_model.LinearExpr.weighted_sum(left_terms, left_weights) + constant
-    broken = len(keep) - cp_model.LinearExpr.sum(keep)
+    # weight * primary + broken, with broken = len(keep) - sum(keep).
     weight = len(keep) + 1
-    model.minimize(weight * primary + broken)
-    return HintModel(model, copies, keep, extend, play, jokers_played, fill, broken, primary)
+    writer.minimize(
+        left_terms + keep,
+        [weight * w for w in left_weights] + [-1] * len(keep),
+        weight * constant + len(keep),
+    )
+    return HintModel(
+        model,
+        copies,
+        keep,
+        extend,
+        play,
+        jokers_played,
+        fill,
+        (tuple(left_terms), tuple(left_weights), constant),
+    )

@@ -72,6 +72,8 @@ def solve_instance(instance: Instance, *, time_limit: float, started: float | No
     solve_start = time.perf_counter()
     code = solver.solve(built.model)
     solve_end = time.perf_counter()
+    if code == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in build_model, never an input
+        raise AssertionError(f"the hint model is invalid: {built.model.validate()}")
     if code == cp_model.INFEASIBLE:
         return _unchanged(instance, "no_play", begin, solve_start, solve_end)
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

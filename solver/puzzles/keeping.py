@@ -58,15 +58,15 @@ def can_go_out(
     built = build_model(instance)
     model = built.model
     model.clear_objective()  # type: ignore[no-untyped-call]
-    for c, var in built.play.items():
-        model.add(var == instance.hand_real[c])
+    for c, index in built.play.items():
+        model.add(built.variable(index) == instance.hand_real[c])
     if built.hand_jokers_played is not None:
-        model.add(built.hand_jokers_played == instance.hand_jokers)
+        model.add(built.variable(built.hand_jokers_played) == instance.hand_jokers)
     melds = len(instance.old_melds)
     for i in keep:
         if not 0 <= i < melds:
             raise ValueError(f"meld number {i} is out of range: the table has {melds} melds (0-based)")
-        model.add(built.keep[i] == 1)
+        model.add(built.variable(built.keep[i]) == 1)
     for i, card in attach:
         if not 0 <= i < melds:
             raise ValueError(f"meld number {i} is out of range: the table has {melds} melds (0-based)")
@@ -95,9 +95,9 @@ def _adjacent_slot(instance: Instance, built: HintModel, meld: int, card: Card) 
     terms: list[cp_model.IntVar] = []
     at = 0
     for chain in old.extension_chains:
-        c, var = variables[at]
+        c, index = variables[at]
         if c == card.index == chain[0]:
-            terms.append(var)
+            terms.append(built.variable(index))
         at += len(chain)
     if old.meld.kind(instance.variant) == "sequence":
         cards = old.meld.cards
@@ -112,7 +112,7 @@ def _adjacent_slot(instance: Instance, built: HintModel, meld: int, card: Card) 
             after = start == high + 1 and position_card(start, card.suit) == card
             before = end == low - 1 and position_card(end, card.suit) == card
             if after or before:
-                terms.append(built.copies[m])
+                terms.append(built.variable(built.copies[m]))
     if not terms:
         raise AssertionError(f"{card} fits meld {old.meld} but the model has no slot for it there")
     return terms
