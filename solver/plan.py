@@ -12,7 +12,8 @@ Fewest cards moved.  A new meld may be built *on* an old meld: the cards they sh
 stay where they lie, everything else moves.  Each old meld hosts at most one new meld
 and each new meld sits on at most one old meld, so choosing the hosts is a bipartite
 matching whose weight is the number of shared pieces (jokers count as shared only with
-the same declaration).  ``networkx.max_weight_matching`` finds a heaviest one, and every
+the same declaration).  SciPy's ``linear_sum_assignment`` finds a heaviest one (a
+rectangular assignment problem; pairs that share nothing are dropped), and every
 piece not kept in place moves exactly once, so no plan reaching the same table moves
 fewer pieces.  Ties prefer hosts that leave a meld untouched, then keep the numbering
 close (old meld i under new meld i).
@@ -33,7 +34,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx  # type: ignore[import-untyped]
+import numpy as np
+from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from solver.cards import Card, Joker, Piece
 from solver.cpsat import Hint
@@ -270,27 +272,30 @@ def hint_payload(h: Hint) -> dict[str, object]:
 def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, int]:
     """Heaviest matching old meld -> new meld (0-based) by shared pieces, ties broken
     toward untouched melds, then toward equal numbers."""
+    if not old or not new:
+        return {}
     spread = max(len(old), len(new)) + 1
     tie_scale = len(old) * spread + 1  # above any sum of distance terms
     untouched_scale = tie_scale * (len(old) + 1)  # above any tie term
     shared_scale = untouched_scale * (len(old) + 1)  # above any untouched bonus
-    graph = nx.Graph()
+    # Shared pieces per (old, new) pair, from where each piece lies in the new table.
+    holders: defaultdict[Piece, list[tuple[int, int]]] = defaultdict(list)
+    for j, new_meld in enumerate(new):
+        for piece, count in Counter(new_meld).items():
+            holders[piece].append((j, count))
+    shared = np.zeros((len(old), len(new)), dtype=np.int64)
     for i, old_meld in enumerate(old):
-        old_counts = Counter(old_meld)
-        for j, new_meld in enumerate(new):
-            shared = sum((old_counts & Counter(new_meld)).values())
-            if not shared:
-                continue
-            untouched = int(len(old_meld) == len(new_meld) == shared)
-            weight = shared * shared_scale + untouched * untouched_scale + (spread - abs(i - j))
-            graph.add_edge(("old", i), ("new", j), weight=weight)
-    matching = nx.max_weight_matching(graph)
-    hosts: dict[int, int] = {}
-    for a, b in matching:
-        (side_a, index_a), (_, index_b) = a, b
-        old_index, new_index = (index_a, index_b) if side_a == "old" else (index_b, index_a)
-        hosts[old_index] = new_index
-    return hosts
+        for piece, count in Counter(old_meld).items():
+            for j, held in holders.get(piece, ()):
+                shared[i, j] += min(count, held)
+    old_sizes = np.array([len(meld) for meld in old])[:, None]
+    new_sizes = np.array([len(meld) for meld in new])[None, :]
+    untouched = (old_sizes == new_sizes) & (new_sizes == shared)
+    distance = np.abs(np.arange(len(old))[:, None] - np.arange(len(new))[None, :])
+    weight = shared * shared_scale + untouched * untouched_scale + (spread - distance)
+    weight[shared == 0] = 0  # no edge: never worth more than leaving both unmatched
+    rows, columns = linear_sum_assignment(weight, maximize=True)
+    return {int(i): int(j) for i, j in zip(rows, columns, strict=True) if shared[i, j]}
 
 
 @dataclass(slots=True)
