@@ -136,7 +136,7 @@ class Card:
         return cls(Rank.parse(rank_text), Suit.parse(suit_text))
 
     def __str__(self) -> str:
-        return f"{self.rank.label}{self.suit.letter}"
+        return _CARD_TEXT[(self.rank - 1) * 4 + self.suit]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -147,6 +147,8 @@ class Card:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+_CARD_TEXT: tuple[str, ...] = tuple(f"{card.rank.label}{card.suit.letter}" for card in ALL_CARDS)
+"""Notation by card index: cards are printed constantly (melds, tables, sort keys)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,9 +193,9 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
     """Card copies and jokers beyond what the variant's deck holds."""
     pieces = tuple(pieces)
     found = []
-    for card, count in sorted(count_real(pieces).items()):
-        if count > variant.decks:
-            found.append(f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}")
+    too_many = [(card, count) for card, count in count_real(pieces).items() if count > variant.decks]
+    for card, count in sorted(too_many):
+        found.append(f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}")
     jokers = sum(isinstance(piece, Joker) for piece in pieces)
     if jokers > variant.jokers:
         found.append(f"{jokers} jokers, but the {variant.name} deck holds {variant.jokers}")

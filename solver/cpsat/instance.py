@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Suit
@@ -150,37 +151,46 @@ def build_instance(
 
 
 def _old_meld(meld: Meld, variant: Variant, available: list[int], total_jokers: int) -> OldMeld:
+    real, jokers, chains = _meld_outline(meld, meld.kind(variant), variant.max_position)
+
+    def reachable(chain: tuple[int, ...]) -> tuple[int, ...]:
+        # Cut a chain at the first card that neither exists nor could be a joker.
+        if total_jokers:
+            return chain
+        for at, index in enumerate(chain):
+            if available[index] == 0:
+                return chain[:at]
+        return chain
+
+    trimmed = tuple(c for c in (reachable(chain) for chain in chains) if c)
+    return OldMeld(meld, real, jokers, trimmed)
+
+
+@lru_cache(maxsize=4096)
+def _meld_outline(
+    meld: Meld, shape: str | None, max_position: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]]:
+    """A table meld's real cards and jokers as (index, count), and its extension chains
+    before trimming (cached: the same melds lie on the table turn after turn)."""
     real = Counter(card.index for card in meld.real_cards)
     jokers = Counter(j.declared.index for j in meld.jokers if j.declared is not None)
     chains: list[tuple[int, ...]] = []
-    kind = meld.kind(variant)
     cards = meld.cards
-    if kind == "group" and len(cards) == 3:
+    if shape == "group" and len(cards) == 3:
         suits = {card.suit for card in cards}
         missing = [Card(cards[0].rank, suit).index for suit in Suit if suit not in suits]
         chains.append(tuple(missing))
-    elif kind == "sequence":
+    elif shape == "sequence":
         suit = cards[0].suit
         low = _first_position(meld)
         high = low + len(cards) - 1
         down = tuple(
             position_card(p, suit).index for p in range(low - 1, max(0, low - 1 - EXTENSION_REACH), -1)
         )
-        top = min(variant.max_position, high + EXTENSION_REACH)
+        top = min(max_position, high + EXTENSION_REACH)
         up = tuple(position_card(p, suit).index for p in range(high + 1, top + 1))
         chains.extend(chain for chain in (down, up) if chain)
-
-    def reachable(chain: tuple[int, ...]) -> tuple[int, ...]:
-        # Cut a chain at the first card that neither exists nor could be a joker.
-        kept: list[int] = []
-        for index in chain:
-            if available[index] == 0 and total_jokers == 0:
-                break
-            kept.append(index)
-        return tuple(kept)
-
-    trimmed = tuple(c for c in (reachable(chain) for chain in chains) if c)
-    return OldMeld(meld, tuple(sorted(real.items())), tuple(sorted(jokers.items())), trimmed)
+    return tuple(sorted(real.items())), tuple(sorted(jokers.items())), tuple(chains)
 
 
 def _first_position(meld: Meld) -> int:
