@@ -1,6 +1,6 @@
 """``hint()``: validate, build the instance and model, solve, extract.
 
-The solver settings (one worker, no presolve, LP-guided search, a time limit always)
+The solver settings (one worker, no presolve, the LP up front, a time limit always)
 live in ``solver.cpsat.params`` so that every solve of the hint model agrees.
 """
 
