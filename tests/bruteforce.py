@@ -78,22 +78,31 @@ def brute_force_value(
     opened: bool = True,
 ) -> int | None:
     """Least points (or cards) left after a play the referee accepts, or None."""
-    hand = list(position.hand)
     opening = not opened and variant.opening_points > 0
     table_pieces: list[Piece] = [] if opening else list(position.table.pieces)
     best: int | None = None
+    for value, played in _plays(position, variant, objective, keep_jokers):
+        if best is not None and value >= best:
+            continue
+        if _playable(position, variant, table_pieces, played, opened=opened, opening=opening):
+            best = value
+    return best
+
+
+def _plays(
+    position: Position, variant: Variant, objective: Literal["points", "cards"], keep_jokers: bool
+) -> list[tuple[int, list[Piece]]]:
+    """Every non-empty selection of hand pieces with the value it leaves, best first."""
+    hand = list(position.hand)
+    found: list[tuple[int, list[Piece]]] = []
     for size in range(1, len(hand) + 1):
         for chosen in combinations(range(len(hand)), size):
             played = [hand[i] for i in chosen]
             if keep_jokers and size < len(hand) and any(isinstance(p, Joker) for p in played):
                 continue
             left = Hand.of(hand[i] for i in range(len(hand)) if i not in chosen)
-            value = left.points(variant) if objective == "points" else len(left)
-            if best is not None and value >= best:
-                continue
-            if _playable(position, variant, table_pieces, played, opened=opened, opening=opening):
-                best = value
-    return best
+            found.append((left.points(variant) if objective == "points" else len(left), played))
+    return sorted(found, key=lambda play: play[0])
 
 
 def _playable(
@@ -126,20 +135,11 @@ def brute_force_best(
     opened: bool = True,
 ) -> tuple[int, int] | None:
     """(Least points or cards left, fewest old melds broken among those plays), or None."""
-    hand = list(position.hand)
     opening = not opened and variant.opening_points > 0
     table_pieces: list[Piece] = [] if opening else list(position.table.pieces)
     origin: list[int] = [] if opening else [i for i, meld in enumerate(position.table) for _ in meld.pieces]
-    plays: list[tuple[int, list[Piece]]] = []
-    for size in range(1, len(hand) + 1):
-        for chosen in combinations(range(len(hand)), size):
-            played = [hand[i] for i in chosen]
-            if keep_jokers and size < len(hand) and any(isinstance(p, Joker) for p in played):
-                continue
-            left = Hand.of(hand[i] for i in range(len(hand)) if i not in chosen)
-            plays.append((left.points(variant) if objective == "points" else len(left), played))
     best: tuple[int, int] | None = None
-    for value, played in sorted(plays, key=lambda play: play[0]):
+    for value, played in _plays(position, variant, objective, keep_jokers):
         if best is not None and value > best[0]:
             break
         broken = _fewest_broken(

@@ -17,7 +17,7 @@ from solver.melds import Meld, position_card
 from solver.position import Hand, Position, Table
 from solver.variants import Variant
 
-__all__ = ["random_position"]
+__all__ = ["random_options", "random_position"]
 
 
 def _random_meld(rng: random.Random, variant: Variant, stock: Counter[Card]) -> list[Card] | None:
@@ -104,3 +104,17 @@ def random_position(
         stock[choice] -= 1
         hand.append(choice)
     return Position(Table.of(melds), Hand.of(hand)).validate(variant)
+
+
+def random_options(rng: random.Random, variant: Variant) -> dict[str, object]:
+    """Hint options for a cross-check: mostly the defaults, sometimes the cards objective,
+    keep_jokers, or an unopened player (where the variant has those)."""
+    options: dict[str, object] = {}
+    roll = rng.random()
+    if roll < 0.2:
+        options["objective"] = "cards"
+    elif roll < 0.3 and variant.jokers:
+        options["keep_jokers"] = True
+    elif roll < 0.45 and variant.opening_points:
+        options["opened"] = False
+    return options

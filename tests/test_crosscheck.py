@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from randpos import random_position
+from randpos import random_options, random_position
 
 from solver.cpsat import hint
 from solver.exact import best_value
@@ -45,26 +45,13 @@ def engine_value(position: Position, variant: Variant, **options: object) -> int
     return result.hand_points
 
 
-def options_for(rng: random.Random, variant: Variant) -> dict[str, object]:
-    """Mostly the defaults, sometimes another objective, keep_jokers, or an unopened player."""
-    options: dict[str, object] = {}
-    roll = rng.random()
-    if roll < 0.2:
-        options["objective"] = "cards"
-    elif roll < 0.3 and variant.jokers:
-        options["keep_jokers"] = True
-    elif roll < 0.45 and variant.opening_points:
-        options["opened"] = False
-    return options
-
-
 def cross_check(seed: int, count: int, variant: Variant) -> int:
     """Compare engine and oracle on ``count`` positions; return how many had a play."""
     rng = random.Random(seed)
     with_play = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
-        options = options_for(rng, variant)
+        options = random_options(rng, variant)
         expected = best_value(position, variant, **options)  # type: ignore[arg-type]
         got = engine_value(position, variant, **options)
         assert got == expected, (str(position), options, got, expected)

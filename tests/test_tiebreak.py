@@ -13,7 +13,7 @@ import random
 
 import pytest
 from bruteforce import broken_in, brute_force_best
-from randpos import random_position
+from randpos import random_options, random_position
 
 from solver.cpsat import hint
 from solver.position import Position
@@ -26,19 +26,6 @@ VARIANTS = [
     Variant.rummikub(),
     Variant.manipulation(players=2),
 ]
-
-
-def _options(rng: random.Random, variant: Variant) -> dict[str, object]:
-    """Mostly the defaults; sometimes the cards objective, keep_jokers or an unopened player."""
-    options: dict[str, object] = {}
-    roll = rng.random()
-    if roll < 0.2:
-        options["objective"] = "cards"
-    elif roll < 0.3 and variant.jokers:
-        options["keep_jokers"] = True
-    elif roll < 0.4 and variant.opening_points:
-        options["opened"] = False
-    return options
 
 
 def _check(position: Position, variant: Variant, options: dict[str, object]) -> tuple[int, int] | None:
@@ -73,7 +60,7 @@ def test_tie_break_agrees_with_brute_force(variant: Variant) -> None:
     plays = broken = 0
     for _ in range(40):
         position = random_position(rng, variant, max_table_cards=6, max_hand=3, min_table_cards=6)
-        pair = _check(position, variant, _options(rng, variant))
+        pair = _check(position, variant, random_options(rng, variant))
         plays += pair is not None
         broken += pair is not None and pair[1] > 0
     assert plays >= 5 and broken >= 1  # the positions do exercise the tie-break
@@ -87,6 +74,6 @@ def test_many_tie_breaks_agree_with_brute_force(seed: int) -> None:
     for _ in range(120):
         variant = rng.choice(VARIANTS)
         position = random_position(rng, variant, max_table_cards=7, max_hand=3, min_table_cards=6)
-        pair = _check(position, variant, _options(rng, variant))
+        pair = _check(position, variant, random_options(rng, variant))
         broken += pair is not None and pair[1] > 0
     assert broken >= 10
