@@ -211,13 +211,6 @@ def _check(position: Position, variant: Variant, time_limit: float) -> None:
         raise ValueError("the analysis needs every card and joker to count points in a hand")
 
 
-def _knocks(variant: Variant, points: int, has_play: bool) -> bool:
-    threshold = variant.knock_threshold
-    if threshold is None or points > threshold:
-        return False
-    return has_play or not variant.knock_only_after_meld
-
-
 def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, started: float) -> DrawAdvice:
     """Weigh the draw outcomes by their unseen copies."""
     outcomes = [
@@ -226,7 +219,7 @@ def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, starte
             unseen[d.piece],
             d.points,
             d.has_play,
-            _knocks(variant, d.points, d.has_play),
+            variant.may_knock(d.points, melded=d.has_play),
             d.has_play and d.points == 0,
         )
         for d in found.draws
@@ -240,7 +233,7 @@ def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, starte
         out = Fraction(sum(o.copies for o in outcomes if o.goes_out), total)
     else:  # nothing left to draw: drawing changes nothing
         expected = Fraction(meld_now)
-        knock = Fraction(int(_knocks(variant, meld_now, found.now_has_play)))
+        knock = Fraction(int(variant.may_knock(meld_now, melded=found.now_has_play)))
         out = Fraction(int(found.now_has_play and meld_now == 0))
     advice: Advice = "draw" if not found.now_has_play or expected < meld_now else "meld"
     return DrawAdvice(

@@ -128,10 +128,7 @@ class Hand:
 
     def points(self, variant: Variant) -> int:
         """Points this hand counts at the end of a round."""
-        return sum(
-            variant.joker_points if isinstance(piece, Joker) else variant.card_points(piece)
-            for piece in self.pieces
-        )
+        return sum(variant.piece_points(piece) for piece in self.pieces)
 
 
 @dataclass(frozen=True, slots=True)

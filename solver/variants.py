@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.cards import Card, Rank
+from solver.cards import Card, Joker, Piece, Rank
 
 __all__ = ["VARIANT_NAMES", "Variant", "VariantName"]
 
@@ -148,6 +148,18 @@ class Variant:
         if card.rank >= Rank.JACK and self.face_points:
             return self.face_points
         return int(card.rank)
+
+    def piece_points(self, piece: Piece) -> int:
+        """Points a card or a joker counts when left in a hand."""
+        return self.joker_points if isinstance(piece, Joker) else self.card_points(piece)
+
+    def may_knock(self, hand_points: int, *, melded: bool) -> bool:
+        """Whether a hand worth ``hand_points`` may knock: at or under the threshold, and
+        with ``knock_only_after_meld`` only in a turn with a meld (RULES.md)."""
+        threshold = self.knock_threshold
+        if threshold is None or hand_points > threshold:
+            return False
+        return melded or not self.knock_only_after_meld
 
     def tile_value(self, card: Card) -> int:
         """Value of a card (or a joker declared as it) toward an opening meld: its face value."""

@@ -16,6 +16,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    check_time_limit,
     fail,
     load_position,
     load_variant,
@@ -119,8 +120,7 @@ def analyze_command(
     """
     rules = load_variant(variant, players)
     pos = load_position(position, rules)
-    if not 0 < time_limit <= 3600:
-        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    check_time_limit(time_limit)
     if cap < 1:
         fail(f"--cap must be at least 1, not {cap}")
     unseen_pieces: list[Piece] | None = None

@@ -46,6 +46,12 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def check_time_limit(seconds: float) -> None:
+    """Exit 2 unless ``--time-limit`` is a sane number of seconds."""
+    if not 0 < seconds <= 3600:
+        fail(f"time limit must be between 0 and 3600 seconds, not {seconds}")
+
+
 def load_variant(name: str, players: int | None) -> Variant:
     try:
         return Variant.named(name, players=players)
@@ -71,11 +77,14 @@ def styled_meld(meld: Meld | tuple[Piece, ...]) -> Text:
     return Text(" ").join(styled_piece(piece) for piece in pieces) if pieces else Text("(empty)")
 
 
-def print_table(title: str, table: Table) -> None:
-    out.print(Text(title, style="bold"))
+def print_melds(table: Table, console: Console = out) -> None:
+    """The table's melds, one numbered line each."""
     if not len(table):
-        out.print("  (empty)")
+        console.print("  (empty)")
     for number, meld in enumerate(table, start=1):
-        out.print(Text(f"  {number:>2}. ") + styled_meld(meld))
+        console.print(Text(f"  {number:>2}. ") + styled_meld(meld))
 
 
+def print_table(title: str, table: Table, console: Console = out) -> None:
+    console.print(Text(title, style="bold"))
+    print_melds(table, console)

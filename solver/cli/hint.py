@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +19,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    check_time_limit,
     err,
     fail,
     load_position,
@@ -49,7 +51,7 @@ def _hint_lines(path: str) -> Iterator[tuple[int, str]]:
             yield number, line.strip()
 
 
-def _batch(path: str, rules: Variant, options: dict[str, object], json_output: bool) -> None:
+def _batch(path: str, rules: Variant, solve: Callable[[Position], Hint], json_output: bool) -> None:
     lines = list(_hint_lines(path))
     bad = 0
     with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -57,7 +59,7 @@ def _batch(path: str, rules: Variant, options: dict[str, object], json_output: b
         for number, text in lines:
             try:
                 pos = Position.parse(text).validate(rules)
-                record = {"line": number, **hint_payload(hint(pos, variant=rules, **options))}  # type: ignore[arg-type]
+                record = {"line": number, **hint_payload(solve(pos))}
             except ValueError as error:
                 bad += 1
                 record = {"line": number, "input": text, "error": str(error)}
@@ -122,32 +124,26 @@ def hint_command(
     rules = load_variant(variant, players)
     if objective not in ("points", "cards"):
         fail(f"unknown objective {objective!r}; use points or cards")
-    if not 0 < time_limit <= 3600:
-        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    check_time_limit(time_limit)
     chosen: Objective = "cards" if objective == "cards" else "points"
-    options: dict[str, object] = {
-        "objective": chosen,
-        "keep_jokers": keep_jokers,
-        "time_limit": time_limit,
-        "opened": not not_opened,
-    }
+    solve = partial(
+        hint,
+        variant=rules,
+        objective=chosen,
+        keep_jokers=keep_jokers,
+        time_limit=time_limit,
+        opened=not not_opened,
+    )
     if batch is not None:
         if position is not None:
             fail("give a POSITION or --batch FILE, not both")
-        _batch(batch, rules, options, json_output)
+        _batch(batch, rules, solve, json_output)
         return
     if position is None:
         fail("missing POSITION (or --batch FILE)")
     pos = load_position(position, rules)
     try:
-        result = hint(
-            pos,
-            variant=rules,
-            objective=chosen,
-            keep_jokers=keep_jokers,
-            time_limit=time_limit,
-            opened=not not_opened,
-        )
+        result = solve(pos)
     except ValueError as error:
         fail(str(error))
     if json_output:

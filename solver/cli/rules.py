@@ -77,5 +77,3 @@ def check(
         for reason in verdict.reasons:
             out.print(f"  - {reason}", markup=False)
     raise typer.Exit(0 if verdict.ok else 1)
-
-

@@ -16,12 +16,11 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from solver.cards import Joker, Piece
-from solver.cli.common import styled_meld, styled_piece
+from solver.cli.common import print_melds, print_table, styled_meld, styled_piece
 from solver.cpsat import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
-from solver.game.rules import knock_allowed
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.referee import played_pieces
@@ -109,8 +108,7 @@ class TerminalPlayer:
         console.rule(Text(" · ".join(["Your turn", *status]), style="bold"))
         if view.drawn:
             console.print(Text("You drew  ") + styled_meld(view.drawn))
-        console.print(Text("Table", style="bold"))
-        _print_melds(console, view.table)
+        print_table("Table", view.table, console)
         hand = Text("Hand  ", style="bold") + styled_meld(view.hand.pieces)
         console.print(hand + Text(f"   ({view.hand_points} points, {len(view.hand)} cards)"))
         others = [
@@ -131,21 +129,14 @@ class TerminalPlayer:
             self.console.print(Text("No play: ", style="bold yellow") + Text(view.decline().kind + "."))
             return found
         self.console.print(Text("Hint: play ", style="bold green") + styled_meld(found.played))
-        _print_melds(self.console, found.table)
+        print_melds(found.table, self.console)
         notes = [f"leaves {found.hand_points} points"]
         if found.goes_out:
             notes.append("goes out")
-        elif knock_allowed(view.settings, found.hand_points, melded=True):
+        elif found.can_knock:
             notes.append("low enough to knock")
         self.console.print(", ".join(notes) + ".  Type ok to play it.", markup=False)
         return found
-
-
-def _print_melds(console: Console, table: Table) -> None:
-    if not len(table):
-        console.print("  (empty)")
-    for number, meld in enumerate(table, start=1):
-        console.print(Text(f"  {number:>2}. ") + styled_meld(meld))
 
 
 def _prompt(view: PlayerView) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
-from solver.cards import ALL_CARDS, Card, Joker, Piece, Rank, Suit
+from solver.cards import Card, Joker, Piece, Rank, Suit
 from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, build_instance
 from solver.cpsat.model import HintModel, build_model
@@ -72,10 +72,6 @@ class DrawResults:
     now_exact: bool
     draws: tuple[DrawValue, ...]
     timings: dict[str, float] = field(default_factory=dict)
-
-
-def _piece_points(piece: Piece, variant: Variant) -> int:
-    return variant.joker_points if isinstance(piece, Joker) else variant.card_points(piece)
 
 
 def _joker_declarations(meld: Meld) -> list[Card]:
@@ -153,18 +149,18 @@ class _DrawModel:
         model = self.built.model
         self.hand = Counter(c.index for c in position.hand.pieces if isinstance(c, Card))
         self.hand_jokers = position.hand.joker_count
-        self.extra_points = sum(_piece_points(p, variant) for p in extras)
+        self.extra_points = sum(variant.piece_points(p) for p in extras)
         top = position.hand.points(variant) + self.extra_points
         self.primary = model.new_int_var(0, top, "points_left")
         model.add(self.primary == self.built.primary)
         model.minimize(self.primary)  # replaces the hint's objective
         self.solver = new_solver(time_limit)
-        weights = {index: -variant.card_points(ALL_CARDS[c]) for c, index in self.built.play.items()}
+        # The points a play removes from the hand: the primary objective's terms (the
+        # instance is built with the points objective).
+        variables, coefficients, _ = self.built.primary_terms
+        self.weights = dict(zip(variables, coefficients, strict=True))
+        self.relaxation = Relaxation(model, self.weights)
         jokers = self.built.hand_jokers_played
-        if jokers is not None:
-            weights[jokers] = -variant.joker_points
-        self.weights = weights
-        self.relaxation = Relaxation(model, weights)
         # Start with no draw: every piece at its count in the hand.
         self.selected: Piece | None = None
         for c, index in self.built.play.items():
@@ -187,7 +183,7 @@ class _DrawModel:
 
     def points(self, piece: Piece | None, played_weight: int) -> int:
         """Hand points after drawing ``piece`` when the play removes ``-played_weight`` points."""
-        drawn = 0 if piece is None else _piece_points(piece, self.variant)
+        drawn = 0 if piece is None else self.variant.piece_points(piece)
         return self.position.hand.points(self.variant) + drawn + played_weight
 
     def search(
@@ -219,10 +215,8 @@ class _DrawModel:
             set_domain(model, index, low, high)
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return code, None
-        played = sum(
-            weight * int(self.solver.value(model.get_int_var_from_proto_index(index)))
-            for index, weight in self.weights.items()
-        )
+        solution = self.solver.response_proto.solution
+        played = sum(weight * int(solution[index]) for index, weight in self.weights.items())
         return code, self.points(piece, played)
 
     def table_now(self) -> Table:
@@ -278,7 +272,7 @@ def _settle(
 ) -> DrawValue:
     """The exact best outcome of drawing ``piece`` (see the module docstring)."""
     variant = draw.variant
-    cost = _piece_points(piece, variant)
+    cost = variant.piece_points(piece)
     # A known play: the best play now (or none) with the piece kept, or laid off.
     known_points = now_points if lays_off(now_table, piece, variant) else now_points + cost
     draw.select(piece)

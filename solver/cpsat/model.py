@@ -35,7 +35,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat.instance import Instance
 from solver.cpsat.params import new_model
-from solver.cpsat.proto import ProtoWriter
+from solver.cpsat.proto import AT_LEAST, AT_MOST, ProtoWriter
 
 __all__ = ["HintModel", "build_model"]
 
@@ -146,15 +146,15 @@ def build_model(instance: Instance) -> HintModel:
             jokers_here = table_jokers[c]
             if c in fill:
                 # kept here <= stay <= kept here + fill[c]
-                add_linear([stay, *kept_vars], [1, *negated], 0, jokers_here)
-                add_linear([stay, *kept_vars, fill[c]], [1, *negated, -1], -jokers_here - total_jokers, 0)
+                add_linear([stay, *kept_vars], [1, *negated], 0, AT_LEAST)
+                add_linear([stay, *kept_vars, fill[c]], [1, *negated, -1], AT_MOST, 0)
             else:
                 add_linear([stay, *kept_vars], [1, *negated], 0, 0)
             # The counting rule: table_jokers[c] - stay <= table_real[c] + play[c].
             if c in play:
-                add_linear([stay, play[c]], [1, 1], jokers_here - table_real[c], jokers_here + hand_real[c])
+                add_linear([stay, play[c]], [1, 1], jokers_here - table_real[c], AT_LEAST)
             else:
-                add_linear([stay], [1], jokers_here - table_real[c], jokers_here)
+                add_linear([stay], [1], jokers_here - table_real[c], AT_LEAST)
     if total_jokers:
         if jokers_played is not None:
             joker_vars.append(jokers_played)
@@ -164,19 +164,18 @@ def build_model(instance: Instance) -> HintModel:
 
     played_vars = list(play.values()) + ([jokers_played] if jokers_played is not None else [])
     hand_size = sum(hand_real) + instance.hand_jokers
-    add_linear(played_vars, [1] * len(played_vars), 1, hand_size)
+    add_linear(played_vars, [1] * len(played_vars), 1, AT_LEAST)
 
     if instance.keep_jokers and jokers_played is not None:
         goes_out = new_var(0, 1)
         # Hand jokers are played only when every piece of the hand is.
-        add_linear([jokers_played, goes_out], [1, -instance.hand_jokers], -instance.hand_jokers, 0)
+        add_linear([jokers_played, goes_out], [1, -instance.hand_jokers], AT_MOST, 0)
         add_linear(played_vars, [1] * len(played_vars), hand_size, hand_size, enforced_by=goes_out)
 
     if opening:
         tile_value = instance.variant.tile_value
         values = [sum(tile_value(t) for t in template.cards) for template in instance.templates]
-        most = max(instance.variant.opening_points, sum(values) * max(supply))
-        add_linear(copies, values, instance.variant.opening_points, most)
+        add_linear(copies, values, instance.variant.opening_points, AT_LEAST)
 
     left_terms = list(play.values())
     left_weights = [-instance.hand_weight(c) for c in play]

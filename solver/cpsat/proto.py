@@ -4,8 +4,8 @@
 (``new_int_var`` about 2.5 us, ``add(weighted_sum(...) == k)`` about 7 us, measured);
 the hint model has a few hundred of each and is built once per hint, so the hint model
 writes the proto directly (about 1 us a variable, 3 us a constraint).  The result is an
-ordinary ``CpModel``: callers that add their own constraints get ``IntVar`` objects
-for any index with ``variable``.
+ordinary ``CpModel``: callers that add their own constraints get the ``IntVar`` of
+an index from ``CpModel.get_int_var_from_proto_index`` (``HintModel.variable``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-__all__ = ["ProtoWriter"]
+__all__ = ["AT_LEAST", "AT_MOST", "ProtoWriter"]
+
+AT_LEAST = cp_model.INT_MAX
+"""The open upper side of a ``>=`` constraint (as ``CpModel.add`` writes it)."""
+AT_MOST = cp_model.INT_MIN
+"""The open lower side of a ``<=`` constraint."""
 
 
 class ProtoWriter:
@@ -67,7 +72,3 @@ class ProtoWriter:
         objective.vars.extend(variables)
         objective.coeffs.extend(coefficients)
         objective.offset = offset
-
-    def variable(self, index: int) -> cp_model.IntVar:
-        """The ``IntVar`` of ``index``, for callers that use ``CpModel``'s own API."""
-        return self.model.get_int_var_from_proto_index(index)

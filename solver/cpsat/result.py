@@ -50,10 +50,7 @@ class Hint:
     def can_knock(self) -> bool:
         """Whether the hand left may knock: at or under the variant's threshold
         (and, with ``knock_only_after_meld``, only after a meld)."""
-        threshold = self.variant.knock_threshold
-        if threshold is None or self.hand_points > threshold:
-            return False
-        return self.has_play or not self.variant.knock_only_after_meld
+        return self.variant.may_knock(self.hand_points, melded=self.has_play)
 
     def to_dict(self) -> dict[str, object]:
         """The shared machine-readable form (DESIGN.md)."""

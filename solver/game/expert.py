@@ -6,20 +6,13 @@ players' hand sizes and ``view.unseen()`` (the deck minus the table and its own 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from solver.analysis import draw_or_meld
-from solver.cards import Joker, Piece
+from solver.cards import Piece
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.bots import Bot
 from solver.game.view import PlayerView
-from solver.variants import Variant
 
 __all__ = ["ExpertBot", "undercut_risk"]
-
-
-def _points(pieces: Sequence[Piece], variant: Variant) -> int:
-    return sum(variant.joker_points if isinstance(p, Joker) else variant.card_points(p) for p in pieces)
 
 
 def undercut_risk(view: PlayerView, samples: list[list[Piece]]) -> float:
@@ -31,7 +24,7 @@ def undercut_risk(view: PlayerView, samples: list[list[Piece]]) -> float:
     for cards in samples:
         start = 0
         for size in sizes:
-            if _points(cards[start : start + size], view.variant) <= mine:
+            if sum(map(view.variant.piece_points, cards[start : start + size])) <= mine:
                 hits += 1
                 break
             start += size

@@ -22,10 +22,7 @@ __all__ = ["decline", "knock_allowed", "legal_kinds", "problems"]
 
 def knock_allowed(settings: GameSettings, hand_points: int, *, melded: bool) -> bool:
     """Whether a turn that ends with this hand may knock (RULES.md, with its option)."""
-    threshold = settings.variant.knock_threshold
-    if threshold is None or hand_points > threshold:
-        return False
-    return melded or not settings.variant.knock_only_after_meld
+    return settings.variant.may_knock(hand_points, melded=melded)
 
 
 def legal_kinds(view: PlayerView) -> tuple[ActionKind, ...]:

@@ -24,6 +24,7 @@ from ortools.sat.python import cp_model
 from solver.cards import Card, Rank
 from solver.cpsat.instance import Instance, build_instance
 from solver.cpsat.model import HintModel, build_model
+from solver.cpsat.params import set_domain
 from solver.melds import Meld, position_card
 from solver.position import Position
 from solver.puzzles.sat import CHECK_TIME_LIMIT, Answer, answer_of, new_solver
@@ -58,15 +59,16 @@ def can_go_out(
     built = build_model(instance)
     model = built.model
     model.clear_objective()  # type: ignore[no-untyped-call]
+    # Every hand piece played: the play counts fixed at the hand's counts.
     for c, index in built.play.items():
-        model.add(built.variable(index) == instance.hand_real[c])
+        set_domain(model, index, instance.hand_real[c], instance.hand_real[c])
     if built.hand_jokers_played is not None:
-        model.add(built.variable(built.hand_jokers_played) == instance.hand_jokers)
+        set_domain(model, built.hand_jokers_played, instance.hand_jokers, instance.hand_jokers)
     melds = len(instance.old_melds)
     for i in keep:
         if not 0 <= i < melds:
             raise ValueError(f"meld number {i} is out of range: the table has {melds} melds (0-based)")
-        model.add(built.variable(built.keep[i]) == 1)
+        set_domain(model, built.keep[i], 1, 1)
     for i, card in attach:
         if not 0 <= i < melds:
             raise ValueError(f"meld number {i} is out of range: the table has {melds} melds (0-based)")
