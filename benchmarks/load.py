@@ -43,10 +43,10 @@ from typing import Any
 
 import httpx
 
+from benchmarks.speed import RESULTS, percentile
 from benchmarks.suite import random_big_position
 from solver.variants import Variant
 
-RESULTS = Path(__file__).resolve().parent / "results"
 LEVELS = (1, 8, 64)
 TABLE_CARDS = 40
 HAND_CARDS = 10
@@ -92,14 +92,6 @@ class Level:
             "server_workers_cpu_ms_per_hint": self._per_hint(self.server_cpu[1]) if self.server_cpu else None,
             "client_cpu_ms_per_hint": round(self.client_cpu * 1000 / done, 2) if done else None,
         }
-
-
-def percentile(ordered: list[float], q: float) -> float:
-    """Nearest-rank percentile of sorted values (every figure is a measured time)."""
-    if not ordered:
-        return float("nan")
-    rank = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[rank]
 
 
 def positions(seed: int, count: int) -> list[str]:

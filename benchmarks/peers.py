@@ -61,7 +61,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed import RESULTS, machine, percentile, pin_one_core, pyplot
+from benchmarks.speed import BANDS, RESULTS, machine, percentile, pin_one_core, pyplot
 from benchmarks.speed import _version as package_version
 from benchmarks.suite import SuiteEntry, suite_named
 from solver.cards import Card, Joker, Piece, Rank, Suit
@@ -438,7 +438,7 @@ def summarize(results: list[Result]) -> dict[str, Any]:
     ours_figures, peer_figures = figures(ours), figures(theirs)
     per_position = [p / o for o, p in zip(ours, theirs, strict=True) if o > 0]
     bands: dict[str, Any] = {}
-    for low, high in ((0, 20), (21, 40), (41, 60), (61, 80), (81, 106)):
+    for low, high in BANDS:
         chosen = [r for r in results if low <= r.table_cards <= high]
         if chosen:
             o = percentile([r.ours_ms for r in chosen], 50)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from solver.cards import Card, Joker, Piece, Rank, Suit
+from solver.cards import ALL_CARDS, Card, Joker, Piece, Rank, Suit
 from solver.melds import Meld, position_card
 from solver.position import Hand, Position, Table
 from solver.variants import Variant, VariantName
@@ -239,10 +239,6 @@ def _lock_jokers(rng: random.Random, table: list[list[Piece]], loose: list[Piece
     return placed
 
 
-def _all_cards(variant: Variant) -> list[Card]:
-    return [Card(rank, suit) for rank in Rank for suit in Suit]
-
-
 def _missing_copies(variant: Variant, table: list[list[Piece]], loose: list[Piece]) -> list[Card]:
     """Copies of the full deck that are neither on the table nor loose yet."""
     counts: dict[Card, int] = {}
@@ -250,7 +246,7 @@ def _missing_copies(variant: Variant, table: list[list[Piece]], loose: list[Piec
         if isinstance(piece, Card):
             counts[piece] = counts.get(piece, 0) + 1
     missing: list[Card] = []
-    for card in _all_cards(variant):
+    for card in ALL_CARDS:
         missing.extend([card] * max(0, variant.decks - counts.get(card, 0)))
     return missing
 

@@ -8,7 +8,7 @@ this module only adds *where* in the request it was (``position``, ``table``,
 
 from __future__ import annotations
 
-import math
+from typing import Protocol
 
 from service.errors import InputError
 from service.schemas import PositionRequest
@@ -21,7 +21,17 @@ from solver.variants import Variant
 __all__ = ["cards_of", "position_of", "table_of", "time_limit_of", "unseen_of", "variant_of"]
 
 
-def variant_of(body: PositionRequest) -> Variant:
+class NamesVariant(Protocol):
+    """A request that names a variant and, optionally, the number of players."""
+
+    @property
+    def variant(self) -> str: ...
+
+    @property
+    def players(self) -> int | None: ...
+
+
+def variant_of(body: NamesVariant) -> Variant:
     """The variant the request names, for its player count."""
     try:
         return Variant.named(body.variant, players=body.players)
@@ -86,11 +96,9 @@ def position_of(body: PositionRequest, variant: Variant) -> Position:
 
 def time_limit_of(requested: float | None, settings: Settings) -> float:
     """The request's time limit, or the server's default; above the server's cap is refused."""
+    # The schemas already refuse anything but a finite number above 0.
     if requested is None:
         return settings.default_time_limit
-    if not (math.isfinite(requested) and requested > 0):
-        message = f"time_limit must be a positive number of seconds, not {requested}"
-        raise InputError(message, field="time_limit")
     if requested > settings.max_time_limit:
         raise InputError(
             f"time_limit {requested:g} s exceeds this server's cap of {settings.max_time_limit:g} s",

@@ -21,7 +21,6 @@ __all__ = [
     "Rank",
     "Suit",
     "effective_card",
-    "format_piece",
     "parse_piece",
     "piece_sort_key",
 ]
@@ -182,10 +181,6 @@ def parse_piece(text: str) -> Piece:
         rest = token[1:]
         return Joker(Card.parse(rest) if rest else None)
     return Card.parse(token)
-
-
-def format_piece(piece: Piece) -> str:
-    return str(piece)
 
 
 def effective_card(piece: Piece) -> Card | None:

@@ -336,11 +336,8 @@ class _Builder:
         joker_steps, joker_arrivals = self._jokers(needed, hand_left, host_of)
         arrivals.extend(joker_arrivals)
         steps: list[Step] = []
-        untouched = [
-            (i + 1, j + 1)
-            for i, j in sorted(self.hosts.items())
-            if old[i] == new[j] and not any(a.target == j for a in arrivals)
-        ]
+        # A host equal to its new meld needs nothing, so nothing arrives there.
+        untouched = [(i + 1, j + 1) for i, j in sorted(self.hosts.items()) if old[i] == new[j]]
         if untouched:
             steps.append(KeepStep(tuple(untouched)))
         steps.extend(joker_steps)
@@ -409,8 +406,11 @@ class _Builder:
     ) -> tuple[list[JokerStep], list[_Arrival]]:
         """Joker slots of the new table not kept in place: table jokers of the same
         declaration first (they just move), then freed table jokers, then hand jokers."""
-        slots = [(j, p) for j, counts in enumerate(needed) for p in sorted(counts.elements(), key=str)]
-        joker_slots = [(j, p) for j, p in slots if isinstance(p, Joker)]
+        joker_slots = [
+            (j, p)
+            for j, counts in enumerate(needed)
+            for p in sorted((p for p in counts.elements() if isinstance(p, Joker)), key=str)
+        ]
         arrivals: list[_Arrival] = []
         open_slots: list[tuple[int, Joker]] = []
         for j, joker in joker_slots:

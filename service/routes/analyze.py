@@ -51,7 +51,7 @@ async def post_analyze(
     return await pool.run_async(
         settings.max_analyze_seconds,
         jobs.analyze_job,
-        position,
+        str(position),
         variant,
         unseen=unseen,
         play_count_cap=body.play_count_cap,

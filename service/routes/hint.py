@@ -57,7 +57,7 @@ async def post_hint(
     return await pool.run_async(
         time_limit + settings.wait_grace,
         jobs.hint_job,
-        position,
+        str(position),
         variant,
         objective=body.objective,
         keep_jokers=body.keep_jokers,

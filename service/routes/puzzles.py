@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
+from service import edge
 from service.deps import PoolDep, SettingsDep
 from service.errors import ERROR_RESPONSES, InputError
 from solver.puzzles import Difficulty, GenerationError, generate_puzzles
@@ -116,14 +117,6 @@ EXAMPLES: dict[str, Any] = {
 }
 
 
-def _variant_of(body: PuzzleRequest) -> Variant:
-    try:
-        return Variant.named(body.variant, players=body.players)
-    except ValueError as error:
-        field = "players" if body.players is not None else "variant"
-        raise InputError(str(error), kind="variant", field=field) from None
-
-
 def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int) -> list[dict[str, Any]]:
     """Generate the puzzles on a pool worker, as plain JSON data."""
     try:
@@ -152,7 +145,7 @@ async def post_puzzles(
     reached is a 422 of type ``unreachable``."""
     # async like the other solving endpoints: the generation runs on the bounded pool and
     # this handler waits for it on the event loop, holding no server thread meanwhile.
-    variant = _variant_of(body)
+    variant = edge.variant_of(body)
     seed = body.seed if body.seed is not None else random.SystemRandom().randrange(2**31)
     found = await pool.run_async(
         settings.wait_grace + SECONDS_PER_PUZZLE * body.count,

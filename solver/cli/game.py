@@ -220,13 +220,7 @@ def replay_command(
             "mismatches": report.mismatches,
         }
         if result is not None:
-            data |= {
-                "rounds": len(result.rounds),
-                "totals": list(result.totals),
-                "bonuses": list(result.bonuses),
-                "final": list(result.final),
-                "winners": list(result.winners),
-            }
+            data |= result.to_dict()
         print(json.dumps(data))
     elif result is not None:
         table = RichTable(title=f"{len(result.rounds)} round(s), seed {result.seed}")

@@ -186,15 +186,16 @@ class Narrator:
 
     def _acted(self, event: Acted) -> None:
         action = event.action
+        before = self.table
         if isinstance(action, Play):
-            real, jokers = played_pieces(Position(self.table, Hand()), action.table)
-            pieces: list[Piece] = [card for card, count in sorted(real.items()) for _ in range(count)]
-            pieces.extend([Joker()] * jokers)
             self.table = action.table
         if event.seat == self.me:
             return
         name = self.names[event.seat]
         if isinstance(action, Play):
+            real, jokers = played_pieces(Position(before, Hand()), action.table)
+            pieces: list[Piece] = [card for card, count in sorted(real.items()) for _ in range(count)]
+            pieces.extend([Joker()] * jokers)
             self.console.print(Text(f"{name} melds ") + styled_meld(tuple(pieces)))
         elif isinstance(action, Draw):
             self.console.print(f"{name} draws.", markup=False)

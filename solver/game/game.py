@@ -66,6 +66,16 @@ class GameResult:
     final: tuple[int, ...]
     winners: tuple[int, ...]
 
+    def to_dict(self) -> dict[str, object]:
+        """The outcome as plain data (a game log's last line, the replay's JSON)."""
+        return {
+            "rounds": len(self.rounds),
+            "totals": list(self.totals),
+            "bonuses": list(self.bonuses),
+            "final": list(self.final),
+            "winners": list(self.winners),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Dealt:

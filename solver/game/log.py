@@ -71,15 +71,7 @@ def event_to_dict(event: GameEvent) -> dict[str, object]:
             "undercut": list(record.score.undercut),
             "totals": list(record.totals),
         }
-    result = event.result
-    return {
-        "type": "end",
-        "rounds": len(result.rounds),
-        "totals": list(result.totals),
-        "bonuses": list(result.bonuses),
-        "final": list(result.final),
-        "winners": list(result.winners),
-    }
+    return {"type": "end", **event.result.to_dict()}
 
 
 class LogWriter:

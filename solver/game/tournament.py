@@ -92,7 +92,8 @@ class GameSummary:
 def run_game(spec: GameSpec) -> GameSummary:
     """Play one game (in a worker process) and summarize it per seat."""
     seating = spec.seating
-    players = make_bots([spec.bots[entry] for entry in seating], spec.seed, time_limit=spec.time_limit)
+    names = [spec.bots[entry] for entry in seating]
+    players = make_bots(names, spec.seed, time_limit=spec.time_limit)
     moves = [0] * len(seating)
     ms = [0.0] * len(seating)
 
@@ -105,7 +106,6 @@ def run_game(spec: GameSpec) -> GameSummary:
     log_file = None
     if spec.log_dir is not None:
         log_file = (Path(spec.log_dir) / f"game-{spec.index + 1:05d}.jsonl").open("w", encoding="utf-8")
-        names = [spec.bots[entry] for entry in seating]
         listeners.append(LogWriter(log_file, spec.settings, seed=spec.seed, players=names))
     try:
         result = play_game(spec.settings, players, seed=spec.seed, listeners=listeners)
