@@ -1,15 +1,8 @@
 // The analysis: meld now or draw first (the exact figures), the chances to knock or go
 // out after a draw, and the outs, each with its chance to be drawn.
 
-import { miniCard, miniCards } from "./cards.js";
+import { el, miniCard, miniCards } from "./cards.js";
 import { parsePiece } from "./notation.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export function percent(probability) {
   const value = 100 * probability;

@@ -31,11 +31,16 @@ export function symbol(id, className = "pip") {
   return svg;
 }
 
+/** A new element with an optional class and text (every view builds its nodes this way). */
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 function span(className, text) {
-  const el = document.createElement("span");
-  el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
+  return el("span", className, text);
 }
 
 /** The face of a card: rank in the corner, a large suit in the middle; jokers show a star and their card. */

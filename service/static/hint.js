@@ -3,7 +3,7 @@
 // which can be stepped through: each step lights up the cards it moves, on the table
 // before and on the table after.
 
-import { cardView, miniCards, richText } from "./cards.js";
+import { cardView, el, miniCards, richText } from "./cards.js";
 import { parseHand, parsePiece, parseTable, splitPosition } from "./notation.js";
 
 const STATUS_WORDS = {
@@ -12,13 +12,6 @@ const STATUS_WORDS = {
   no_play: "No legal play: keep your hand (draw, if the rules let you).",
   timeout: "No play found in the time limit.",
 };
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Take one copy of item out of list; true when there was one. */
 function take(list, item) {

@@ -6,18 +6,11 @@
 // joker asks for its card when it lands in a meld.
 
 import { post } from "./api.js";
-import { cardButton, cardView } from "./cards.js";
+import { cardButton, cardView, el } from "./cards.js";
 import { renderHint } from "./hint.js";
 import {
   deckKey, formatPiece, formatTable, parseHand, parseTable, pieceName, suggestDeclaration,
 } from "./notation.js";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Pieces of `all` left after taking out one copy per piece of `used` (compared by notation). */
 function minus(all, used) {
