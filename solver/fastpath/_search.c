@@ -1,0 +1,765 @@
+/*
+ * The hint engine's fast path: an exact, memoized partition search in C.
+ *
+ * It answers the same question as the CP-SAT model for positions without table
+ * jokers: which legal final table, made of every table card and some hand cards,
+ * leaves the fewest points (or cards) in the hand, and among those breaks the fewest
+ * old melds.  The Python side (solver/fastpath/__init__.py) decides which positions
+ * come here, turns the answer into a Hint, and falls back to CP-SAT when the search
+ * outgrows its budget.
+ *
+ * Items.  Every old meld starts as a *block*: a whole meld that is still intact.  A
+ * block is *kept* when one final meld holds all its cards (as it is, extended, or
+ * joined with others), and *broken* otherwise; breaking costs 1 in the tie-break.  A
+ * broken block's cards become *mandatory* loose cards (they must go into some meld);
+ * hand cards are *optional* loose cards (they may stay in the hand at their cost).
+ * Hand jokers are optional wildcards.
+ *
+ * Search.  Cards are indexed rank-major ((rank - 1) * 4 + suit) and a block's key is
+ * its lowest card index.  A state takes its lowest pending item, a loose card or an
+ * intact block (a block first on a tie), and tries everything that can happen to it:
+ *  - a block is broken, or kept in a final meld that contains it whole;
+ *  - an optional card stays in the hand, or goes into a meld;
+ *  - a mandatory card goes into a meld.
+ * Each such meld holds the lowest item; its other slots take a loose card, a hand
+ * joker, a whole intact block (absorbed: kept), or a card of an intact block that is
+ * broken for it.  A slot whose card index is below the lowest item can only hold a
+ * joker, since every lower card is already placed.  The least cost of the rest of the
+ * search is memoized on the exact state (loose counts, intact blocks, jokers left,
+ * whether a hand piece was played), so this is an exhaustive dynamic programme.
+ *
+ * Two choices are left out without loss, by exchanging two copies of one card: when a
+ * mandatory loose copy of a slot's card is at hand, the slot takes it (not a hand
+ * copy, a joker or a block's copy), and a mandatory copy of the lowest card is placed
+ * before an optional one.
+ *
+ * Cost.  A state's cost is primary * W + broken, with W larger than the number of
+ * blocks: lexicographic, primary first (points or cards left in the hand), then melds
+ * broken.  After the search, the winning path is walked again to read off the melds.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NKINDS 52
+#define MAXBLOCKS 63
+#define INF ((int64_t)1 << 60)
+#define JOKER_FLAG 64 /* added to a card index in the output: a joker declared as that card */
+
+typedef struct {
+    uint64_t w[4]; /* card k: bits (k & 15) * 4 of word k >> 4; low 2 bits mandatory, high 2 optional */
+    uint64_t mask; /* intact blocks */
+} State;
+
+/* Word 3 holds cards 48-51 in bits 0-15; above them the jokers left and the played flag. */
+#define JOKER_SHIFT 16
+#define PLAYED_BIT ((uint64_t)1 << 18)
+
+static inline int mand_of(const State *s, int k) { return (int)((s->w[k >> 4] >> ((k & 15) * 4)) & 3); }
+static inline int opt_of(const State *s, int k) { return (int)((s->w[k >> 4] >> ((k & 15) * 4 + 2)) & 3); }
+static inline void add_mand(State *s, int k) { s->w[k >> 4] += (uint64_t)1 << ((k & 15) * 4); }
+static inline void take_mand(State *s, int k) { s->w[k >> 4] -= (uint64_t)1 << ((k & 15) * 4); }
+static inline void take_opt(State *s, int k) {
+    s->w[k >> 4] -= (uint64_t)1 << ((k & 15) * 4 + 2);
+    s->w[3] |= PLAYED_BIT;
+}
+static inline int jokers_of(const State *s) { return (int)((s->w[3] >> JOKER_SHIFT) & 3); }
+static inline void take_joker(State *s) {
+    s->w[3] -= (uint64_t)1 << JOKER_SHIFT;
+    s->w[3] |= PLAYED_BIT;
+}
+static inline int played_of(const State *s) { return (s->w[3] & PLAYED_BIT) != 0; }
+
+typedef struct {
+    int is_run;
+    int suit, first, last; /* a run: suit, sequence positions first..last (1..14) */
+    int rank, suits;       /* a group: rank and a bit mask of suits */
+    int ncards;
+    int cards[14];
+    int key;
+} Block;
+
+/* ---- the problem (one search at a time: the GIL is held throughout) ---- */
+static int g_max_position;           /* 14 with ace-high, else 13 */
+static int64_t g_weight;             /* W */
+static int64_t g_card_cost[NKINDS];  /* cost of leaving one optional card */
+static int64_t g_joker_cost;
+static int g_nblocks;
+static Block g_blocks[MAXBLOCKS];
+static int g_holding[NKINDS][4];     /* blocks holding each card */
+static int g_nholding[NKINDS];
+static int g_runs_at[4][15][MAXBLOCKS]; /* run blocks by suit and first position */
+static int g_nruns_at[4][15];
+static int g_groups_at[14][8];       /* group blocks by rank */
+static int g_ngroups_at[14];
+
+static inline int card_at(int position, int suit) { return ((position == 14 ? 1 : position) - 1) * 4 + suit; }
+
+/* ---- memo: open addressing on the whole state ---- */
+typedef struct {
+    State key;
+    int64_t value;
+    int used;
+    int exact;
+} Entry;
+
+static Entry *g_table;
+static size_t g_capacity, g_count, g_budget;
+static int g_aborted;
+
+static inline uint64_t mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+static inline size_t slot_of(const State *s) {
+    uint64_t h = 0x2545f4914f6cdd1dULL;
+    h = mix(h, s->w[0]);
+    h = mix(h, s->w[1]);
+    h = mix(h, s->w[2]);
+    h = mix(h, s->w[3]);
+    h = mix(h, s->mask);
+    h ^= h >> 31;
+    return (size_t)h & (g_capacity - 1);
+}
+
+static inline int same(const State *a, const State *b) {
+    return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3] &&
+           a->mask == b->mask;
+}
+
+static Entry *find(const State *s) {
+    size_t i = slot_of(s);
+    while (g_table[i].used) {
+        if (same(&g_table[i].key, s)) return &g_table[i];
+        i = (i + 1) & (g_capacity - 1);
+    }
+    return &g_table[i];
+}
+
+static int grow(void) {
+    size_t old_capacity = g_capacity;
+    Entry *old = g_table;
+    g_capacity *= 2;
+    g_table = (Entry *)calloc(g_capacity, sizeof(Entry));
+    if (!g_table) {
+        g_table = old;
+        g_capacity = old_capacity;
+        return -1;
+    }
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (old[i].used) *find(&old[i].key) = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+/* ---- tracing: the second walk that reads the winning melds back ---- */
+enum { STEP_NONE, STEP_MELD, STEP_LEAVE, STEP_BREAK };
+static int g_tracing, g_traced;
+static int64_t g_trace_target;
+static State g_trace_child;
+static int g_trace_n;
+static int g_trace_meld[16];
+
+/* The meld being built: run slots by position, group members in a list. */
+static int g_run_card[15], g_run_joker[15];
+static int g_group_n, g_group_card[4], g_group_joker[4];
+
+static int64_t solve(const State *s, int64_t limit);
+
+/* The expansion under way: its limit and the least total found so far (saved and
+   restored around nested searches, which use the same two globals). */
+static int64_t g_limit, g_best;
+
+/*
+ * A finished step: the rest costs solve(child).  Returns the step's total, exact when
+ * below the expansion's bound, otherwise a lower bound; remembers the step while
+ * tracing if it is the winner.  A step whose own cost already reaches the bound is cut.
+ */
+static int64_t leaf(const State *child, int64_t extra, int step, int run_first, int run_last) {
+    int64_t limit = g_limit, best = g_best;
+    int64_t bound = best < limit ? best : limit;
+    if (extra >= bound) {
+        if (extra < g_best) g_best = extra;
+        return extra;
+    }
+    int tracing = g_tracing && !g_traced;
+    int meld[16], n = 0;
+    if (tracing && step == STEP_MELD && run_first > 0) {
+        for (int t = run_first; t <= run_last; t++) meld[n++] = g_run_card[t] + (g_run_joker[t] ? JOKER_FLAG : 0);
+    } else if (tracing && step == STEP_MELD) {
+        for (int i = 0; i < g_group_n; i++) meld[n++] = g_group_card[i] + (g_group_joker[i] ? JOKER_FLAG : 0);
+    }
+    int64_t rest = solve(child, bound - extra);
+    g_limit = limit;
+    g_best = best;
+    int64_t total = rest >= INF ? INF : rest + extra;
+    if (total < g_best) g_best = total;
+    if (tracing && total == g_trace_target) {
+        g_traced = 1;
+        g_trace_child = *child;
+        g_trace_n = n;
+        memcpy(g_trace_meld, meld, sizeof(int) * (size_t)n);
+    }
+    return total;
+}
+
+static void break_block(State *s, int b) {
+    const Block *block = &g_blocks[b];
+    s->mask &= ~((uint64_t)1 << b);
+    for (int i = 0; i < block->ncards; i++) add_mand(s, block->cards[i]);
+}
+
+/*
+ * The ways one slot holding card ``card`` can be filled from state ``s``: a mandatory
+ * copy (then nothing else), else an optional copy, a hand joker, or a card of an
+ * intact block that breaks for it.  Below ``low`` only a joker fits.
+ */
+typedef struct {
+    State state;
+    int64_t extra;
+    int joker;
+} Option;
+
+static int slot_options(const State *s, int card, int low, int allow_joker, Option *out) {
+    int n = 0;
+    if (card < low) {
+        if (allow_joker && jokers_of(s) > 0) {
+            out[n].state = *s;
+            take_joker(&out[n].state);
+            out[n].extra = 0;
+            out[n].joker = 1;
+            n++;
+        }
+        return n;
+    }
+    if (mand_of(s, card) > 0) {
+        out[0].state = *s;
+        take_mand(&out[0].state, card);
+        out[0].extra = 0;
+        out[0].joker = 0;
+        return 1;
+    }
+    if (opt_of(s, card) > 0) {
+        out[n].state = *s;
+        take_opt(&out[n].state, card);
+        out[n].extra = 0;
+        out[n].joker = 0;
+        n++;
+    }
+    if (allow_joker && jokers_of(s) > 0) {
+        out[n].state = *s;
+        take_joker(&out[n].state);
+        out[n].extra = 0;
+        out[n].joker = 1;
+        n++;
+    }
+    for (int i = 0; i < g_nholding[card]; i++) {
+        int b = g_holding[card][i];
+        if (!(s->mask & ((uint64_t)1 << b))) continue;
+        out[n].state = *s;
+        break_block(&out[n].state, b);
+        take_mand(&out[n].state, card);
+        out[n].extra = 1;
+        out[n].joker = 0;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Runs of one suit starting at ``first``, filled from position ``t`` upwards, that
+ * must cover the prefilled positions ``held_first..held_last`` (the lowest item, or a
+ * kept block).  Every end at or past the prefilled part, 3 cards long or more, is a leaf.
+ *
+ * A run is built from segments: single slots, absorbed blocks and the prefilled part.
+ * When a segment starts 3 or more positions after ``first`` (the first such start is
+ * ``cut``) and the run reaches 3 positions past it, the run splits there into two legal
+ * runs without breaking anything, so it is left out: the two halves are found apart.
+ */
+static int64_t run_from(const State *s, int suit, int first, int t, int held_first, int held_last, int low,
+                        int64_t extra, int cut) {
+    int64_t best = INF;
+    if (t == held_first) {
+        if (!cut && t >= first + 3) cut = t;
+        if (cut && held_last - cut + 1 >= 3) return best;
+        t = held_last + 1;
+        if (held_last - first + 1 >= 3) {
+            int64_t v = leaf(s, extra, STEP_MELD, first, held_last);
+            if (v < best) best = v;
+        }
+        if (t > g_max_position) return best;
+    }
+    int here = !cut && t >= first + 3 ? t : cut;
+    if (!(here && t - here + 1 >= 3)) {
+        int card = card_at(t, suit);
+        Option options[8];
+        int n = slot_options(s, card, low, 1, options);
+        for (int i = 0; i < n; i++) {
+            g_run_card[t] = card;
+            g_run_joker[t] = options[i].joker;
+            int64_t spent = extra + options[i].extra;
+            if (t > held_last && t - first + 1 >= 3) {
+                int64_t v = leaf(&options[i].state, spent, STEP_MELD, first, t);
+                if (v < best) best = v;
+            }
+            if (t < g_max_position) {
+                int64_t v =
+                    run_from(&options[i].state, suit, first, t + 1, held_first, held_last, low, spent, here);
+                if (v < best) best = v;
+            }
+        }
+    }
+    /* Whole intact run blocks that start here. */
+    for (int i = 0; i < g_nruns_at[suit][t]; i++) {
+        int b = g_runs_at[suit][t][i];
+        if (!(s->mask & ((uint64_t)1 << b))) continue;
+        const Block *block = &g_blocks[b];
+        if (t < held_first && block->last >= held_first) continue;
+        int end = block->last;
+        if (here && end - here + 1 >= 3) continue;
+        State next = *s;
+        next.mask &= ~((uint64_t)1 << b);
+        for (int p = block->first; p <= block->last; p++) {
+            g_run_card[p] = card_at(p, suit);
+            g_run_joker[p] = 0;
+        }
+        if (end >= held_last) {
+            int64_t v = leaf(&next, extra, STEP_MELD, first, end);
+            if (v < best) best = v;
+        }
+        if (end < g_max_position) {
+            int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here);
+            if (v < best) best = v;
+        }
+    }
+    return best;
+}
+
+/* Every run start at or below ``held_first`` (lower slots are jokers or later cards). */
+static int64_t runs_through(const State *s, int suit, int held_first, int held_last, int low) {
+    int64_t best = INF;
+    for (int first = held_first; first >= 1 && held_last - first + 1 <= g_max_position; first--) {
+        int64_t v = run_from(s, suit, first, first, held_first, held_last, low, 0, 0);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/*
+ * Group members of suits ``suit``..3 beyond the ``size`` chosen, then jokers to 3 or 4
+ * cards.  (``size`` is passed down, not read from g_group_n: searches nested in a leaf
+ * reuse the globals, which only the tracing walk, with no nested search, reads back.)
+ */
+static int64_t group_members(const State *s, int rank, int suit, int skip_suit, int low, int64_t extra,
+                             int size) {
+    if (suit == 4) {
+        int64_t best = INF;
+        int base = size;
+        int jokers = jokers_of(s);
+        State next = *s;
+        for (int j = 0; j <= jokers && base + j <= 4; j++) {
+            if (base + j >= 3) {
+                /* Jokers take the missing suits in order. */
+                int used = 0;
+                g_group_n = base;
+                for (int m = 0; m < 4 && used < j; m++) {
+                    int present = 0;
+                    for (int i = 0; i < base; i++)
+                        if (g_group_card[i] % 4 == m) present = 1;
+                    if (present) continue;
+                    g_group_card[g_group_n] = (rank - 1) * 4 + m;
+                    g_group_joker[g_group_n] = 1;
+                    g_group_n++;
+                    used++;
+                }
+                int64_t v = leaf(&next, extra, STEP_MELD, 0, 0);
+                if (v < best) best = v;
+                g_group_n = base;
+            }
+            if (j < jokers) take_joker(&next);
+        }
+        return best;
+    }
+    int64_t best = group_members(s, rank, suit + 1, skip_suit, low, extra, size);
+    if (suit == skip_suit) return best;
+    int card = (rank - 1) * 4 + suit;
+    if (card < low) return best;
+    Option options[8];
+    int n = slot_options(s, card, low, 0, options);
+    for (int i = 0; i < n; i++) {
+        g_group_card[size] = card;
+        g_group_joker[size] = 0;
+        int64_t v =
+            group_members(&options[i].state, rank, suit + 1, skip_suit, low, extra + options[i].extra, size + 1);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* The lowest pending item is loose card ``card``. */
+static int64_t expand_card(const State *s, int card) {
+    int64_t best = INF;
+    State placed = *s;
+    int optional = mand_of(s, card) == 0;
+    if (optional) take_opt(&placed, card);
+    else take_mand(&placed, card);
+    int rank = card / 4 + 1, suit = card % 4;
+    /* Groups: with a whole group block of three, or built from members and jokers. */
+    for (int i = 0; i < g_ngroups_at[rank]; i++) {
+        int b = g_groups_at[rank][i];
+        const Block *block = &g_blocks[b];
+        if (!(placed.mask & ((uint64_t)1 << b)) || block->ncards != 3 || (block->suits >> suit) & 1) continue;
+        State next = placed;
+        next.mask &= ~((uint64_t)1 << b);
+        g_group_n = 0;
+        g_group_card[g_group_n] = card;
+        g_group_joker[g_group_n++] = 0;
+        for (int j = 0; j < 3; j++) {
+            g_group_card[g_group_n] = block->cards[j];
+            g_group_joker[g_group_n++] = 0;
+        }
+        int64_t v = leaf(&next, 0, STEP_MELD, 0, 0);
+        if (v < best) best = v;
+    }
+    g_group_n = 1;
+    g_group_card[0] = card;
+    g_group_joker[0] = 0;
+    int64_t v = group_members(&placed, rank, 0, suit, card, 0, 1);
+    if (v < best) best = v;
+    /* Runs: the card at its rank, and an ace also at the top. */
+    g_run_card[rank] = card;
+    g_run_joker[rank] = 0;
+    v = runs_through(&placed, suit, rank, rank, card);
+    if (v < best) best = v;
+    if (rank == 1 && g_max_position == 14) {
+        g_run_card[14] = card;
+        g_run_joker[14] = 0;
+        v = runs_through(&placed, suit, 14, 14, card);
+        if (v < best) best = v;
+    }
+    /* Last, as the most costly choice: the card stays in the hand. */
+    if (optional) {
+        State left = *s;
+        left.w[card >> 4] -= (uint64_t)1 << ((card & 15) * 4 + 2);
+        v = leaf(&left, g_card_cost[card] * g_weight, STEP_LEAVE, 0, 0);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* Block ``b`` breaks: its cards become mandatory loose cards. */
+static int64_t broken_leaf(const State *s, int b) {
+    State broken = *s;
+    break_block(&broken, b);
+    return leaf(&broken, 1, STEP_BREAK, 0, 0);
+}
+
+/* The lowest pending item is intact block ``b``: kept first, broken last. */
+static int64_t expand_block(const State *s, int b) {
+    const Block *block = &g_blocks[b];
+    int64_t best = INF;
+    State kept = *s;
+    kept.mask &= ~((uint64_t)1 << b);
+    if (block->is_run) {
+        for (int p = block->first; p <= block->last; p++) {
+            g_run_card[p] = card_at(p, block->suit);
+            g_run_joker[p] = 0;
+        }
+        int64_t v = runs_through(&kept, block->suit, block->first, block->last, block->key);
+        if (v < best) best = v;
+        v = broken_leaf(s, b);
+        return v < best ? v : best;
+    }
+    g_group_n = 0;
+    for (int j = 0; j < block->ncards; j++) {
+        g_group_card[g_group_n] = block->cards[j];
+        g_group_joker[g_group_n++] = 0;
+    }
+    int64_t v = leaf(&kept, 0, STEP_MELD, 0, 0);
+    if (v < best) best = v;
+    if (block->ncards == 3) {
+        int missing = 0;
+        while ((block->suits >> missing) & 1) missing++;
+        int card = (block->rank - 1) * 4 + missing;
+        Option options[8];
+        int n = slot_options(&kept, card, block->key, 1, options);
+        for (int i = 0; i < n; i++) {
+            g_group_n = 3;
+            g_group_card[g_group_n] = card;
+            g_group_joker[g_group_n++] = options[i].joker;
+            v = leaf(&options[i].state, options[i].extra, STEP_MELD, 0, 0);
+            if (v < best) best = v;
+        }
+    }
+    v = broken_leaf(s, b);
+    return v < best ? v : best;
+}
+
+static int lowest_card(const State *s) {
+    for (int w = 0; w < 4; w++) {
+        uint64_t bits = s->w[w];
+        if (w == 3) bits &= 0xffff;
+        if (bits) return w * 16 + __builtin_ctzll(bits) / 4;
+    }
+    return NKINDS;
+}
+
+/* The least cost of the rest below ``limit``, or a lower bound of at least ``limit``. */
+static int64_t expand(const State *s, int64_t limit) {
+    g_limit = limit;
+    g_best = INF;
+    int card = lowest_card(s);
+    int block = -1, key = NKINDS + 1;
+    for (uint64_t m = s->mask; m; m &= m - 1) {
+        int b = __builtin_ctzll(m);
+        if (g_blocks[b].key < key) {
+            key = g_blocks[b].key;
+            block = b;
+        }
+    }
+    if (card == NKINDS && block < 0) {
+        if (!played_of(s)) return INF;
+        return (int64_t)jokers_of(s) * g_joker_cost * g_weight;
+    }
+    if (block >= 0 && key <= card) expand_block(s, block);
+    else expand_card(s, card);
+    return g_best;
+}
+
+/*
+ * Memoized: an entry holds the exact cost, or a lower bound when an earlier search
+ * below a smaller limit was cut (a branch and bound whose bounds are remembered).
+ */
+static int64_t solve(const State *s, int64_t limit) {
+    if (g_aborted) return INF;
+    Entry *entry = find(s);
+    if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
+    int known = entry->used;
+    if (!known && g_count >= g_budget) {
+        g_aborted = 1;
+        return INF;
+    }
+    int tracing = g_tracing;
+    g_tracing = 0;
+    int64_t value = expand(s, limit);
+    g_tracing = tracing;
+    if (g_aborted) return INF;
+    if (!known && (g_count + 1) * 2 > g_capacity && grow() != 0) {
+        g_aborted = 1;
+        return INF;
+    }
+    /* expand() may have grown the table: look the slot up again. */
+    entry = find(s);
+    entry->key = *s;
+    entry->value = value;
+    entry->exact = value < limit || value >= INF;
+    if (!known) g_count++;
+    entry->used = 1;
+    return value;
+}
+
+/* ---- Python interface ---- */
+
+static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
+    memset(block, 0, sizeof(*block));
+    block->is_run = is_run;
+    if (is_run) {
+        block->suit = a;
+        block->first = b;
+        block->last = c;
+        if (a < 0 || a > 3 || b < 1 || c > g_max_position || c - b + 1 < 3) return -1;
+        for (int p = b; p <= c; p++) block->cards[block->ncards++] = card_at(p, a);
+        if (g_nruns_at[a][b] >= MAXBLOCKS) return -1;
+        g_runs_at[a][b][g_nruns_at[a][b]++] = index;
+    } else {
+        block->rank = a;
+        block->suits = b;
+        if (a < 1 || a > 13 || b <= 0 || b > 15) return -1;
+        for (int suit = 0; suit < 4; suit++)
+            if ((b >> suit) & 1) block->cards[block->ncards++] = (a - 1) * 4 + suit;
+        if (block->ncards < 3 || g_ngroups_at[a] >= 8) return -1;
+        g_groups_at[a][g_ngroups_at[a]++] = index;
+    }
+    block->key = NKINDS;
+    for (int i = 0; i < block->ncards; i++) {
+        int card = block->cards[i];
+        if (card < block->key) block->key = card;
+        int seen = 0;
+        for (int j = 0; j < g_nholding[card]; j++)
+            if (g_holding[card][j] == index) seen = 1;
+        if (!seen) {
+            if (g_nholding[card] >= 4) return -1;
+            g_holding[card][g_nholding[card]++] = index;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(search_doc,
+             "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget)\n"
+             "--\n\n"
+             "The best final table: (status, cost, melds).  ``hand`` and ``costs`` give, per card\n"
+             "index, the hand's copies and the cost of leaving one; ``blocks`` are the table's\n"
+             "melds as (1, suit, first, last) runs or (0, rank, suit mask, 0) groups.  ``status``\n"
+             "is 0 for a play (``cost`` = primary * (len(blocks) + 1) + melds broken, ``melds``\n"
+             "as tuples of card indices, +64 for a joker declared as that card), 1 when no legal\n"
+             "play exists, 2 when the search needed more than ``budget`` states.");
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    (void)self;
+    int ace_high, jokers;
+    long long joker_cost, budget;
+    PyObject *hand, *costs, *blocks;
+    if (!PyArg_ParseTuple(args, "pOOiLOL", &ace_high, &hand, &costs, &jokers, &joker_cost, &blocks, &budget))
+        return NULL;
+    PyObject *hand_seq = PySequence_Fast(hand, "hand must be a sequence");
+    if (!hand_seq) return NULL;
+    PyObject *cost_seq = PySequence_Fast(costs, "costs must be a sequence");
+    if (!cost_seq) {
+        Py_DECREF(hand_seq);
+        return NULL;
+    }
+    PyObject *block_seq = PySequence_Fast(blocks, "blocks must be a sequence");
+    if (!block_seq) {
+        Py_DECREF(hand_seq);
+        Py_DECREF(cost_seq);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    State root;
+    memset(&root, 0, sizeof(root));
+    g_max_position = ace_high ? 14 : 13;
+    memset(g_nholding, 0, sizeof(g_nholding));
+    memset(g_nruns_at, 0, sizeof(g_nruns_at));
+    memset(g_ngroups_at, 0, sizeof(g_ngroups_at));
+    if (PySequence_Fast_GET_SIZE(hand_seq) != NKINDS || PySequence_Fast_GET_SIZE(cost_seq) != NKINDS) {
+        PyErr_SetString(PyExc_ValueError, "hand and costs need one entry per card index (52)");
+        goto done;
+    }
+    if (jokers < 0 || jokers > 3) {
+        PyErr_SetString(PyExc_ValueError, "at most 3 hand jokers");
+        goto done;
+    }
+    g_nblocks = (int)PySequence_Fast_GET_SIZE(block_seq);
+    if (g_nblocks > MAXBLOCKS) {
+        PyErr_SetString(PyExc_ValueError, "too many table melds for the fast path");
+        goto done;
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(hand_seq, k));
+        long long cost = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(cost_seq, k));
+        if (PyErr_Occurred()) goto done;
+        if (count < 0 || count > 3) {
+            PyErr_SetString(PyExc_ValueError, "a hand holds 0 to 3 copies of a card");
+            goto done;
+        }
+        root.w[k >> 4] |= (uint64_t)count << ((k & 15) * 4 + 2);
+        g_card_cost[k] = cost;
+    }
+    root.w[3] |= (uint64_t)jokers << JOKER_SHIFT;
+    for (int i = 0; i < g_nblocks; i++) {
+        int is_run, a, b, c;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(block_seq, i), "iiii", &is_run, &a, &b, &c)) goto done;
+        if (set_block(&g_blocks[i], is_run, a, b, c, i) != 0) {
+            PyErr_Format(PyExc_ValueError, "table meld %d is not a meld the fast path can hold", i);
+            goto done;
+        }
+        root.mask |= (uint64_t)1 << i;
+    }
+    g_weight = g_nblocks + 1;
+    g_joker_cost = joker_cost;
+    g_budget = budget > 0 ? (size_t)budget : 1;
+    g_capacity = 1024;
+    g_count = 0;
+    g_aborted = 0;
+    g_tracing = 0;
+    g_table = (Entry *)calloc(g_capacity, sizeof(Entry));
+    if (!g_table) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t total = solve(&root, INF);
+    if (g_aborted) {
+        result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
+        goto release;
+    }
+    if (total >= INF) {
+        result = Py_BuildValue("(iLO)", 1, (long long)-1, Py_None);
+        goto release;
+    }
+    PyObject *melds = PyList_New(0);
+    if (!melds) goto release;
+    State at = root;
+    for (;;) {
+        Entry *entry = find(&at);
+        if (!entry->used) {
+            PyErr_SetString(PyExc_RuntimeError, "fast path: a state on the winning path was not solved");
+            Py_DECREF(melds);
+            goto release;
+        }
+        if (lowest_card(&at) == NKINDS && !at.mask) break;
+        if (!entry->exact) {
+            PyErr_SetString(PyExc_RuntimeError, "fast path: a state on the winning path has no exact cost");
+            Py_DECREF(melds);
+            goto release;
+        }
+        g_tracing = 1;
+        g_traced = 0;
+        g_trace_target = entry->value;
+        g_trace_n = 0;
+        expand(&at, entry->value + 1);
+        g_tracing = 0;
+        if (!g_traced) {
+            PyErr_SetString(PyExc_RuntimeError, "fast path: the winning step was not found again");
+            Py_DECREF(melds);
+            goto release;
+        }
+        if (g_trace_n > 0) {
+            PyObject *meld = PyTuple_New(g_trace_n);
+            if (!meld) {
+                Py_DECREF(melds);
+                goto release;
+            }
+            for (int i = 0; i < g_trace_n; i++) PyTuple_SET_ITEM(meld, i, PyLong_FromLong(g_trace_meld[i]));
+            int failed = PyList_Append(melds, meld);
+            Py_DECREF(meld);
+            if (failed) {
+                Py_DECREF(melds);
+                goto release;
+            }
+        }
+        at = g_trace_child;
+    }
+    result = Py_BuildValue("(iLN)", 0, (long long)total, melds);
+release:
+    free(g_table);
+    g_table = NULL;
+done:
+    Py_DECREF(hand_seq);
+    Py_DECREF(cost_seq);
+    Py_DECREF(block_seq);
+    return result;
+}
+
+static PyObject *states(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_count);
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS, search_doc},
+    {"states", states, METH_NOARGS, "States memoized by the last search (for benchmarks)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "solver.fastpath._search", "The fast path's exact partition search.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
