@@ -25,8 +25,11 @@ EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
 
 
 def ensure_environment() -> None:
-    """Create .venv and install the project with its test extra, unless already current."""
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    """Create .venv and install the project with its test extra (compiling the fast path's
+    C search), unless already current."""
+    # The C search is compiled at install time: a change to it needs a new install too.
+    sources = [ROOT / "pyproject.toml", ROOT / "solver" / "fastpath" / "_search.c"]
+    wanted = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     if not (BIN / "python").exists():

@@ -127,7 +127,10 @@ class AnalyzeRequest(PositionRequest):
 
 class HintStats(BaseModel):
     build_ms: float = Field(description="Milliseconds to prepare the instance, build the model and extract.")
-    solve_ms: float = Field(description="Milliseconds in CP-SAT.")
+    solve_ms: float = Field(description="Milliseconds in the solver (the search or CP-SAT).")
+    engine: str = Field(
+        description="What answered: 'search' (the exact fast path) or 'cp-sat' (the full model)."
+    )
 
 
 class Move(BaseModel):

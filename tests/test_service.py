@@ -55,7 +55,8 @@ def test_hint_worked_example_gives_the_shared_hint_json_with_moves(client: TestC
     assert body["melds"] == [["Jh", "Qh", "Kh"], ["Jd", "Qd", "Kd"], ["Jc", "Qc", "Kc", "Ac"]]
     assert [move["action"] for move in body["moves"]] == ["meld", "meld", "meld"]
     assert all(move["text"] for move in body["moves"])
-    assert set(body["stats"]) == {"build_ms", "solve_ms"}
+    assert set(body["stats"]) == {"build_ms", "solve_ms", "engine"}
+    assert body["stats"]["engine"] == "search"  # no table jokers: the fast path answers
 
 
 def test_hint_matches_the_library_field_for_field(client: TestClient) -> None:

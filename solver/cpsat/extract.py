@@ -18,7 +18,7 @@ from solver.cpsat.instance import Instance
 from solver.cpsat.model import HintModel
 from solver.melds import Meld
 
-__all__ = ["Extracted", "extract_play"]
+__all__ = ["Extracted", "extract_play", "merge_sequences"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver
             pieces.append((instance.templates[m].kind, tuple(take(c) for c in cards)))
 
     new_melds = [Meld.of(cards) for kind, cards in pieces if kind == "group"]
-    new_melds.extend(_merge_sequences([cards for kind, cards in pieces if kind == "sequence"]))
+    new_melds.extend(merge_sequences([cards for kind, cards in pieces if kind == "sequence"]))
 
     played: list[Piece] = []
     left: list[Piece] = []
@@ -93,7 +93,7 @@ def _effective(piece: Piece) -> Card:
     return piece
 
 
-def _merge_sequences(runs: list[tuple[Piece, ...]]) -> list[Meld]:
+def merge_sequences(runs: list[tuple[Piece, ...]]) -> list[Meld]:
     """Join sequence pieces of one suit whose positions meet end to end, greedily."""
 
     # Runs come out of templates in position order, so ends are first and last slots.

@@ -32,6 +32,8 @@ class Hint:
     """Old melds whose cards do not all end in one meld of the new table."""
     build_ms: float
     solve_ms: float
+    engine: str = "cp-sat"
+    """What answered: ``search`` (the fast path, solver.fastpath) or ``cp-sat``."""
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -67,6 +69,10 @@ class Hint:
             "can_knock": self.can_knock,
             "goes_out": self.goes_out,
             "melds_broken": self.melds_broken,
-            "stats": {"build_ms": round(self.build_ms, 3), "solve_ms": round(self.solve_ms, 3)},
+            "stats": {
+                "build_ms": round(self.build_ms, 3),
+                "solve_ms": round(self.solve_ms, 3),
+                "engine": self.engine,
+            },
             **self.extra,
         }

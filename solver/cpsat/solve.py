@@ -10,6 +10,9 @@ import time
 
 from ortools.sat.python import cp_model
 
+# A module import, not names: solver.fastpath imports solver.cpsat's result and extract
+# modules, so whichever package is imported first, the other is then still loading.
+import solver.fastpath as fastpath
 from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, Objective, build_instance
 from solver.cpsat.model import build_model
@@ -35,13 +38,17 @@ def hint(
     time_limit: float = DEFAULT_TIME_LIMIT,
     keep_jokers: bool = False,
     opened: bool = True,
+    fast_path: bool = True,
 ) -> Hint:
     """The best legal play for the player to move.
 
     ``objective="points"`` minimizes the points left in the hand (a joker counts the
     variant's joker points), ``"cards"`` maximizes the cards played.  Among equal plays
     the one that breaks the fewest old melds wins (an old meld is unbroken when all its
-    cards end in one meld).  ``keep_jokers`` plays hand jokers only to go out.
+    cards end in one meld).  Most positions without table jokers are answered by the
+    exact search of ``solver.fastpath``; the rest, and any search that runs long, by
+    the CP-SAT model (``fast_path=False`` sends every position there; ``Hint.engine``
+    says which answered).  ``keep_jokers`` plays hand jokers only to go out.
     ``opened=False`` applies the variant's opening rule (Rummikub: 30 points from the
     rack alone, table untouched).  Raises PositionError for an impossible position and
     ValueError for bad options.
@@ -57,6 +64,11 @@ def hint(
             f"the hint engine supports at most {MAX_JOKERS} jokers, the variant has {rules.jokers}"
         )
     started = time.perf_counter()
+    quick = fast_path and len(position.hand) > 0
+    if quick and fastpath.applies(position, rules, keep_jokers=keep_jokers, opened=opened):
+        found = fastpath.fast_hint(position, rules, objective=objective, started=started)
+        if found is not None:
+            return found
     instance = build_instance(position, rules, objective=objective, keep_jokers=keep_jokers, opened=opened)
     return solve_instance(instance, time_limit=time_limit, started=started)
 

@@ -107,7 +107,7 @@ typedef struct {
 } Entry;
 
 static Entry *g_table;
-static size_t g_capacity, g_count, g_budget;
+static size_t g_capacity, g_count, g_budget, g_expansions;
 static int g_aborted;
 
 static inline uint64_t mix(uint64_t h, uint64_t x) {
@@ -157,53 +157,84 @@ static int grow(void) {
     return 0;
 }
 
+/* ---- the meld a step lays down ---- */
+enum { STEP_MELD, STEP_LEAVE };
+
+typedef struct {
+    int is_run;
+    int suit, first, last, jokers; /* a run: suit, positions first..last, bit mask of joker positions */
+    int rank, reals, joker_suits;  /* a group: rank, suits held by real cards, suits jokers stand for */
+    int kept;                      /* whether it holds a whole old meld (kept, absorbed) */
+} Laid;
+
+static int laid_codes(const Laid *m, int *out) {
+    int n = 0;
+    if (m->is_run) {
+        for (int t = m->first; t <= m->last; t++)
+            out[n++] = card_at(t, m->suit) + (((m->jokers >> t) & 1) ? JOKER_FLAG : 0);
+        return n;
+    }
+    for (int suit = 0; suit < 4; suit++) {
+        int card = (m->rank - 1) * 4 + suit;
+        if ((m->reals >> suit) & 1) out[n++] = card;
+        else if ((m->joker_suits >> suit) & 1) out[n++] = card + JOKER_FLAG;
+    }
+    return n;
+}
+
+/* Whether the laid meld holds every card of block ``b`` as a real card. */
+static int holds_block(const Laid *m, int b) {
+    const Block *block = &g_blocks[b];
+    if (m->is_run != block->is_run) return 0;
+    if (!m->is_run) return m->rank == block->rank && (m->reals & block->suits) == block->suits;
+    if (m->suit != block->suit || m->first > block->first || m->last < block->last) return 0;
+    int span = ((1 << (block->last + 1)) - 1) & ~((1 << block->first) - 1);
+    return (m->jokers & span) == 0;
+}
+
 /* ---- tracing: the second walk that reads the winning melds back ---- */
-enum { STEP_NONE, STEP_MELD, STEP_LEAVE, STEP_BREAK };
 static int g_tracing, g_traced;
 static int64_t g_trace_target;
 static State g_trace_child;
-static int g_trace_n;
+static int g_trace_n, g_trace_kept;
 static int g_trace_meld[16];
-
-/* The meld being built: run slots by position, group members in a list. */
-static int g_run_card[15], g_run_joker[15];
-static int g_group_n, g_group_card[4], g_group_joker[4];
 
 static int64_t solve(const State *s, int64_t limit);
 
-/* The expansion under way: its limit and the least total found so far (saved and
-   restored around nested searches, which use the same two globals). */
+/* The expansion under way: its limit, the least total found so far, and the block just
+   broken whose cards may not all meet again in the first meld (saved and restored
+   around nested searches, which use the same globals). */
 static int64_t g_limit, g_best;
+static int g_avoid = -1;
 
 /*
  * A finished step: the rest costs solve(child).  Returns the step's total, exact when
  * below the expansion's bound, otherwise a lower bound; remembers the step while
  * tracing if it is the winner.  A step whose own cost already reaches the bound is cut.
  */
-static int64_t leaf(const State *child, int64_t extra, int step, int run_first, int run_last) {
+static int64_t leaf(const State *child, int64_t extra, int step, const Laid *laid) {
+    /* Breaking a block and laying all its cards in one meld again is worse than keeping it. */
+    if (step == STEP_MELD && g_avoid >= 0 && holds_block(laid, g_avoid)) return INF;
     int64_t limit = g_limit, best = g_best;
+    int avoid = g_avoid;
     int64_t bound = best < limit ? best : limit;
     if (extra >= bound) {
         if (extra < g_best) g_best = extra;
         return extra;
     }
     int tracing = g_tracing && !g_traced;
-    int meld[16], n = 0;
-    if (tracing && step == STEP_MELD && run_first > 0) {
-        for (int t = run_first; t <= run_last; t++) meld[n++] = g_run_card[t] + (g_run_joker[t] ? JOKER_FLAG : 0);
-    } else if (tracing && step == STEP_MELD) {
-        for (int i = 0; i < g_group_n; i++) meld[n++] = g_group_card[i] + (g_group_joker[i] ? JOKER_FLAG : 0);
-    }
+    g_avoid = -1;
     int64_t rest = solve(child, bound - extra);
     g_limit = limit;
     g_best = best;
+    g_avoid = avoid;
     int64_t total = rest >= INF ? INF : rest + extra;
     if (total < g_best) g_best = total;
     if (tracing && total == g_trace_target) {
         g_traced = 1;
         g_trace_child = *child;
-        g_trace_n = n;
-        memcpy(g_trace_meld, meld, sizeof(int) * (size_t)n);
+        g_trace_n = step == STEP_MELD ? laid_codes(laid, g_trace_meld) : 0;
+        g_trace_kept = step == STEP_MELD ? laid->kept : 0;
     }
     return total;
 }
@@ -275,6 +306,7 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
  * Runs of one suit starting at ``first``, filled from position ``t`` upwards, that
  * must cover the prefilled positions ``held_first..held_last`` (the lowest item, or a
  * kept block).  Every end at or past the prefilled part, 3 cards long or more, is a leaf.
+ * ``jokers`` marks the positions filled by jokers so far.
  *
  * A run is built from segments: single slots, absorbed blocks and the prefilled part.
  * When a segment starts 3 or more positions after ``first`` (the first such start is
@@ -282,34 +314,36 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
  * runs without breaking anything, so it is left out: the two halves are found apart.
  */
 static int64_t run_from(const State *s, int suit, int first, int t, int held_first, int held_last, int low,
-                        int64_t extra, int cut) {
+                        int64_t extra, int cut, int jokers, int kept) {
     int64_t best = INF;
+    Laid laid = {1, suit, first, 0, jokers, 0, 0, 0, kept};
     if (t == held_first) {
         if (!cut && t >= first + 3) cut = t;
         if (cut && held_last - cut + 1 >= 3) return best;
         t = held_last + 1;
         if (held_last - first + 1 >= 3) {
-            int64_t v = leaf(s, extra, STEP_MELD, first, held_last);
+            laid.last = held_last;
+            int64_t v = leaf(s, extra, STEP_MELD, &laid);
             if (v < best) best = v;
         }
         if (t > g_max_position) return best;
     }
     int here = !cut && t >= first + 3 ? t : cut;
     if (!(here && t - here + 1 >= 3)) {
-        int card = card_at(t, suit);
         Option options[8];
-        int n = slot_options(s, card, low, 1, options);
+        int n = slot_options(s, card_at(t, suit), low, 1, options);
         for (int i = 0; i < n; i++) {
-            g_run_card[t] = card;
-            g_run_joker[t] = options[i].joker;
             int64_t spent = extra + options[i].extra;
+            int marked = jokers | (options[i].joker << t);
             if (t > held_last && t - first + 1 >= 3) {
-                int64_t v = leaf(&options[i].state, spent, STEP_MELD, first, t);
+                laid.last = t;
+                laid.jokers = marked;
+                int64_t v = leaf(&options[i].state, spent, STEP_MELD, &laid);
                 if (v < best) best = v;
             }
             if (t < g_max_position) {
-                int64_t v =
-                    run_from(&options[i].state, suit, first, t + 1, held_first, held_last, low, spent, here);
+                int64_t v = run_from(&options[i].state, suit, first, t + 1, held_first, held_last, low, spent,
+                                     here, marked, kept);
                 if (v < best) best = v;
             }
         }
@@ -324,85 +358,73 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
         if (here && end - here + 1 >= 3) continue;
         State next = *s;
         next.mask &= ~((uint64_t)1 << b);
-        for (int p = block->first; p <= block->last; p++) {
-            g_run_card[p] = card_at(p, suit);
-            g_run_joker[p] = 0;
-        }
         if (end >= held_last) {
-            int64_t v = leaf(&next, extra, STEP_MELD, first, end);
+            laid.last = end;
+            laid.jokers = jokers;
+            laid.kept = 1;
+            int64_t v = leaf(&next, extra, STEP_MELD, &laid);
             if (v < best) best = v;
         }
         if (end < g_max_position) {
-            int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here);
+            int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here, jokers, 1);
             if (v < best) best = v;
         }
     }
     return best;
 }
 
-/* Every run start at or below ``held_first`` (lower slots are jokers or later cards). */
-static int64_t runs_through(const State *s, int suit, int held_first, int held_last, int low) {
+/* Every run start at or below ``held_first`` (lower slots are jokers or later cards);
+   ``kept`` when the prefilled part is a kept block. */
+static int64_t runs_through(const State *s, int suit, int held_first, int held_last, int low, int64_t base,
+                            int kept) {
     int64_t best = INF;
     for (int first = held_first; first >= 1 && held_last - first + 1 <= g_max_position; first--) {
-        int64_t v = run_from(s, suit, first, first, held_first, held_last, low, 0, 0);
+        int64_t v = run_from(s, suit, first, first, held_first, held_last, low, base, 0, 0, kept);
         if (v < best) best = v;
     }
     return best;
 }
 
-/*
- * Group members of suits ``suit``..3 beyond the ``size`` chosen, then jokers to 3 or 4
- * cards.  (``size`` is passed down, not read from g_group_n: searches nested in a leaf
- * reuse the globals, which only the tracing walk, with no nested search, reads back.)
- */
+/* Group members of suits ``suit``..3 beyond the real ones in ``reals``, then jokers to 3 or 4 cards. */
 static int64_t group_members(const State *s, int rank, int suit, int skip_suit, int low, int64_t extra,
-                             int size) {
+                             int reals) {
     if (suit == 4) {
         int64_t best = INF;
-        int base = size;
+        int size = __builtin_popcount((unsigned)reals);
         int jokers = jokers_of(s);
+        Laid laid = {0, 0, 0, 0, 0, rank, reals, 0, 0};
         State next = *s;
-        for (int j = 0; j <= jokers && base + j <= 4; j++) {
-            if (base + j >= 3) {
-                /* Jokers take the missing suits in order. */
-                int used = 0;
-                g_group_n = base;
-                for (int m = 0; m < 4 && used < j; m++) {
-                    int present = 0;
-                    for (int i = 0; i < base; i++)
-                        if (g_group_card[i] % 4 == m) present = 1;
-                    if (present) continue;
-                    g_group_card[g_group_n] = (rank - 1) * 4 + m;
-                    g_group_joker[g_group_n] = 1;
-                    g_group_n++;
-                    used++;
-                }
-                int64_t v = leaf(&next, extra, STEP_MELD, 0, 0);
+        for (int j = 0; j <= jokers && size + j <= 4; j++) {
+            if (size + j >= 3) {
+                int64_t v = leaf(&next, extra, STEP_MELD, &laid);
                 if (v < best) best = v;
-                g_group_n = base;
             }
-            if (j < jokers) take_joker(&next);
+            if (j < jokers) {
+                take_joker(&next);
+                /* Jokers stand for the missing suits in order. */
+                int missing = 0;
+                while (((reals | laid.joker_suits) >> missing) & 1) missing++;
+                laid.joker_suits |= 1 << missing;
+            }
         }
         return best;
     }
-    int64_t best = group_members(s, rank, suit + 1, skip_suit, low, extra, size);
+    int64_t best = group_members(s, rank, suit + 1, skip_suit, low, extra, reals);
     if (suit == skip_suit) return best;
     int card = (rank - 1) * 4 + suit;
     if (card < low) return best;
     Option options[8];
     int n = slot_options(s, card, low, 0, options);
     for (int i = 0; i < n; i++) {
-        g_group_card[size] = card;
-        g_group_joker[size] = 0;
-        int64_t v =
-            group_members(&options[i].state, rank, suit + 1, skip_suit, low, extra + options[i].extra, size + 1);
+        int64_t v = group_members(&options[i].state, rank, suit + 1, skip_suit, low, extra + options[i].extra,
+                                  reals | (1 << suit));
         if (v < best) best = v;
     }
     return best;
 }
 
-/* The lowest pending item is loose card ``card``. */
-static int64_t expand_card(const State *s, int card) {
+/* The lowest pending item is loose card ``card``; every step here costs ``base`` more. */
+static int64_t expand_card(const State *s, int card, int64_t base) {
     int64_t best = INF;
     State placed = *s;
     int optional = mand_of(s, card) == 0;
@@ -416,87 +438,66 @@ static int64_t expand_card(const State *s, int card) {
         if (!(placed.mask & ((uint64_t)1 << b)) || block->ncards != 3 || (block->suits >> suit) & 1) continue;
         State next = placed;
         next.mask &= ~((uint64_t)1 << b);
-        g_group_n = 0;
-        g_group_card[g_group_n] = card;
-        g_group_joker[g_group_n++] = 0;
-        for (int j = 0; j < 3; j++) {
-            g_group_card[g_group_n] = block->cards[j];
-            g_group_joker[g_group_n++] = 0;
-        }
-        int64_t v = leaf(&next, 0, STEP_MELD, 0, 0);
+        Laid laid = {0, 0, 0, 0, 0, rank, block->suits | (1 << suit), 0, 1};
+        int64_t v = leaf(&next, base, STEP_MELD, &laid);
         if (v < best) best = v;
     }
-    g_group_n = 1;
-    g_group_card[0] = card;
-    g_group_joker[0] = 0;
-    int64_t v = group_members(&placed, rank, 0, suit, card, 0, 1);
+    int64_t v = group_members(&placed, rank, 0, suit, card, base, 1 << suit);
     if (v < best) best = v;
     /* Runs: the card at its rank, and an ace also at the top. */
-    g_run_card[rank] = card;
-    g_run_joker[rank] = 0;
-    v = runs_through(&placed, suit, rank, rank, card);
+    v = runs_through(&placed, suit, rank, rank, card, base, 0);
     if (v < best) best = v;
     if (rank == 1 && g_max_position == 14) {
-        g_run_card[14] = card;
-        g_run_joker[14] = 0;
-        v = runs_through(&placed, suit, 14, 14, card);
+        v = runs_through(&placed, suit, 14, 14, card, base, 0);
         if (v < best) best = v;
     }
     /* Last, as the most costly choice: the card stays in the hand. */
     if (optional) {
         State left = *s;
         left.w[card >> 4] -= (uint64_t)1 << ((card & 15) * 4 + 2);
-        v = leaf(&left, g_card_cost[card] * g_weight, STEP_LEAVE, 0, 0);
+        v = leaf(&left, base + g_card_cost[card] * g_weight, STEP_LEAVE, NULL);
         if (v < best) best = v;
     }
     return best;
 }
 
-/* Block ``b`` breaks: its cards become mandatory loose cards. */
-static int64_t broken_leaf(const State *s, int b) {
-    State broken = *s;
-    break_block(&broken, b);
-    return leaf(&broken, 1, STEP_BREAK, 0, 0);
-}
-
-/* The lowest pending item is intact block ``b``: kept first, broken last. */
+/*
+ * The lowest pending item is intact block ``b``: kept first, broken last.  Broken, its
+ * lowest card is at once the lowest loose card, so its meld is chosen in the same step,
+ * and that meld may not hold all the block's cards (keeping the block does better).
+ */
 static int64_t expand_block(const State *s, int b) {
     const Block *block = &g_blocks[b];
-    int64_t best = INF;
+    int64_t best = INF, v;
     State kept = *s;
     kept.mask &= ~((uint64_t)1 << b);
     if (block->is_run) {
-        for (int p = block->first; p <= block->last; p++) {
-            g_run_card[p] = card_at(p, block->suit);
-            g_run_joker[p] = 0;
-        }
-        int64_t v = runs_through(&kept, block->suit, block->first, block->last, block->key);
+        v = runs_through(&kept, block->suit, block->first, block->last, block->key, 0, 1);
         if (v < best) best = v;
-        v = broken_leaf(s, b);
-        return v < best ? v : best;
-    }
-    g_group_n = 0;
-    for (int j = 0; j < block->ncards; j++) {
-        g_group_card[g_group_n] = block->cards[j];
-        g_group_joker[g_group_n++] = 0;
-    }
-    int64_t v = leaf(&kept, 0, STEP_MELD, 0, 0);
-    if (v < best) best = v;
-    if (block->ncards == 3) {
-        int missing = 0;
-        while ((block->suits >> missing) & 1) missing++;
-        int card = (block->rank - 1) * 4 + missing;
-        Option options[8];
-        int n = slot_options(&kept, card, block->key, 1, options);
-        for (int i = 0; i < n; i++) {
-            g_group_n = 3;
-            g_group_card[g_group_n] = card;
-            g_group_joker[g_group_n++] = options[i].joker;
-            v = leaf(&options[i].state, options[i].extra, STEP_MELD, 0, 0);
-            if (v < best) best = v;
+    } else {
+        Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 0, 1};
+        v = leaf(&kept, 0, STEP_MELD, &laid);
+        if (v < best) best = v;
+        if (block->ncards == 3) {
+            int missing = 0;
+            while ((block->suits >> missing) & 1) missing++;
+            int card = (block->rank - 1) * 4 + missing;
+            Option options[8];
+            int n = slot_options(&kept, card, block->key, 1, options);
+            for (int i = 0; i < n; i++) {
+                laid.reals = block->suits | (options[i].joker ? 0 : 1 << missing);
+                laid.joker_suits = options[i].joker ? 1 << missing : 0;
+                v = leaf(&options[i].state, options[i].extra, STEP_MELD, &laid);
+                if (v < best) best = v;
+            }
         }
     }
-    v = broken_leaf(s, b);
+    State broken = *s;
+    break_block(&broken, b);
+    int avoid = g_avoid;
+    g_avoid = b;
+    v = expand_card(&broken, block->key, 1);
+    g_avoid = avoid;
     return v < best ? v : best;
 }
 
@@ -527,7 +528,7 @@ static int64_t expand(const State *s, int64_t limit) {
         return (int64_t)jokers_of(s) * g_joker_cost * g_weight;
     }
     if (block >= 0 && key <= card) expand_block(s, block);
-    else expand_card(s, card);
+    else expand_card(s, card, 0);
     return g_best;
 }
 
@@ -540,7 +541,7 @@ static int64_t solve(const State *s, int64_t limit) {
     Entry *entry = find(s);
     if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
     int known = entry->used;
-    if (!known && g_count >= g_budget) {
+    if (++g_expansions > g_budget) {
         g_aborted = 1;
         return INF;
     }
@@ -608,7 +609,8 @@ PyDoc_STRVAR(search_doc,
              "melds as (1, suit, first, last) runs or (0, rank, suit mask, 0) groups.  ``status``\n"
              "is 0 for a play (``cost`` = primary * (len(blocks) + 1) + melds broken, ``melds``\n"
              "as tuples of card indices, +64 for a joker declared as that card), 1 when no legal\n"
-             "play exists, 2 when the search needed more than ``budget`` states.");
+             "play exists, 2 when the search needed more than ``budget`` expansions.  Each meld starts\n"
+             "with a flag: True when it holds a whole old meld (kept).");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
@@ -678,12 +680,22 @@ static PyObject *search(PyObject *self, PyObject *args) {
     g_count = 0;
     g_aborted = 0;
     g_tracing = 0;
+    g_avoid = -1;
     g_table = (Entry *)calloc(g_capacity, sizeof(Entry));
     if (!g_table) {
         PyErr_NoMemory();
         goto done;
     }
-    int64_t total = solve(&root, INF);
+    /* Deepening: first ask for a play of cost 0, then raise the limit to the least cost
+       the failed search could not rule out.  Each round cuts every branch at its limit;
+       the lower bounds it leaves in the memo make the next round cheap. */
+    int64_t total = 0, limit = 1;
+    g_expansions = 0;
+    for (;;) {
+        total = solve(&root, limit);
+        if (g_aborted || total < limit || total >= INF) break;
+        limit = total + 1;
+    }
     if (g_aborted) {
         result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
         goto release;
@@ -720,12 +732,13 @@ static PyObject *search(PyObject *self, PyObject *args) {
             goto release;
         }
         if (g_trace_n > 0) {
-            PyObject *meld = PyTuple_New(g_trace_n);
+            PyObject *meld = PyTuple_New(g_trace_n + 1);
             if (!meld) {
                 Py_DECREF(melds);
                 goto release;
             }
-            for (int i = 0; i < g_trace_n; i++) PyTuple_SET_ITEM(meld, i, PyLong_FromLong(g_trace_meld[i]));
+            PyTuple_SET_ITEM(meld, 0, PyBool_FromLong(g_trace_kept));
+            for (int i = 0; i < g_trace_n; i++) PyTuple_SET_ITEM(meld, i + 1, PyLong_FromLong(g_trace_meld[i]));
             int failed = PyList_Append(melds, meld);
             Py_DECREF(meld);
             if (failed) {
@@ -749,12 +762,12 @@ done:
 static PyObject *states(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
-    return PyLong_FromSize_t(g_count);
+    return PyLong_FromSize_t(g_expansions);
 }
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
-    {"states", states, METH_NOARGS, "States memoized by the last search (for benchmarks)."},
+    {"states", states, METH_NOARGS, "States expanded by the last search (for benchmarks)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,142 @@
+"""The fast path's search (solver.fastpath) against the CP-SAT model on larger positions.
+
+The cross-check and tie-break tests hold both engines to independent oracles on small
+positions; the oracles are exponential, so here the two engines are held to each other
+on tables of up to 70 cards and hands of up to 15: the same status, the same value and
+the same number of old melds broken, every play judged by the referee.  Also: which
+positions the fast path takes, the fall back to CP-SAT when a search runs past its
+budget, and the C module's own input checks.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from randpos import random_position
+
+import solver.fastpath
+from solver.cpsat import hint
+from solver.fastpath import _search, applies, fast_hint
+from solver.position import Position
+from solver.referee import check_play
+from solver.variants import Variant
+
+VARIANTS = {
+    "manipulation": Variant.manipulation(),
+    "machiavelli": Variant.machiavelli(),
+    "rummikub": Variant.rummikub(),
+    "manipulation-2p": Variant.manipulation(players=2),
+}
+
+
+def _joker_free(rng: random.Random, variant: Variant, max_table_cards: int, max_hand: int) -> Position:
+    """A random position without table jokers (the fast path's ground)."""
+    while True:
+        position = random_position(rng, variant, max_table_cards=max_table_cards, max_hand=max_hand)
+        if applies(position, variant, keep_jokers=False, opened=True):
+            return position
+
+
+def _agree(position: Position, variant: Variant, objective: str) -> str:
+    """Both engines on one position must give equal answers; returns the fast path's engine."""
+    fast = hint(position, variant=variant, objective=objective)  # type: ignore[arg-type]
+    model = hint(position, variant=variant, objective=objective, fast_path=False)  # type: ignore[arg-type]
+    where = (str(position), objective)
+    assert model.engine == "cp-sat" and model.status in ("optimal", "no_play"), where
+    assert fast.status == model.status, (*where, fast.status, model.status)
+    if fast.status == "no_play":
+        return fast.engine
+
+    def value(found: object) -> int:
+        return len(found.hand) if objective == "cards" else found.hand_points  # type: ignore[attr-defined]
+
+    assert (value(fast), fast.melds_broken) == (value(model), model.melds_broken), (
+        *where,
+        str(fast.table),
+        str(model.table),
+    )
+    verdict = check_play(position, fast.table, variant)
+    assert verdict.ok, (*where, str(fast.table), verdict.reasons)
+    assert sorted(map(str, fast.played + fast.hand.pieces)) == sorted(map(str, position.hand.pieces))
+    return fast.engine
+
+
+def _suite(seed: int, count: int, variant: Variant, max_table_cards: int, max_hand: int) -> int:
+    rng = random.Random(seed)
+    if variant.decks == 1:  # 53 cards: leave room for the hand
+        max_table_cards, max_hand = min(max_table_cards, 30), min(max_hand, 10)
+    searched = 0
+    for _ in range(count):
+        position = _joker_free(rng, variant, max_table_cards, max_hand)
+        searched += _agree(position, variant, rng.choice(("points", "cards"))) == "search"
+    return searched
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_search_agrees_with_cp_sat_on_larger_positions(name: str) -> None:
+    searched = _suite(700 + sum(map(ord, name)), 60, VARIANTS[name], max_table_cards=70, max_hand=15)
+    assert searched > 30  # most of these are the search's, not the fall back's
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("block", range(5))
+def test_search_agrees_with_cp_sat_on_many_positions(name: str, block: int) -> None:
+    _suite(90_000 + 1000 * block + sum(map(ord, name)), 300, VARIANTS[name], max_table_cards=100, max_hand=20)
+
+
+def test_worked_example_is_the_searchs() -> None:
+    found = hint(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"))
+    assert found.engine == "search" and found.goes_out and found.melds_broken == 3
+    assert str(found.table) == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
+
+
+def test_positions_the_search_leaves_to_cp_sat() -> None:
+    manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
+    # A joker on the table: locking and freeing stay with the model.
+    assert hint(Position.parse("4s *5s 6s / 5s")).engine == "cp-sat"
+    # keep_jokers with a joker in the hand.
+    assert hint(Position.parse("4s 5s 6s / 7s *"), keep_jokers=True).engine == "cp-sat"
+    assert hint(Position.parse("4s 5s 6s / 7s"), keep_jokers=True).engine == "search"
+    # Rummikub's opening rule.
+    assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub, opened=False).engine == "cp-sat"
+    assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub).engine == "search"
+    # An empty hand has no play, and needs no search.
+    empty = hint(Position.parse("4s 5s 6s /"), variant=manipulation)
+    assert empty.status == "no_play" and empty.engine == "cp-sat"
+
+
+def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = Position.parse("5h 6h 7h | 9s 9d 9c | 2c 3c 4c / 8h 9h 5c")
+    searched = hint(position)
+    assert searched.engine == "search" and searched.goes_out
+    assert fast_hint(position, Variant.manipulation(), objective="points", started=0.0, budget=1) is None
+    monkeypatch.setattr(solver.fastpath, "STATE_BUDGET", 1)
+    found = hint(position)
+    assert found.engine == "cp-sat" and found.goes_out
+    assert found.melds_broken == searched.melds_broken
+
+
+def test_no_play_from_the_search() -> None:
+    found = hint(Position.parse("5h 6h 7h / Kc"))
+    assert found.engine == "search" and found.status == "no_play"
+    assert found.played == () and str(found.hand) == "Kc" and str(found.table) == "5h 6h 7h"
+
+
+def test_the_search_module_checks_its_input() -> None:
+    costs = [1] * 52
+    with pytest.raises(ValueError, match="one entry per card index"):
+        _search.search(False, [0] * 51, costs, 0, 1, [], 100)
+    with pytest.raises(ValueError, match="0 to 3 copies"):
+        _search.search(False, [4] + [0] * 51, costs, 0, 1, [], 100)
+    with pytest.raises(ValueError, match="at most 3 hand jokers"):
+        _search.search(False, [0] * 52, costs, 5, 1, [], 100)
+    with pytest.raises(ValueError, match="table meld 0"):
+        _search.search(False, [0] * 52, costs, 0, 1, [(1, 0, 12, 14)], 100)  # past 13 without ace-high
+    with pytest.raises(ValueError, match="table meld 0"):
+        _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0011, 0)], 100)  # a group of two
+    with pytest.raises(ValueError, match="too many table melds"):
+        _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 64, 100)
+    # A hand card alone makes no meld: status 1, no play.
+    assert _search.search(False, [1] + [0] * 51, costs, 0, 1, [], 100)[0] == 1
