@@ -694,7 +694,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     for (;;) {
         total = solve(&root, limit);
         if (g_aborted || total < limit || total >= INF) break;
-        limit = total + 1;
+        limit = total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
     if (g_aborted) {
         result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
