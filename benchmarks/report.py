@@ -45,8 +45,8 @@ def _speed(data: dict[str, Any], results: Path) -> list[str]:
         "",
         f"Measured {_machine(meta)}: {len(rows)} positions from the seeded suites in "
         "`benchmarks/suites/` (every variant with and without locked jokers, hands of 1-20 cards), "
-        "one `hint()` call at a time, the whole call timed (validation, model building, solving, "
-        "extraction), every play checked by the referee.",
+        "one `hint()` call at a time, the whole call timed (validation, then the fast path's search, "
+        "or CP-SAT's model building, solving and extraction), every play checked by the referee.",
         "",
         "| variant | table cards | positions | p50 ms | p95 ms | p99 ms | max ms |",
         "|---|---|--:|--:|--:|--:|--:|",
@@ -82,6 +82,11 @@ def _speed(data: dict[str, Any], results: Path) -> list[str]:
             "",
             "Statuses: " + ", ".join(f"{key} {value}" for key, value in sorted(statuses.items())) + ".",
         ]
+    engines = summary.get("engines", {})
+    if engines:
+        lines.append(
+            "Answered by: " + ", ".join(f"{key} {value}" for key, value in sorted(engines.items())) + "."
+        )
     if (results / "speed.png").exists():
         lines += ["", "![hint() time against table size](benchmarks/results/speed.png)"]
     return lines

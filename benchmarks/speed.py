@@ -3,8 +3,9 @@
     python -m benchmarks.speed            # every suite in benchmarks/suites (5 x 400 positions)
     python -m benchmarks.speed --quick    # every 4th position of each suite, about a minute
 
-The whole ``hint()`` call is timed (validation, instance, model, solve, extract; parsing
-is not), one position at a time on one core.  Every play is also checked by the referee,
+The whole ``hint()`` call is timed (validation, then the fast path's search, or the
+instance, model, solve and extract of CP-SAT; parsing is not), one position at a time on
+one core, and which engine answered is counted.  Every play is also checked by the referee,
 so a fast wrong answer cannot hide here.  The positions come from ``benchmarks.suite``
 (each variant with and without locked jokers), so the figures are reported per variant,
 per table band and per joker kind.  Results go to ``benchmarks/results/speed.json`` and,
@@ -125,6 +126,7 @@ def run(specs: list[SuiteSpec], stride: int) -> list[Row]:
                     "build_ms": round(result.build_ms, 3),
                     "solve_ms": round(result.solve_ms, 3),
                     "status": result.status,
+                    "engine": result.engine,
                 }
             )
             if number % 100 == 0:
@@ -179,6 +181,11 @@ def report(rows: list[Row]) -> dict[str, object]:
         statuses[str(r["status"])] = statuses.get(str(r["status"]), 0) + 1
     print("statuses:", statuses)
     summary["statuses"] = statuses
+    engines: dict[str, int] = {}
+    for r in rows:
+        engines[str(r.get("engine", "cp-sat"))] = engines.get(str(r.get("engine", "cp-sat")), 0) + 1
+    print("answered by:", engines)
+    summary["engines"] = engines
     return summary
 
 

@@ -44,6 +44,8 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
     """Whether the fast path can answer this (validated, non-empty-handed) position."""
     if not opened and variant.opening_points > 0:
         return False
+    if variant.decks > 3:  # a state counts up to 3 copies of a card
+        return False
     if keep_jokers and position.hand.joker_count:
         return False
     if len(position.table.melds) > _MAX_MELDS:

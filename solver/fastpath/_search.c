@@ -18,24 +18,34 @@
  * Search.  Cards are indexed rank-major ((rank - 1) * 4 + suit) and a block's key is
  * its lowest card index.  A state takes its lowest pending item, a loose card or an
  * intact block (a block first on a tie), and tries everything that can happen to it:
- *  - a block is broken, or kept in a final meld that contains it whole;
- *  - an optional card stays in the hand, or goes into a meld;
+ *  - a block is kept in a final meld that contains it whole, or broken;
+ *  - an optional card goes into a meld, or stays in the hand;
  *  - a mandatory card goes into a meld.
  * Each such meld holds the lowest item; its other slots take a loose card, a hand
  * joker, a whole intact block (absorbed: kept), or a card of an intact block that is
  * broken for it.  A slot whose card index is below the lowest item can only hold a
- * joker, since every lower card is already placed.  The least cost of the rest of the
- * search is memoized on the exact state (loose counts, intact blocks, jokers left,
- * whether a hand piece was played), so this is an exhaustive dynamic programme.
+ * joker, since every lower card is already placed.
  *
- * Two choices are left out without loss, by exchanging two copies of one card: when a
- * mandatory loose copy of a slot's card is at hand, the slot takes it (not a hand
- * copy, a joker or a block's copy), and a mandatory copy of the lowest card is placed
- * before an optional one.
+ * Choices that cannot do better than another choice are left out:
+ *  - when a mandatory loose copy of a slot's card is at hand, the slot takes it (not a
+ *    hand copy, a joker or a block's copy), and a mandatory copy of the lowest card is
+ *    placed before an optional one (exchange two copies of one card);
+ *  - a run with a segment (a slot, an absorbed block, the held part) starting 3 or more
+ *    places after its first card, and 3 or more cards from there to its end, splits
+ *    into two legal runs there: it is found as those two runs;
+ *  - a block broken when it is the lowest item gives its lowest card a meld at once,
+ *    and that meld may not hold all of the block's cards (keeping it does better).
  *
- * Cost.  A state's cost is primary * W + broken, with W larger than the number of
- * blocks: lexicographic, primary first (points or cards left in the hand), then melds
- * broken.  After the search, the winning path is walked again to read off the melds.
+ * Cost and bounds.  A state's cost is primary * W + broken, with W larger than the
+ * number of blocks: lexicographic, primary first (points or cards left in the hand),
+ * then melds broken.  solve(state, limit) returns the exact cost when it is below
+ * ``limit``, else a lower bound of at least ``limit``, and the memo keeps either
+ * (keyed on the whole state: loose counts, intact blocks, jokers left, whether a hand
+ * piece was played).  The root is solved with a limit that starts at 1 and at least
+ * doubles, up to the least cost a failed round could not rule out; each round cuts
+ * every branch at its limit and reuses the bounds of the rounds before.  The winning
+ * path is then walked again to read off the melds.  A budget on expansions stops the
+ * search (the caller then asks CP-SAT).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -80,6 +90,7 @@ typedef struct {
     int ncards;
     int cards[14];
     int key;
+    uint64_t cards_mask; /* a bit per card it holds */
 } Block;
 
 /* ---- the problem (one search at a time: the GIL is held throughout) ---- */
@@ -95,6 +106,8 @@ static int g_runs_at[4][15][MAXBLOCKS]; /* run blocks by suit and first position
 static int g_nruns_at[4][15];
 static int g_groups_at[14][8];       /* group blocks by rank */
 static int g_ngroups_at[14];
+static int g_runs_of[4][MAXBLOCKS];  /* run blocks by suit */
+static int g_nruns_of[4];
 
 static inline int card_at(int position, int suit) { return ((position == 14 ? 1 : position) - 1) * 4 + suit; }
 
@@ -256,18 +269,19 @@ typedef struct {
     int joker;
 } Option;
 
+/* A hand joker for the slot, if one is left: adds one option at ``out``. */
+static int joker_option(const State *s, int allow_joker, Option *out) {
+    if (!allow_joker || jokers_of(s) == 0) return 0;
+    out->state = *s;
+    take_joker(&out->state);
+    out->extra = 0;
+    out->joker = 1;
+    return 1;
+}
+
 static int slot_options(const State *s, int card, int low, int allow_joker, Option *out) {
     int n = 0;
-    if (card < low) {
-        if (allow_joker && jokers_of(s) > 0) {
-            out[n].state = *s;
-            take_joker(&out[n].state);
-            out[n].extra = 0;
-            out[n].joker = 1;
-            n++;
-        }
-        return n;
-    }
+    if (card < low) return joker_option(s, allow_joker, out);
     if (mand_of(s, card) > 0) {
         out[0].state = *s;
         take_mand(&out[0].state, card);
@@ -282,13 +296,7 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
         out[n].joker = 0;
         n++;
     }
-    if (allow_joker && jokers_of(s) > 0) {
-        out[n].state = *s;
-        take_joker(&out[n].state);
-        out[n].extra = 0;
-        out[n].joker = 1;
-        n++;
-    }
+    n += joker_option(s, allow_joker, &out[n]);
     for (int i = 0; i < g_nholding[card]; i++) {
         int b = g_holding[card][i];
         if (!(s->mask & ((uint64_t)1 << b))) continue;
@@ -532,6 +540,92 @@ static int64_t expand(const State *s, int64_t limit) {
     return g_best;
 }
 
+/* Whether loose card ``card`` still fits some meld: a group or a 3-card run around it,
+   its other slots held by cards in ``present`` (a bit per card) or by jokers. */
+static int placeable(int card, uint64_t present, int jokers) {
+    int rank = card / 4 + 1, suit = card % 4;
+    uint64_t same_rank = ((present >> ((rank - 1) * 4)) & 15) & ~(1u << suit);
+    if (__builtin_popcountll(same_rank) + jokers >= 2) return 1;
+    for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13) {
+        for (int first = at - 2; first <= at; first++) {
+            if (first < 1 || first + 2 > g_max_position) continue;
+            int missing = 0;
+            for (int t = first; t <= first + 2; t++)
+                if (t != at && !((present >> card_at(t, suit)) & 1)) missing++;
+            if (missing <= jokers) return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Whether loose card ``card`` fits a meld without breaking a block: with loose cards
+ * (``loose``, a bit per card) and jokers only, or growing an intact block (a run block
+ * next to it or one slot away, that slot a loose card or a joker; a group block of
+ * three that lacks its suit).  Longer gaps are covered by the loose-only runs.
+ */
+static int placeable_freely(const State *s, int card, uint64_t loose, int jokers) {
+    if (placeable(card, loose, jokers)) return 1;
+    int rank = card / 4 + 1, suit = card % 4;
+    for (int i = 0; i < g_ngroups_at[rank]; i++) {
+        int b = g_groups_at[rank][i];
+        const Block *block = &g_blocks[b];
+        if ((s->mask >> b) & 1 && block->ncards == 3 && !((block->suits >> suit) & 1)) return 1;
+    }
+    for (int i = 0; i < g_nruns_of[suit]; i++) {
+        int b = g_runs_of[suit][i];
+        if (!((s->mask >> b) & 1)) continue;
+        const Block *block = &g_blocks[b];
+        for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13) {
+            int gap = block->last < at ? at - block->last - 1 : block->first - at - 1;
+            if (gap == 0) return 1;
+            if (gap == 1 && (jokers > 0 || (loose >> card_at(block->last < at ? at - 1 : at + 1, suit)) & 1))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The cards with a loose copy, a bit per card. */
+static inline uint64_t loose_cards(const State *s) {
+    uint64_t found = 0;
+    for (int w = 0; w < 4; w++) {
+        uint64_t word = s->w[w];
+        if (w == 3) word &= 0xffff;
+        uint64_t any = (word | (word >> 1) | (word >> 2) | (word >> 3)) & 0x1111111111111111ULL;
+        for (; any; any &= any - 1) found |= (uint64_t)1 << (w * 16 + __builtin_ctzll(any) / 4);
+    }
+    return found;
+}
+
+/*
+ * A lower bound on the cost of the rest: an optional card that no meld can take any
+ * more stays in the hand, and a mandatory one makes the state infeasible.  When that
+ * bound falls just short of ``limit``: a card that fits only by breaking a block costs
+ * at least one more broken meld (or, optional, its cost in the hand, which is more).
+ * (That second check is dearer, and only matters there.)
+ */
+static int64_t lower_bound(const State *s, int64_t limit) {
+    uint64_t loose = loose_cards(s), present = loose;
+    for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].cards_mask;
+    int jokers = jokers_of(s);
+    int64_t bound = 0;
+    uint64_t placed = 0;
+    for (uint64_t m = loose; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        if (placeable(k, present, jokers)) {
+            placed |= (uint64_t)1 << k;
+        } else {
+            if (mand_of(s, k)) return INF;
+            bound += (int64_t)opt_of(s, k) * g_card_cost[k] * g_weight;
+        }
+    }
+    if (bound + 1 != limit) return bound;
+    for (uint64_t m = placed; m; m &= m - 1)
+        if (!placeable_freely(s, __builtin_ctzll(m), loose, jokers)) return bound + 1;
+    return bound;
+}
+
 /*
  * Memoized: an entry holds the exact cost, or a lower bound when an earlier search
  * below a smaller limit was cut (a branch and bound whose bounds are remembered).
@@ -541,15 +635,19 @@ static int64_t solve(const State *s, int64_t limit) {
     Entry *entry = find(s);
     if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
     int known = entry->used;
-    if (++g_expansions > g_budget) {
-        g_aborted = 1;
-        return INF;
+    int64_t value = lower_bound(s, limit);
+    if (value < limit) {
+        if (++g_expansions > g_budget) {
+            g_aborted = 1;
+            return INF;
+        }
+        int tracing = g_tracing;
+        g_tracing = 0;
+        int64_t found = expand(s, limit);
+        g_tracing = tracing;
+        if (g_aborted) return INF;
+        if (found > value) value = found;
     }
-    int tracing = g_tracing;
-    g_tracing = 0;
-    int64_t value = expand(s, limit);
-    g_tracing = tracing;
-    if (g_aborted) return INF;
     if (!known && (g_count + 1) * 2 > g_capacity && grow() != 0) {
         g_aborted = 1;
         return INF;
@@ -577,6 +675,7 @@ static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
         for (int p = b; p <= c; p++) block->cards[block->ncards++] = card_at(p, a);
         if (g_nruns_at[a][b] >= MAXBLOCKS) return -1;
         g_runs_at[a][b][g_nruns_at[a][b]++] = index;
+        g_runs_of[a][g_nruns_of[a]++] = index;
     } else {
         block->rank = a;
         block->suits = b;
@@ -589,6 +688,7 @@ static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
     block->key = NKINDS;
     for (int i = 0; i < block->ncards; i++) {
         int card = block->cards[i];
+        block->cards_mask |= (uint64_t)1 << card;
         if (card < block->key) block->key = card;
         int seen = 0;
         for (int j = 0; j < g_nholding[card]; j++)
@@ -639,6 +739,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     memset(g_nholding, 0, sizeof(g_nholding));
     memset(g_nruns_at, 0, sizeof(g_nruns_at));
     memset(g_ngroups_at, 0, sizeof(g_ngroups_at));
+    memset(g_nruns_of, 0, sizeof(g_nruns_of));
     if (PySequence_Fast_GET_SIZE(hand_seq) != NKINDS || PySequence_Fast_GET_SIZE(cost_seq) != NKINDS) {
         PyErr_SetString(PyExc_ValueError, "hand and costs need one entry per card index (52)");
         goto done;
@@ -759,15 +860,8 @@ done:
     return result;
 }
 
-static PyObject *states(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_expansions);
-}
-
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS, search_doc},
-    {"states", states, METH_NOARGS, "States expanded by the last search (for benchmarks)."},
     {NULL, NULL, 0, NULL},
 };
 
