@@ -119,6 +119,20 @@ def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.Monke
     assert found.melds_broken == searched.melds_broken
 
 
+def test_a_card_that_needs_broken_melds_is_settled_first() -> None:
+    # Qs fits only the group Qs Qh Qc, which breaks Jh Qh Kh and Jc Qc Kc and strands
+    # their jacks and kings; the search settles Qs before the lower cards (it stays in
+    # the hand), so it needs a handful of expansions, not tens of thousands.
+    position = Position.parse(
+        "7s 8s 9s 10s | Ah 2h 3h | 7h 8h 9h 10h | 8h 9h 10h | Jh Qh Kh | Ad 2d 3d 4d 5d | 6d 7d 8d"
+        " | 7d 8d 9d | 9d 10d Jd | 4c 5c 6c 7c 8c | 7c 8c 9c 10c | Jc Qc Kc | 6s 6h 6d 6c / 8s Qs"
+    )
+    machiavelli = Variant.machiavelli()
+    found = fast_hint(position, machiavelli, objective="points", started=0.0, budget=200)
+    assert found is not None and str(found.hand) == "Qs" and found.melds_broken == 2
+    assert _agree(position, machiavelli, "points") == "search"
+
+
 def test_no_play_from_the_search() -> None:
     found = hint(Position.parse("5h 6h 7h / Kc"))
     assert found.engine == "search" and found.status == "no_play"

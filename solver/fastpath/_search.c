@@ -431,8 +431,9 @@ static int64_t group_members(const State *s, int rank, int suit, int skip_suit, 
     return best;
 }
 
-/* The lowest pending item is loose card ``card``; every step here costs ``base`` more. */
-static int64_t expand_card(const State *s, int card, int64_t base) {
+/* Loose card ``card`` is the pivot; every card below ``low`` is placed already, and every
+   step here costs ``base`` more. */
+static int64_t expand_card(const State *s, int card, int low, int64_t base) {
     int64_t best = INF;
     State placed = *s;
     int optional = mand_of(s, card) == 0;
@@ -450,13 +451,13 @@ static int64_t expand_card(const State *s, int card, int64_t base) {
         int64_t v = leaf(&next, base, STEP_MELD, &laid);
         if (v < best) best = v;
     }
-    int64_t v = group_members(&placed, rank, 0, suit, card, base, 1 << suit);
+    int64_t v = group_members(&placed, rank, 0, suit, low, base, 1 << suit);
     if (v < best) best = v;
     /* Runs: the card at its rank, and an ace also at the top. */
-    v = runs_through(&placed, suit, rank, rank, card, base, 0);
+    v = runs_through(&placed, suit, rank, rank, low, base, 0);
     if (v < best) best = v;
     if (rank == 1 && g_max_position == 14) {
-        v = runs_through(&placed, suit, 14, 14, card, base, 0);
+        v = runs_through(&placed, suit, 14, 14, low, base, 0);
         if (v < best) best = v;
     }
     /* Last, as the most costly choice: the card stays in the hand. */
@@ -504,7 +505,7 @@ static int64_t expand_block(const State *s, int b) {
     break_block(&broken, b);
     int avoid = g_avoid;
     g_avoid = b;
-    v = expand_card(&broken, block->key, 1);
+    v = expand_card(&broken, block->key, block->key, 1);
     g_avoid = avoid;
     return v < best ? v : best;
 }
@@ -519,6 +520,44 @@ static int lowest_card(const State *s) {
 }
 
 /* The least cost of the rest below ``limit``, or a lower bound of at least ``limit``. */
+static int placeable(int card, uint64_t present, int jokers);
+static int placeable_freely(const State *s, int card, uint64_t loose, int jokers);
+static inline uint64_t loose_cards(const State *s);
+
+/* How many cards could share a meld with ``card``: the other suits of its rank and its
+   neighbours two places either way in its suit, among ``present``. */
+static int partners(int card, uint64_t present) {
+    int rank = card / 4 + 1, suit = card % 4;
+    int count = __builtin_popcountll(((present >> ((rank - 1) * 4)) & 15) & ~(1u << suit));
+    for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13)
+        for (int t = at - 2; t <= at + 2; t++)
+            if (t != at && t >= 1 && t <= g_max_position && (present >> card_at(t, suit)) & 1) count++;
+    return count;
+}
+
+/*
+ * A loose card that fits some meld only by breaking a block, or -1; of several, the one
+ * with the fewest partners (then the lowest).  It becomes the pivot ahead of the lowest
+ * item: whether and how it is played decides which blocks break, so settling it first
+ * cuts the search short where it cannot be placed.
+ */
+static int critical_card(const State *s) {
+    uint64_t loose = loose_cards(s), present = loose;
+    for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].cards_mask;
+    int jokers = jokers_of(s);
+    int chosen = -1, fewest = 1 << 30;
+    for (uint64_t m = loose; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        if (!placeable(k, present, jokers) || placeable_freely(s, k, loose, jokers)) continue;
+        int count = partners(k, present);
+        if (count < fewest) {
+            fewest = count;
+            chosen = k;
+        }
+    }
+    return chosen;
+}
+
 static int64_t expand(const State *s, int64_t limit) {
     g_limit = limit;
     g_best = INF;
@@ -535,8 +574,11 @@ static int64_t expand(const State *s, int64_t limit) {
         if (!played_of(s)) return INF;
         return (int64_t)jokers_of(s) * g_joker_cost * g_weight;
     }
-    if (block >= 0 && key <= card) expand_block(s, block);
-    else expand_card(s, card, 0);
+    int low = block >= 0 && key <= card ? key : card;
+    int pivot = critical_card(s);
+    if (pivot >= 0) expand_card(s, pivot, low, 0);
+    else if (block >= 0 && key <= card) expand_block(s, block);
+    else expand_card(s, card, low, 0);
     return g_best;
 }
 
@@ -606,6 +648,11 @@ static inline uint64_t loose_cards(const State *s) {
  * (That second check is dearer, and only matters there.)
  */
 static int64_t lower_bound(const State *s, int64_t limit) {
+    if (!played_of(s) && !jokers_of(s)) {
+        /* Nothing from the hand played yet and no hand card left to play: no play. */
+        uint64_t optional = ((s->w[0] | s->w[1] | s->w[2]) & 0xccccccccccccccccULL) | (s->w[3] & 0xcccc);
+        if (!optional) return INF;
+    }
     uint64_t loose = loose_cards(s), present = loose;
     for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].cards_mask;
     int jokers = jokers_of(s);
