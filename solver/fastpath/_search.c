@@ -16,15 +16,19 @@
  * Hand jokers are optional wildcards.
  *
  * Search.  Cards are indexed rank-major ((rank - 1) * 4 + suit) and a block's key is
- * its lowest card index.  A state takes its lowest pending item, a loose card or an
- * intact block (a block first on a tie), and tries everything that can happen to it:
+ * its lowest card index.  A state takes a pivot and tries everything that can happen
+ * to it:
  *  - a block is kept in a final meld that contains it whole, or broken;
  *  - an optional card goes into a meld, or stays in the hand;
  *  - a mandatory card goes into a meld.
- * Each such meld holds the lowest item; its other slots take a loose card, a hand
- * joker, a whole intact block (absorbed: kept), or a card of an intact block that is
- * broken for it.  A slot whose card index is below the lowest item can only hold a
- * joker, since every lower card is already placed.
+ * The pivot is the lowest pending item, a loose card or an intact block (a block first
+ * on a tie), unless some loose card fits a meld only by breaking a block: then that
+ * card (the one with the fewest partners) goes first, since how it is played decides
+ * which blocks break, and a card that cannot be placed is found out at once.  Each meld
+ * tried holds the pivot; its other slots take a loose card, a hand joker, a whole
+ * intact block (absorbed: kept), or a card of an intact block that is broken for it.
+ * Every card below the lowest pending item is placed already, so a slot for such a
+ * card can only hold a joker.
  *
  * Choices that cannot do better than another choice are left out:
  *  - when a mandatory loose copy of a slot's card is at hand, the slot takes it (not a
@@ -41,11 +45,15 @@
  * then melds broken.  solve(state, limit) returns the exact cost when it is below
  * ``limit``, else a lower bound of at least ``limit``, and the memo keeps either
  * (keyed on the whole state: loose counts, intact blocks, jokers left, whether a hand
- * piece was played).  The root is solved with a limit that starts at 1 and at least
- * doubles, up to the least cost a failed round could not rule out; each round cuts
- * every branch at its limit and reuses the bounds of the rounds before.  The winning
- * path is then walked again to read off the melds.  A budget on expansions stops the
- * search (the caller then asks CP-SAT).
+ * piece was played).  A cheap lower bound cuts states before they are expanded: a card
+ * no meld can take any more (with the cards still loose or in intact blocks, and the
+ * jokers) stays in the hand or, mandatory, makes the state infeasible; a card that fits
+ * only by breaking a block costs one more break, and with nothing played and nothing
+ * left to play there is no play.  The root is solved with a limit that starts at 1 and
+ * at least doubles, up to the least cost a failed round could not rule out; each round
+ * cuts every branch at its limit and reuses the bounds of the rounds before.  The
+ * winning path is then walked again to read off the melds.  A budget on expansions
+ * stops the search (the caller then asks CP-SAT).
  */
 
 #define PY_SSIZE_T_CLEAN
