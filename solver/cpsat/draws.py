@@ -14,6 +14,9 @@ melds does not matter here).
 
 Each draw is settled by the cheapest exact argument available:
 
+0. *The fast path's search* (``solver.fastpath``), when the table holds no joker and the
+   search finished the current position within its budget: it solves the hand plus the
+   drawn piece outright, and only the draws it cannot finish go on to the model.
 1. *A known play.*  Drawing ``k`` and playing the best play of the current hand (or
    nothing) leaves ``now + points(k)``; if ``k`` also fits at the end of a meld of that
    play's table (a joker: with some declaration), it leaves ``now``.
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
+import solver.fastpath as fastpath
 from solver.cards import Card, Joker, Piece, Rank, Suit
 from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, build_instance
@@ -58,7 +62,7 @@ class DrawValue:
     exact: bool
     """False when a time limit stopped a solve: ``points`` is then a play found, not a proof."""
     settled_by: str
-    """``known``, ``lp`` or ``cpsat``: which argument settled it (for benchmarks)."""
+    """``search``, ``known``, ``lp`` or ``cpsat``: which argument settled it (for benchmarks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +250,9 @@ def best_after_draws(
         normal = Joker() if isinstance(piece, Joker) else piece
         if normal not in distinct:
             distinct.append(normal)
+    searched = _search_draws(position, variant, distinct, started)
+    if searched is not None and len(searched.draws) == len(distinct):
+        return searched
     draw = _DrawModel(position, variant, distinct, time_limit)
     built_at = time.perf_counter()
     hand_points = position.hand.points(variant)
@@ -254,17 +261,44 @@ def best_after_draws(
     now_exact = True
     now_points = hand_points
     now_table = position.table
-    if len(position.hand):
+    if searched is not None:  # the current position and some draws came from the search
+        now_points, now_has_play, now_table = searched.now_points, searched.now_has_play, searched.now_table
+    elif len(position.hand):
         code, points = draw.search(None, None, None)
         now_exact = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
         if points is not None:
             now_has_play = True
             now_points = points
             now_table = draw.table_now()
-    values = [_settle(draw, piece, now_points, now_has_play, now_table, use_lp) for piece in distinct]
+    known = {value.piece: value for value in searched.draws} if searched is not None else {}
+    values = [
+        known[piece] if piece in known else _settle(draw, piece, now_points, now_has_play, now_table, use_lp)
+        for piece in distinct
+    ]
     done = time.perf_counter()
     timings = {"build_ms": (built_at - started) * 1000, "solve_ms": (done - built_at) * 1000}
     return DrawResults(now_points, now_has_play, now_table, now_exact, tuple(values), timings)
+
+
+def _search_draws(
+    position: Position, variant: Variant, pieces: list[Piece], started: float
+) -> DrawResults | None:
+    """The current position and each draw by the fast path's search, as far as it goes:
+    None when it does not cover the position or cannot finish it; otherwise the draws it
+    finished (the rest are left to the model)."""
+    if not len(position.hand) or not fastpath.applies(position, variant, keep_jokers=False, opened=True):
+        return None
+    now = fastpath.fast_hint(position, variant, objective="points", started=started)
+    if now is None:
+        return None
+    values: list[DrawValue] = []
+    for piece in pieces:
+        after = Position(position.table, Hand.of((*position.hand.pieces, piece)))
+        found = fastpath.fast_hint(after, variant, objective="points", started=started)
+        if found is not None:
+            values.append(DrawValue(piece, found.hand_points, found.has_play, True, "search"))
+    timings = {"build_ms": 0.0, "solve_ms": (time.perf_counter() - started) * 1000}
+    return DrawResults(now.hand_points, now.has_play, now.table, True, tuple(values), timings)
 
 
 def _settle(
