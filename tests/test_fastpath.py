@@ -31,8 +31,8 @@ VARIANTS = {
 }
 
 
-def _joker_free(rng: random.Random, variant: Variant, max_table_cards: int, max_hand: int) -> Position:
-    """A random position without table jokers (the fast path's ground)."""
+def _covered(rng: random.Random, variant: Variant, max_table_cards: int, max_hand: int) -> Position:
+    """A random position the fast path covers (no table joker that could be freed)."""
     while True:
         position = random_position(rng, variant, max_table_cards=max_table_cards, max_hand=max_hand)
         if applies(position, variant, keep_jokers=False, opened=True):
@@ -69,7 +69,7 @@ def _suite(seed: int, count: int, variant: Variant, max_table_cards: int, max_ha
         max_table_cards, max_hand = min(max_table_cards, 30), min(max_hand, 10)
     searched = 0
     for _ in range(count):
-        position = _joker_free(rng, variant, max_table_cards, max_hand)
+        position = _covered(rng, variant, max_table_cards, max_hand)
         searched += _agree(position, variant, rng.choice(("points", "cards"))) == "search"
     return searched
 
@@ -95,8 +95,9 @@ def test_worked_example_is_the_searchs() -> None:
 
 def test_positions_the_search_leaves_to_cp_sat() -> None:
     manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
-    # A joker on the table: locking and freeing stay with the model.
+    # A table joker that a real copy of its card could free: freeing stays with the model.
     assert hint(Position.parse("4s *5s 6s / 5s")).engine == "cp-sat"
+    assert hint(Position.parse("4s *5s 6s | 5s 5h 5d / 7s")).engine == "cp-sat"
     # keep_jokers with a joker in the hand.
     assert hint(Position.parse("4s 5s 6s / 7s *"), keep_jokers=True).engine == "cp-sat"
     assert hint(Position.parse("4s 5s 6s / 7s"), keep_jokers=True).engine == "search"
@@ -106,6 +107,18 @@ def test_positions_the_search_leaves_to_cp_sat() -> None:
     # An empty hand has no play, and needs no search.
     empty = hint(Position.parse("4s 5s 6s /"), variant=manipulation)
     assert empty.status == "no_play" and empty.engine == "cp-sat"
+
+
+def test_a_table_joker_that_can_never_be_freed_is_the_searchs() -> None:
+    # No real 5s on the table or in the hand: the joker stands for 5s for good.
+    found = hint(Position.parse("4s *5s 6s | 7h 8h 9h / 7s 10h"))
+    assert found.engine == "search" and found.goes_out and found.melds_broken == 0
+    assert str(found.table) == "4s *5s 6s 7s | 7h 8h 9h 10h"
+    # Broken up, the joker still stands for 5s, in a group now.
+    found = hint(Position.parse("4s *5s 6s 7s | 8h 9h 10h / 5h 5d 8s 4h 4d"))
+    assert found.engine == "search" and found.goes_out and found.melds_broken == 1
+    assert str(found.table) == "6s 7s 8s | 8h 9h 10h | 4s 4h 4d | *5s 5h 5d"
+    assert check_play(found.position, found.table, Variant.manipulation()).ok
 
 
 def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -294,6 +294,8 @@ def _search_draws(
     values: list[DrawValue] = []
     for piece in pieces:
         after = Position(position.table, Hand.of((*position.hand.pieces, piece)))
+        if not fastpath.applies(after, variant, keep_jokers=False, opened=True):
+            continue  # the drawn card could free a table joker: the model's part
         found = fastpath.fast_hint(after, variant, objective="points", started=started)
         if found is not None:
             values.append(DrawValue(piece, found.hand_points, found.has_play, True, "search"))

@@ -7,10 +7,13 @@ header for the method), and on typical positions answers in a fraction of that. 
 finds the same optimum as the CP-SAT model: the fewest points (or most cards) left,
 then the fewest old melds broken.
 
-It covers positions without jokers on the table (the locking and freeing rules stay
-with CP-SAT), with the opening rule off, and without ``keep_jokers`` when the hand
-holds a joker.  Every other position, and any search that outgrows ``STATE_BUDGET``
-states, goes to CP-SAT: ``fast_hint`` returns None and ``hint()`` carries on there.
+It covers positions whose table jokers can never be freed (no real copy of a table
+joker's card is on the table or in the hand: such a joker is a table card of its
+declared kind in all but name, so the search takes it for one and prints it back as a
+joker; freeing stays with CP-SAT), with the opening rule off, and without
+``keep_jokers`` when the hand holds a joker.  Every other position, and any search that
+outgrows ``STATE_BUDGET`` states, goes to CP-SAT: ``fast_hint`` returns None and
+``hint()`` carries on there.
 """
 
 from __future__ import annotations
@@ -52,7 +55,24 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
         return False
     if len(position.table.melds) > _MAX_MELDS:
         return False
-    return not any(isinstance(piece, Joker) for piece in position.table.pieces)
+    return _locked_for_good(position) is not None
+
+
+def _locked_for_good(position: Position) -> frozenset[int] | None:
+    """The card indices that table jokers stand for, when none of those jokers can ever
+    be freed (no real copy of its card on the table or in the hand); None otherwise."""
+    declared: set[int] = set()
+    real: set[int] = set()
+    for piece in position.table.pieces:
+        if isinstance(piece, Joker):
+            assert piece.declared is not None  # a valid table declares every joker
+            declared.add(piece.declared.index)
+        else:
+            real.add(piece.index)
+    if not declared:
+        return frozenset()
+    real.update(piece.index for piece in position.hand.pieces if not isinstance(piece, Joker))
+    return None if declared & real else frozenset(declared)
 
 
 def fast_hint(
@@ -73,6 +93,7 @@ def fast_hint(
     else:
         costs = [variant.card_points(card) for card in ALL_CARDS]
         joker_cost = variant.joker_points
+    locked = _locked_for_good(position) or frozenset()
     blocks = [_block(meld) for meld in position.table.melds]
     solve_start = time.perf_counter()
     limit = STATE_BUDGET if budget is None else budget
@@ -86,8 +107,8 @@ def fast_hint(
     played: tuple[Piece, ...] = ()
     left = position.hand.pieces
     if found is not None:  # status 0: a play
-        table = Table.of(_melds(found))
-        played, left = _split_hand(position, hand_counts, found)
+        table = Table.of(_melds(found, locked))
+        played, left = _split_hand(position, hand_counts, found, locked)
         broken = total % (len(blocks) + 1)
     done = time.perf_counter()
     return Hint(
@@ -106,8 +127,9 @@ def fast_hint(
 
 
 def _block(meld: Meld) -> tuple[int, int, int, int]:
-    """A table meld as the search reads it: (1, suit, first, last) or (0, rank, suits, 0)."""
-    cards = meld.real_cards
+    """A table meld as the search reads it: (1, suit, first, last) or (0, rank, suits, 0).
+    A joker counts as the card it stands for."""
+    cards = meld.cards
     if cards[0].rank == cards[1].rank:
         suits = 0
         for card in cards:
@@ -118,16 +140,17 @@ def _block(meld: Meld) -> tuple[int, int, int, int]:
     return (1, int(cards[0].suit), first, first + len(cards) - 1)
 
 
-def _melds(found: list[tuple[int, ...]]) -> list[Meld]:
-    """The search's melds as Melds.  New sequences of one suit that meet end to end are
-    joined into one, as CP-SAT's extraction does (the search lays long runs in pieces);
-    melds that keep an old meld stay as they are."""
+def _melds(found: list[tuple[int, ...]], locked: frozenset[int]) -> list[Meld]:
+    """The search's melds as Melds (a card in ``locked`` is a table joker standing for
+    it).  New sequences of one suit that meet end to end are joined into one, as CP-SAT's
+    extraction does (the search lays long runs in pieces); melds that keep an old meld
+    stay as they are."""
     melds: list[Meld] = []
     new_runs: list[tuple[Piece, ...]] = []
     for kept, *codes in found:
-        pieces = tuple(_piece(code) for code in codes)
-        real = [code for code in codes if code < _JOKER_FLAG]
-        if not kept and real[0] // 4 != real[-1] // 4:  # a new sequence (two ranks)
+        pieces = tuple(_piece(code + _JOKER_FLAG if code in locked else code) for code in codes)
+        cards = [code % _JOKER_FLAG for code in codes]
+        if not kept and cards[0] // 4 != cards[-1] // 4:  # a new sequence (two ranks)
             new_runs.append(pieces)
         else:
             melds.append(Meld.of(pieces))
@@ -143,19 +166,21 @@ def _piece(code: int) -> Piece:
 
 
 def _split_hand(
-    position: Position, hand_counts: list[int], found: list[tuple[int, ...]]
+    position: Position, hand_counts: list[int], found: list[tuple[int, ...]], locked: frozenset[int]
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
-    """Which hand pieces the new table uses: real cards beyond the table's, and jokers."""
+    """Which hand pieces the new table uses: real cards beyond the table's, and jokers
+    (the table's own jokers, the ``locked`` cards, stay out of it)."""
     placed = [0] * 52
     jokers_played = 0
     for _, *codes in found:
         for code in codes:
-            if code < _JOKER_FLAG:
-                placed[code] += 1
-            else:
+            if code >= _JOKER_FLAG:
                 jokers_played += 1
+            elif code not in locked:
+                placed[code] += 1
     for piece in position.table.pieces:
-        placed[piece.index] -= 1  # type: ignore[union-attr]  # no jokers on this table
+        if not isinstance(piece, Joker):
+            placed[piece.index] -= 1
     played: list[Piece] = []
     left: list[Piece] = []
     for index, count in enumerate(hand_counts):
