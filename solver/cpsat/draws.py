@@ -14,9 +14,10 @@ melds does not matter here).
 
 Each draw is settled by the cheapest exact argument available:
 
-0. *The fast path's search* (``solver.fastpath``), when the table holds no joker and the
-   search finished the current position within its budget: it solves the hand plus the
-   drawn piece outright, and only the draws it cannot finish go on to the model.
+0. *The fast path's search* (``solver.fastpath``), when it covers the position (no table
+   joker that could be freed, with the drawn card too) and finished the current position
+   within its budget: it solves the hand plus the drawn piece outright, and only the
+   draws it cannot finish or cover go on to the model.
 1. *A known play.*  Drawing ``k`` and playing the best play of the current hand (or
    nothing) leaves ``now + points(k)``; if ``k`` also fits at the end of a meld of that
    play's table (a joker: with some declaration), it leaves ``now``.

@@ -1,8 +1,9 @@
 /*
  * The hint engine's fast path: an exact, memoized partition search in C.
  *
- * It answers the same question as the CP-SAT model for positions without table
- * jokers: which legal final table, made of every table card and some hand cards,
+ * It answers the same question as the CP-SAT model for positions without table jokers
+ * (the Python side passes a table joker that can never be freed as a card of its
+ * declared kind): which legal final table, made of every table card and some hand cards,
  * leaves the fewest points (or cards) in the hand, and among those breaks the fewest
  * old melds.  The Python side (solver/fastpath/__init__.py) decides which positions
  * come here, turns the answer into a Hint, and falls back to CP-SAT when the search
