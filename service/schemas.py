@@ -45,9 +45,12 @@ TimeLimit = Field(
 
 
 class PositionRequest(BaseModel):
-    """A position and the rules it is played under."""
+    """A position and the rules it is played under.
 
-    model_config = ConfigDict(extra="forbid")
+    Strict: JSON ``true`` is not a number and ``1`` is not a boolean here (in lax mode
+    pydantic would take ``"time_limit": true`` for 1 second)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     position: str | None = Field(
         default=None,

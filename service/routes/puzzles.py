@@ -31,9 +31,9 @@ SECONDS_PER_PUZZLE = 5.0
 
 
 class PuzzleRequest(BaseModel):
-    """Ask for puzzles of one difficulty."""
+    """Ask for puzzles of one difficulty (strict, like the position requests)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     count: int = Field(
         default=1, ge=1, le=MAX_PUZZLES, strict=True, description=f"How many puzzles (1-{MAX_PUZZLES})."
