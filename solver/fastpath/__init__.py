@@ -22,6 +22,7 @@ import time
 
 from solver.cards import ALL_CARDS, Joker, Piece
 from solver.cpsat.extract import merge_sequences
+from solver.cpsat.instance import Objective
 from solver.cpsat.result import Hint
 from solver.fastpath import _search
 from solver.melds import Meld
@@ -76,10 +77,13 @@ def _locked_for_good(position: Position) -> frozenset[int] | None:
 
 
 def fast_hint(
-    position: Position, variant: Variant, *, objective: str, started: float, budget: int | None = None
+    position: Position, variant: Variant, *, objective: Objective, started: float, budget: int | None = None
 ) -> Hint | None:
     """The best play by the exact search, or None when it needed more than ``budget``
-    expansions (``STATE_BUDGET`` by default)."""
+    expansions (``STATE_BUDGET`` by default).
+
+    For a position the caller has validated and ``applies`` accepts (``hint()`` checks
+    both); ``started`` is when the caller's clock started, for ``Hint.build_ms``."""
     hand_counts = [0] * 52
     jokers = 0
     for piece in position.hand.pieces:
