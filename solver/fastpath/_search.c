@@ -117,8 +117,34 @@ static int g_groups_at[14][8];       /* group blocks by rank */
 static int g_ngroups_at[14];
 static int g_runs_of[4][MAXBLOCKS];  /* run blocks by suit */
 static int g_nruns_of[4];
+static uint64_t g_windows[NKINDS][6]; /* the other two cards of each 3-card run through a card */
+static int g_nwindows[NKINDS];
 
 static inline int card_at(int position, int suit) { return ((position == 14 ? 1 : position) - 1) * 4 + suit; }
+
+/* How many suits a 4-bit suit mask holds (a table: without -mpopcnt the builtin is a
+   library call, and it was the search's third-hottest function). */
+static inline int suits_in(int mask) {
+    static const int count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return count[mask & 15];
+}
+
+/* The 3-card runs through each card (an ace at either end with ace-high), as masks. */
+static void set_windows(void) {
+    for (int card = 0; card < NKINDS; card++) {
+        int rank = card / 4 + 1, suit = card % 4;
+        g_nwindows[card] = 0;
+        for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13) {
+            for (int first = at - 2; first <= at; first++) {
+                if (first < 1 || first + 2 > g_max_position) continue;
+                uint64_t others = 0;
+                for (int t = first; t <= first + 2; t++)
+                    if (t != at) others |= (uint64_t)1 << card_at(t, suit);
+                g_windows[card][g_nwindows[card]++] = others;
+            }
+        }
+    }
+}
 
 /* ---- memo: open addressing on the whole state ---- */
 typedef struct {
@@ -407,7 +433,7 @@ static int64_t group_members(const State *s, int rank, int suit, int skip_suit, 
                              int reals) {
     if (suit == 4) {
         int64_t best = INF;
-        int size = __builtin_popcount((unsigned)reals);
+        int size = suits_in(reals);
         int jokers = jokers_of(s);
         Laid laid = {0, 0, 0, 0, 0, rank, reals, 0, 0};
         State next = *s;
@@ -537,7 +563,7 @@ static inline uint64_t loose_cards(const State *s);
    neighbours two places either way in its suit, among ``present``. */
 static int partners(int card, uint64_t present) {
     int rank = card / 4 + 1, suit = card % 4;
-    int count = __builtin_popcountll(((present >> ((rank - 1) * 4)) & 15) & ~(1u << suit));
+    int count = suits_in((int)((present >> ((rank - 1) * 4)) & 15) & ~(1 << suit));
     for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13)
         for (int t = at - 2; t <= at + 2; t++)
             if (t != at && t >= 1 && t <= g_max_position && (present >> card_at(t, suit)) & 1) count++;
@@ -596,15 +622,11 @@ static int64_t expand(const State *s, int64_t limit) {
 static int placeable(int card, uint64_t present, int jokers) {
     int rank = card / 4 + 1, suit = card % 4;
     uint64_t same_rank = ((present >> ((rank - 1) * 4)) & 15) & ~(1u << suit);
-    if (__builtin_popcountll(same_rank) + jokers >= 2) return 1;
-    for (int at = rank; at <= (rank == 1 ? g_max_position : rank); at += 13) {
-        for (int first = at - 2; first <= at; first++) {
-            if (first < 1 || first + 2 > g_max_position) continue;
-            int missing = 0;
-            for (int t = first; t <= first + 2; t++)
-                if (t != at && !((present >> card_at(t, suit)) & 1)) missing++;
-            if (missing <= jokers) return 1;
-        }
+    if (suits_in((int)same_rank) + jokers >= 2) return 1;
+    for (int i = 0; i < g_nwindows[card]; i++) {
+        uint64_t absent = g_windows[card][i] & ~present;
+        int missing = (absent != 0) + ((absent & (absent - 1)) != 0);
+        if (missing <= jokers) return 1;
     }
     return 0;
 }
@@ -792,6 +814,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     State root;
     memset(&root, 0, sizeof(root));
     g_max_position = ace_high ? 14 : 13;
+    set_windows();
     memset(g_nholding, 0, sizeof(g_nholding));
     memset(g_nruns_at, 0, sizeof(g_nruns_at));
     memset(g_ngroups_at, 0, sizeof(g_ngroups_at));
