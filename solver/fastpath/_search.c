@@ -886,6 +886,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     PyObject *melds = PyList_New(0);
     if (!melds) goto release;
+    /* The walk back re-finds each winning step from the memo (the bounds it meets are at
+       least as tight as the search's), so it expands next to nothing; it must not stop
+       halfway on the budget. */
+    g_budget = (size_t)-1;
     State at = root;
     for (;;) {
         Entry *entry = find(&at);
