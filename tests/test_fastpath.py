@@ -11,12 +11,15 @@ budget, and the C module's own input checks.
 
 from __future__ import annotations
 
+import gc
 import random
+from typing import Any
 
 import pytest
 from randpos import random_position
 
 import solver.fastpath
+from solver.cards import Card
 from solver.cpsat import hint
 from solver.fastpath import _search, applies, fast_hint
 from solver.position import Position
@@ -166,5 +169,39 @@ def test_the_search_module_checks_its_input() -> None:
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0011, 0)], 100)  # a group of two
     with pytest.raises(ValueError, match="too many table melds"):
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 64, 100)
+    with pytest.raises(TypeError, match="table meld 0 must be a tuple"):
+        _search.search(False, [0] * 52, costs, 0, 1, [[0, 5, 0b0111, 0]], 100)
     # A hand card alone makes no meld: status 1, no play.
     assert _search.search(False, [1] + [0] * 51, costs, 0, 1, [], 100)[0] == 1
+
+
+def test_a_search_entered_again_mid_call_hands_over_instead_of_crashing() -> None:
+    # Building its result, a search makes Python objects; a garbage collection then may
+    # run Python code (here a gc callback; in a thread pool, another thread) that calls
+    # the search again.  That inner call must not touch the outer one's state: it
+    # answers "past the budget" (the caller then asks CP-SAT), and the outer call
+    # finishes normally.  (Before the guard this segfaulted.)
+    hand = [0] * 52
+    for card in ("2s", "3s", "4s", "9h", "9d", "9c", "Qs", "Qh", "Qd"):
+        hand[Card.parse(card).index] += 1
+    inner: list[Any] = []
+
+    def again(phase: str, info: dict[str, int]) -> None:
+        # Every collection calls the search (the first may come just before the outer
+        # call is under way, when calling again is fine).
+        if phase == "start" and len(inner) < 10:
+            inner.append(_search.search(True, [0] * 52, [1] * 52, 0, 25, [], 2000))
+
+    costs = [1] * 52
+    thresholds = gc.get_threshold()
+    gc.collect()  # so that the next collections come from the search's own objects
+    gc.callbacks.append(again)
+    gc.set_threshold(1)
+    try:
+        outer = _search.search(True, hand, costs, 0, 25, [], 2000)
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.callbacks.remove(again)
+    assert (2, -1, None) in inner  # a call that came while the outer one was under way
+    assert set(inner) <= {(2, -1, None), (1, -1, None)}  # or before it: no play, empty hand
+    assert outer[0] == 0 and len(outer[2]) == 3

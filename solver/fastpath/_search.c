@@ -157,6 +157,7 @@ typedef struct {
 static Entry *g_table;
 static size_t g_capacity, g_count, g_budget, g_expansions;
 static int g_aborted;
+static int g_busy; /* a search (or the walk building its result) is under way */
 
 static inline uint64_t mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -811,6 +812,17 @@ static PyObject *search(PyObject *self, PyObject *args) {
         return NULL;
     }
     PyObject *result = NULL;
+    if (g_busy) {
+        /* Entered again before the last call finished (Python code ran while it made its
+           result objects, or another thread did): the globals are in use, so answer
+           "past the budget" and the caller asks CP-SAT. */
+        result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
+        Py_DECREF(hand_seq);
+        Py_DECREF(cost_seq);
+        Py_DECREF(block_seq);
+        return result;
+    }
+    g_busy = 1;
     State root;
     memset(&root, 0, sizeof(root));
     g_max_position = ace_high ? 14 : 13;
@@ -834,8 +846,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     for (int k = 0; k < NKINDS; k++) {
         long count = PyLong_AsLong(PySequence_Fast_GET_ITEM(hand_seq, k));
+        if (count == -1 && PyErr_Occurred()) goto done;
         long long cost = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(cost_seq, k));
-        if (PyErr_Occurred()) goto done;
+        if (cost == -1 && PyErr_Occurred()) goto done;
         if (count < 0 || count > 3) {
             PyErr_SetString(PyExc_ValueError, "a hand holds 0 to 3 copies of a card");
             goto done;
@@ -846,7 +859,12 @@ static PyObject *search(PyObject *self, PyObject *args) {
     root.w[3] |= (uint64_t)jokers << JOKER_SHIFT;
     for (int i = 0; i < g_nblocks; i++) {
         int is_run, a, b, c;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(block_seq, i), "iiii", &is_run, &a, &b, &c)) goto done;
+        PyObject *item = PySequence_Fast_GET_ITEM(block_seq, i);
+        if (!PyTuple_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "table meld %d must be a tuple of 4 ints", i);
+            goto done;
+        }
+        if (!PyArg_ParseTuple(item, "iiii", &is_run, &a, &b, &c)) goto done;
         if (set_block(&g_blocks[i], is_run, a, b, c, i) != 0) {
             PyErr_Format(PyExc_ValueError, "table meld %d is not a meld the fast path can hold", i);
             goto done;
@@ -937,6 +955,7 @@ release:
     free(g_table);
     g_table = NULL;
 done:
+    g_busy = 0;
     Py_DECREF(hand_seq);
     Py_DECREF(cost_seq);
     Py_DECREF(block_seq);
