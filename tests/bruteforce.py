@@ -114,16 +114,24 @@ def _playable(
     opened: bool,
     opening: bool,
 ) -> bool:
-    pieces = table_pieces + played
+    tables = _legal_tables(position, variant, table_pieces + played, opened=opened, opening=opening)
+    return next(tables, None) is not None
+
+
+def _legal_tables(
+    position: Position, variant: Variant, pieces: list[Piece], *, opened: bool, opening: bool
+) -> Iterator[tuple[dict[int, int], tuple[Meld, ...]]]:
+    """Every partition of ``pieces`` into legal melds that the referee accepts as the new
+    table: which block each piece went to, and the melds (block order)."""
     for blocks in _partitions(list(range(len(pieces)))):
         options = [_legal_melds([pieces[i] for i in block], variant) for block in blocks]
         if not all(options):
             continue
+        block_of = {item: b for b, block in enumerate(blocks) for item in block}
         for melds in product(*options):
             final = [*position.table.melds, *melds] if opening else list(melds)
             if check_play(position, Table.of(final), variant, opened=opened).ok:
-                return True
-    return False
+                yield block_of, melds
 
 
 def brute_force_best(
@@ -161,28 +169,20 @@ def _fewest_broken(
     opening: bool,
 ) -> int | None:
     """The fewest old melds broken by a legal table of the table pieces and ``played``."""
-    pieces = table_pieces + played
     old_melds = 0 if opening else len(position.table)
     fewest: int | None = None
-    for blocks in _partitions(list(range(len(pieces)))):
-        options = [_legal_melds([pieces[i] for i in block], variant) for block in blocks]
-        if not all(options):
-            continue
-        block_of = {item: b for b, block in enumerate(blocks) for item in block}
-        for melds in product(*options):
-            final = [*position.table.melds, *melds] if opening else list(melds)
-            if not check_play(position, Table.of(final), variant, opened=opened).ok:
-                continue
-            broken = 0
-            for m in range(old_melds):
-                items = [i for i in range(len(table_pieces)) if origin[i] == m]
-                places = {block_of[i] for i in items}
-                kept = len(places) == 1 and all(
-                    _keeps_declaration(table_pieces[i], melds[block_of[i]]) for i in items
-                )
-                broken += not kept
-            if fewest is None or broken < fewest:
-                fewest = broken
+    pieces = table_pieces + played
+    for block_of, melds in _legal_tables(position, variant, pieces, opened=opened, opening=opening):
+        broken = 0
+        for m in range(old_melds):
+            items = [i for i in range(len(table_pieces)) if origin[i] == m]
+            places = {block_of[i] for i in items}
+            kept = len(places) == 1 and all(
+                _keeps_declaration(table_pieces[i], melds[block_of[i]]) for i in items
+            )
+            broken += not kept
+        if fewest is None or broken < fewest:
+            fewest = broken
     return fewest
 
 

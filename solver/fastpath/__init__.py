@@ -18,6 +18,7 @@ outgrows ``STATE_BUDGET`` states, goes to CP-SAT: ``fast_hint`` returns None and
 
 from __future__ import annotations
 
+import functools
 import time
 
 from solver.cards import ALL_CARDS, Joker, Piece
@@ -91,12 +92,7 @@ def fast_hint(
             jokers += 1
         else:
             hand_counts[piece.index] += 1
-    if objective == "cards":
-        costs = [1] * 52
-        joker_cost = 1
-    else:
-        costs = [variant.card_points(card) for card in ALL_CARDS]
-        joker_cost = variant.joker_points
+    costs, joker_cost = _costs(variant, objective)
     locked = _locked_for_good(position) or frozenset()
     blocks = [_block(meld) for meld in position.table.melds]
     solve_start = time.perf_counter()
@@ -128,6 +124,15 @@ def fast_hint(
         solve_ms=(solve_end - solve_start) * 1000,
         engine="search",
     )
+
+
+@functools.lru_cache(maxsize=32)
+def _costs(variant: Variant, objective: Objective) -> tuple[tuple[int, ...], int]:
+    """What leaving each card, and a joker, costs: its points, or 1 for the cards objective
+    (the same for every hint of a variant, so worked out once)."""
+    if objective == "cards":
+        return (1,) * 52, 1
+    return tuple(variant.card_points(card) for card in ALL_CARDS), variant.joker_points
 
 
 def _block(meld: Meld) -> tuple[int, int, int, int]:
