@@ -27,7 +27,7 @@ from benchmarks.speed import RESULTS, machine, pin_one_core, summarize
 from benchmarks.suite import random_big_position
 from solver.analysis import analyze, draw_or_meld, unseen_counts
 from solver.cards import piece_sort_key
-from solver.cpsat.draws import best_after_draws
+from solver.engine import best_after_draws
 from solver.position import Position
 from solver.variants import Variant
 

@@ -138,7 +138,7 @@ def library_cpu_ms(texts: list[str]) -> tuple[float, float]:
     """CPU milliseconds per position in this process, no HTTP: ``hint()`` alone, and
     ``hint_payload(hint())`` (the hint and its step-by-step plan, what /v1/hint returns).
     The floor under any server: the rest of a request's cost is the service's."""
-    from solver.cpsat import hint
+    from solver.engine import hint
     from solver.plan import hint_payload
     from solver.position import Position
 

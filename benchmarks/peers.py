@@ -67,7 +67,7 @@ from benchmarks.speed import BANDS, RESULTS, machine, percentile, pin_one_core, 
 from benchmarks.speed import _version as package_version
 from benchmarks.suite import SuiteEntry, suite_named
 from solver.cards import Card, Joker, Piece, Rank, Suit
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.melds import Meld
 from solver.position import Position, Table
 from solver.referee import check_play
@@ -205,7 +205,7 @@ def _oracle_loop(connection: multiprocessing.connection.Connection) -> None:
         except EOFError:
             return
         try:
-            left = best_value(Position.parse(text), RUMMIKUB, objective="cards", opened=True)
+            left = best_value(Position.parse(text), variant=RUMMIKUB, objective="cards", opened=True)
             connection.send(("ok", left))
         except Exception as error:  # report any failure to the parent, which marks it unsettled
             connection.send(("error", f"{type(error).__name__}: {error}"))
@@ -373,11 +373,11 @@ def compare(
         if len(alone.played) != len(ours.played) or alone.melds_broken != ours.melds_broken:
             raise AssertionError(f"our two engines disagree on {position}")  # the tests forbid it
         ours_played = len(ours.played) if ours.status in ("optimal", "feasible") else 0
-        ours_legal = not ours.played or check_play(position, ours.table, RUMMIKUB).ok
+        ours_legal = not ours.played or check_play(position, ours.table, variant=RUMMIKUB).ok
         peer_legal: bool | None = None
         if theirs.played:
             arranged = peer_table(theirs.sets)
-            peer_legal = arranged is not None and check_play(position, arranged, RUMMIKUB).ok
+            peer_legal = arranged is not None and check_play(position, arranged, variant=RUMMIKUB).ok
         result = Result(
             n=number,
             position=str(position),

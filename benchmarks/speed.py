@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.suite import SUITES, SuiteSpec, suite_named
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.referee import check_play
 
 BANDS = ((0, 20), (21, 40), (41, 60), (61, 80), (81, 106))
@@ -112,7 +112,7 @@ def run(specs: list[SuiteSpec], stride: int) -> list[Row]:
             result = hint(entry.position, variant=variant)
             elapsed = (time.perf_counter() - started) * 1000
             gc.enable()
-            if result.played and not check_play(entry.position, result.table, variant).ok:
+            if result.played and not check_play(entry.position, result.table, variant=variant).ok:
                 raise SystemExit(f"referee rejected the hint for {entry.position}")
             rows.append(
                 {

@@ -4,9 +4,10 @@ These are top-level functions of plain arguments so that a worker *process* can
 unpickle and run them.  A position travels as its notation: the route has parsed and
 checked it already, and a string pickles in microseconds where a parsed ``Position``
 (a dataclass per card) costs the server process a tenth of a millisecond.  Inputs
-arrive validated; a ``ValueError`` the library still raises becomes an ``InputError``
-here, because library exceptions with custom constructors (``PositionError``) do not
-survive the trip back between processes.
+arrive validated.  The library's own errors (``NotationError``, ``PositionError``)
+pickle whole, so they come back from a worker as they were raised and the app's
+handlers answer them; any other ``ValueError`` the library raises becomes an
+``InputError`` here.
 """
 
 from __future__ import annotations
@@ -16,19 +17,22 @@ from typing import Any
 
 from service.errors import InputError
 from solver.analysis import UnseenError, analyze
-from solver.cards import Piece
-from solver.cpsat import hint
-from solver.cpsat.instance import Objective
+from solver.cards import NotationError, Piece
+from solver.engine import Objective, hint
 from solver.plan import hint_payload
-from solver.position import Position
+from solver.position import Position, PositionError
 from solver.variants import Variant
 
 __all__ = ["analyze_job", "hint_job"]
 
 
-def _input_error(error: ValueError) -> InputError:
+def _input_error(error: ValueError) -> Exception:
+    """The error to raise for a ValueError from the library: its own error types as they
+    are, anything else as an ``InputError`` (422) naming the problem."""
+    if isinstance(error, NotationError | PositionError):
+        return error
     field = "unseen" if isinstance(error, UnseenError) else None
-    return InputError(str(error), field=field, problems=getattr(error, "problems", None))
+    return InputError(str(error), field=field)
 
 
 def hint_job(

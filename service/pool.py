@@ -48,7 +48,7 @@ def _init_worker(server_pid: int) -> None:
 
 def _warm_up() -> bool:
     """Import the engine and build its catalogue once, so the first real job is not slow."""
-    from solver.cpsat import hint
+    from solver.engine import hint
     from solver.position import Position
 
     hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0)

@@ -1,18 +1,42 @@
-"""Manipulation Rummy hint and analysis engine: notation, rules, referee and solver."""
+"""Manipulation Rummy hint and analysis engine: notation, rules, referee and solver.
+
+``from solver import Position, hint`` is the usual start.  The hint engine's names
+(``hint``, ``Hint``, ``HintStatus``, ``Objective``) are loaded on first use, so that
+``import solver`` (and the notation, rules, referee and plan layers) never imports
+OR-Tools or the compiled search.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
 from solver.cards import Card, Joker, NotationError, Piece, Rank, Suit
-from solver.melds import Meld, MeldError
+from solver.melds import Meld
 from solver.position import Hand, Position, PositionError, Table
 from solver.referee import Verdict, check_play
 from solver.variants import Variant
 
+if TYPE_CHECKING:
+    from solver.engine import Hint, HintStatus, Objective, hint
+
+try:
+    __version__ = version("manipulation-rummy")
+except PackageNotFoundError:  # pragma: no cover - running from a tree that was never installed
+    __version__ = "0+unknown"
+
+_ENGINE_NAMES = frozenset({"Hint", "HintStatus", "Objective", "hint"})
+
 __all__ = [
     "Card",
     "Hand",
+    "Hint",
+    "HintStatus",
     "Joker",
     "Meld",
-    "MeldError",
     "NotationError",
+    "Objective",
     "Piece",
     "Position",
     "PositionError",
@@ -21,5 +45,14 @@ __all__ = [
     "Table",
     "Variant",
     "Verdict",
+    "__version__",
     "check_play",
+    "hint",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Load the engine's names on first use (PEP 562)."""
+    if name in _ENGINE_NAMES:
+        return getattr(import_module("solver.engine"), name)
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")

@@ -38,10 +38,8 @@ from fractions import Fraction
 from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
-from solver.cpsat import DEFAULT_TIME_LIMIT, Hint, hint
-from solver.cpsat.draws import DrawResults, best_after_draws
 from solver.cpsat.enumerate import count_optimal_plays, playable_pieces
-from solver.cpsat.solve import MAX_JOKERS
+from solver.engine import DEFAULT_TIME_LIMIT, MAX_JOKERS, DrawResults, Hint, best_after_draws, hint
 from solver.plan import hint_payload
 from solver.position import Position, deck_problems
 from solver.variants import Variant

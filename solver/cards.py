@@ -14,6 +14,7 @@ from typing import Self
 
 __all__ = [
     "ALL_CARDS",
+    "CARD_KINDS",
     "Card",
     "Joker",
     "NotationError",
@@ -32,7 +33,17 @@ class NotationError(ValueError):
     def __init__(self, message: str, *, token: str | None = None, where: str | None = None) -> None:
         self.token = token
         self.where = where
+        self.bare_message = message
         super().__init__(message if where is None else f"{message} ({where})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by the constructor's own arguments (the default passes ``args`` only,
+        which would drop ``token`` and ``where``), so the error survives a process pool."""
+        return (_rebuild_notation_error, (self.bare_message, self.token, self.where))
+
+
+def _rebuild_notation_error(message: str, token: str | None, where: str | None) -> NotationError:
+    return NotationError(message, token=token, where=where)
 
 
 class Suit(enum.IntEnum):
@@ -118,7 +129,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """A dense index 0..51: ``(rank - 1) * 4 + suit``."""
+        """A dense index 0..51 (``CARD_KINDS - 1``): ``(rank - 1) * 4 + suit``."""
         return (self.rank - 1) * 4 + self.suit
 
     @classmethod
@@ -146,6 +157,9 @@ class Card:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
+"""Every distinct card, by its index (``Card.index``)."""
+CARD_KINDS = len(ALL_CARDS)
+"""How many distinct cards a deck holds (52): the length of every per-card count array."""
 _CARD_TEXT: tuple[str, ...] = tuple(f"{card.rank.label}{card.suit.letter}" for card in ALL_CARDS)
 """Notation by card index: cards are printed constantly (melds, tables, sort keys)."""
 

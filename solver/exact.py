@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
-from solver.cards import Card, Joker, Piece
+from solver.cards import CARD_KINDS, Card, Joker, Piece
 from solver.melds import Meld
 from solver.position import Position, Table
 from solver.variants import Variant
@@ -89,7 +89,7 @@ class ExactPlay:
     value: int
     """Points (or cards) left in the hand."""
     table: Table
-    """The table after the play; ``check_play(position, table, ...)`` accepts it."""
+    """The table after the play; ``check_play(position, table, variant=...)`` accepts it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,12 +126,12 @@ class _Search:
         self.joker_cost = joker_cost
         self.offset = (0, n, 2 * n, 3 * n, 3 * n + 1)
         """Where each fill kind is counted in the state (wildcards: one counter each)."""
-        self.compact = [-1] * 52
+        self.compact = [-1] * CARD_KINDS
         for i, card_index in enumerate(kinds):
             self.compact[card_index] = i
         self.top = variant.max_position
         self.ace_high = variant.ace_high
-        self.value_of = [variant.tile_value(Card.from_index(index)) for index in range(52)]
+        self.value_of = [variant.tile_value(Card.from_index(index)) for index in range(CARD_KINDS)]
         self.opening = variant.opening_points > 0
         self.state = bytearray(3 * n + 2)
         self.memo: dict[_Key, tuple[int, _Move | None]] = {}
@@ -145,7 +145,7 @@ class _Search:
         compact = self.compact
         self.mates: list[list[int]] = []
         self.windows: list[list[tuple[int, int]]] = []
-        self.neighbours: list[list[int]] = [[] for _ in range(52)]
+        self.neighbours: list[list[int]] = [[] for _ in range(CARD_KINDS)]
         for i, card_index in enumerate(self.kinds):
             rank, suit = card_index // 4 + 1, card_index % 4
             mates = [(rank - 1) * 4 + other for other in range(4) if other != suit]
@@ -517,8 +517,8 @@ def _configs(
 
 def best_play(
     position: Position,
-    variant: Variant | None = None,
     *,
+    variant: Variant | None = None,
     objective: Objective = "points",
     keep_jokers: bool = False,
     opened: bool = True,
@@ -559,8 +559,8 @@ def best_play(
 
 def best_value(
     position: Position,
-    variant: Variant | None = None,
     *,
+    variant: Variant | None = None,
     objective: Objective = "points",
     keep_jokers: bool = False,
     opened: bool = True,
@@ -573,5 +573,5 @@ def best_value(
     at least ``opening_points`` from the hand alone, the table left as it was).  The
     position is assumed valid for the variant (``Position.validate``).
     """
-    found = best_play(position, variant, objective=objective, keep_jokers=keep_jokers, opened=opened)
+    found = best_play(position, variant=variant, objective=objective, keep_jokers=keep_jokers, opened=opened)
     return None if found is None else found.value

@@ -18,27 +18,33 @@ from solver.cards import Card, Joker, NotationError, Piece, Rank, Suit, effectiv
 from solver.variants import Variant
 
 __all__ = [
+    "ACE_HIGH_POSITION",
     "Meld",
-    "MeldError",
     "MeldKind",
     "MeldTemplate",
     "arrange",
     "catalogue",
+    "formable",
+    "join_sequences",
     "position_card",
+    "sequence_position",
 ]
 
 MeldKind = Literal["group", "sequence"]
 
 ACE_HIGH_POSITION = 14
-
-
-class MeldError(ValueError):
-    """An illegal meld; the message says which rule it breaks."""
+"""The sequence position of a high ace (Q-K-A); a low ace is position 1."""
 
 
 def position_card(position: int, suit: Suit) -> Card:
     """The card at sequence position 1..14 of a suit (14 is the high ace)."""
     return Card(Rank.ACE if position == ACE_HIGH_POSITION else Rank(position), suit)
+
+
+def sequence_position(card: Card, *, last: bool = False) -> int:
+    """A card's sequence position: its rank, except an ace that ends a sequence
+    (``last=True``), which is the high ace at ``ACE_HIGH_POSITION``."""
+    return ACE_HIGH_POSITION if last and card.rank == Rank.ACE else int(card.rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,3 +271,50 @@ def catalogue(variant: Variant, *, max_sequence: int | None = None) -> tuple[Mel
                 cards = tuple(position_card(p, suit) for p in range(start, start + length))
                 templates.append(MeldTemplate("sequence", cards))
     return tuple(templates)
+
+
+def formable(card_indices: Sequence[int], available: Sequence[int], jokers: int) -> bool:
+    """Whether a candidate meld (its cards' indices) could be formed from the cards
+    ``available`` (copies per card index, real or as a locked joker) and ``jokers`` free
+    jokers: every missing card needs a joker, and a meld keeps at least one real card.
+
+    Every user of the catalogue (the CP-SAT instance, the puzzle partition model) prunes
+    it with this one rule."""
+    missing = 0
+    for index in card_indices:
+        if not available[index]:
+            missing += 1
+    return missing <= jokers and missing < len(card_indices)
+
+
+def join_sequences(runs: Iterable[Sequence[Piece]]) -> list[Meld]:
+    """Sequence pieces joined back into whole sequences: runs of one suit whose positions
+    meet end to end become one meld (greedily, lowest first).
+
+    The backends lay long sequences as pieces (CP-SAT's catalogue stops at five cards,
+    the search builds runs card by card); a table prints each sequence whole."""
+
+    def span(run: Sequence[Piece]) -> tuple[int, int, int]:
+        # Runs come in position order: their ends are the first and the last piece.
+        first, last = effective_card(run[0]), effective_card(run[-1])
+        assert first is not None and last is not None, "a table piece declares its card"
+        return int(first.suit), int(first.rank), sequence_position(last, last=len(run) > 1)
+
+    pending = sorted((tuple(run) for run in runs), key=lambda run: (span(run), [str(p) for p in run]))
+    merged: list[Meld] = []
+    while pending:
+        chain = list(pending.pop(0))
+        suit, _, end = span(chain)
+        grown = True
+        while grown:
+            grown = False
+            for k, run in enumerate(pending):
+                run_suit, run_start, run_end = span(run)
+                if run_suit == suit and run_start == end + 1:
+                    chain.extend(run)
+                    end = run_end
+                    pending.pop(k)
+                    grown = True
+                    break
+        merged.append(Meld.of(chain))
+    return merged

@@ -33,16 +33,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from solver.cards import Card, Joker, Piece
-from solver.cpsat import Hint
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.referee import check_play
 from solver.variants import Variant
+
+if TYPE_CHECKING:  # only the type of hint_payload's argument: the plan needs no engine to run
+    from solver.engine import Hint
 
 __all__ = [
     "JokerStep",
@@ -251,7 +254,7 @@ def plan_play(before: Position, after: Table, *, variant: Variant | None = None)
     by default); otherwise PlanError lists the referee's reasons.
     """
     rules = variant or Variant.manipulation()
-    verdict = check_play(before, after, rules)
+    verdict = check_play(before, after, variant=rules)
     if not verdict.ok:
         raise PlanError("not a legal play: " + "; ".join(verdict.reasons))
     old = [list(meld.pieces) for meld in before.table]

@@ -17,7 +17,16 @@ from solver.cards import Card, Joker, NotationError, Piece, parse_piece, piece_s
 from solver.melds import Meld
 from solver.variants import Variant
 
-__all__ = ["Hand", "Position", "PositionError", "Table", "count_real", "declared_jokers"]
+__all__ = [
+    "Hand",
+    "Position",
+    "PositionError",
+    "Table",
+    "as_position",
+    "as_table",
+    "count_real",
+    "declared_jokers",
+]
 
 
 class PositionError(ValueError):
@@ -26,6 +35,11 @@ class PositionError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("; ".join(problems))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by the list of problems: the default would pass the joined message as
+        ``problems`` and come back as a list of characters."""
+        return (type(self), (list(self.problems),))
 
 
 def count_real(pieces: Iterable[Piece]) -> Counter[Card]:
@@ -138,6 +152,15 @@ class Position:
     table: Table = Table()
     hand: Hand = Hand()
 
+    def __post_init__(self) -> None:
+        # Position("Kh Kd Kc / Ac") would otherwise build an object that prints as notation
+        # yet holds a string: say what to write instead.
+        if not isinstance(self.table, Table) or not isinstance(self.hand, Hand):
+            raise TypeError(
+                "Position(table, hand) takes a Table and a Hand; "
+                "for notation use Position.parse('Kh Kd Kc / Ac')"
+            )
+
     @classmethod
     def parse(cls, text: str) -> Position:
         """Parse ``table / hand``, e.g. ``Kh Kd Kc | Qh Qd Qc / Ac`` or ``/ 7h 8h 9h``."""
@@ -175,6 +198,29 @@ class Position:
         if found:
             raise PositionError(found)
         return self
+
+
+def as_position(value: Position | str) -> Position:
+    """A Position as given, or parsed from its notation (``'Kh Kd Kc / Ac'``): library
+    calls accept either.  A TypeError says what to pass for anything else."""
+    if isinstance(value, Position):
+        return value
+    if isinstance(value, str):
+        return Position.parse(value)
+    raise TypeError(
+        f"expected a Position or its notation such as 'Kh Kd Kc / Ac', not {type(value).__name__}"
+    )
+
+
+def as_table(value: Table | str) -> Table:
+    """A Table as given, or parsed from its notation (``'Kh Kd Kc | 7h 8h 9h'``)."""
+    if isinstance(value, Table):
+        return value
+    if isinstance(value, str):
+        return Table.parse(value)
+    raise TypeError(
+        f"expected a Table or its notation such as 'Kh Kd Kc | 7h 8h 9h', not {type(value).__name__}"
+    )
 
 
 def _meld_problems(table: Table, variant: Variant) -> list[tuple[Meld, str]]:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card, Joker
 from solver.melds import Meld
-from solver.position import Position, Table, count_real, declared_jokers
-from solver.variants import Variant
+from solver.position import Position, Table, as_position, as_table, count_real, declared_jokers
+from solver.variants import Variant, as_variant
 
 __all__ = ["Verdict", "check_play", "played_pieces"]
 
@@ -48,19 +48,24 @@ def _joker_count(table: Table) -> int:
 
 
 def check_play(
-    before: Position,
-    after: Table,
-    variant: Variant | None = None,
+    before: Position | str,
+    after: Table | str,
     *,
+    variant: Variant | str | None = None,
     opened: bool = True,
 ) -> Verdict:
     """Judge the play that turns ``before`` into ``after``.
 
-    ``opened=False`` applies the variant's opening rule (Rummikub: the first meld
-    uses only rack tiles worth ``opening_points`` and leaves the table as it was).
-    The before-position is assumed valid (see ``Position.validate``).
+    ``before`` is a Position or its notation, ``after`` a Table or its notation, and
+    ``variant`` a Variant, a preset's name or None (Manipulation Rummy); options are
+    keyword-only, as everywhere in the library.  ``opened=False`` applies the variant's
+    opening rule (Rummikub: the first meld uses only rack tiles worth
+    ``opening_points`` and leaves the table as it was).  The before-position is assumed
+    valid (see ``Position.validate``).
     """
-    rules = variant or Variant.manipulation()
+    rules = as_variant(variant)
+    before = as_position(before)
+    after = as_table(after)
     reasons: list[str] = []
     for meld in after:
         if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):

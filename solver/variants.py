@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.cards import Card, Joker, Piece, Rank
+from solver.cards import CARD_KINDS, Card, Joker, Piece, Rank
 
-__all__ = ["VARIANT_NAMES", "Variant", "VariantName"]
+__all__ = ["VARIANT_NAMES", "Variant", "VariantName", "as_variant"]
 
 VariantName = Literal["manipulation", "machiavelli", "rummikub"]
 VARIANT_NAMES: tuple[VariantName, ...] = ("manipulation", "machiavelli", "rummikub")
@@ -134,7 +134,7 @@ class Variant:
 
     @property
     def deck_size(self) -> int:
-        return 52 * self.decks + self.jokers
+        return CARD_KINDS * self.decks + self.jokers
 
     @property
     def max_position(self) -> int:
@@ -182,3 +182,17 @@ class Variant:
             "round_bonus_to_all": self.round_bonus_to_all,
             "players": self.players,
         }
+
+
+def as_variant(value: Variant | str | None) -> Variant:
+    """A Variant as given, the preset of that name (``'rummikub'``), or Manipulation Rummy
+    for None: library calls accept each.  A TypeError says what to pass otherwise."""
+    if value is None:
+        return Variant.manipulation()
+    if isinstance(value, Variant):
+        return value
+    if isinstance(value, str):
+        return Variant.named(value)
+    raise TypeError(
+        f"expected a Variant or one of the names {', '.join(VARIANT_NAMES)}, not {type(value).__name__}"
+    )

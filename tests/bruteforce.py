@@ -130,7 +130,7 @@ def _legal_tables(
         block_of = {item: b for b, block in enumerate(blocks) for item in block}
         for melds in product(*options):
             final = [*position.table.melds, *melds] if opening else list(melds)
-            if check_play(position, Table.of(final), variant, opened=opened).ok:
+            if check_play(position, Table.of(final), variant=variant, opened=opened).ok:
                 yield block_of, melds
 
 

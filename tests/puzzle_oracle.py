@@ -113,7 +113,7 @@ def going_out_layouts(position: Position, variant: Variant) -> dict[Layout, Tabl
     found: dict[Layout, Table] = {}
     for melds in _melds_of(real, jokers, variant).values():
         table = Table.of(melds)
-        if check_play(position, table, variant).ok:
+        if check_play(position, table, variant=variant).ok:
             found[Layout.of(table, variant)] = table
     return found
 

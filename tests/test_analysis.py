@@ -21,8 +21,7 @@ from randpos import random_position
 
 from solver.analysis import UnseenError, analyze, draw_or_meld, unseen_counts
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
-from solver.cpsat import hint
-from solver.cpsat.draws import best_after_draws
+from solver.engine import best_after_draws, hint
 from solver.exact import best_value
 from solver.position import Hand, Position, PositionError
 from solver.variants import Variant
@@ -43,12 +42,12 @@ def _with(position: Position, piece: Piece) -> Position:
 
 def _points(position: Position, variant: Variant) -> tuple[int, bool]:
     """Fewest points after the best play (or none), and whether a play exists, by the oracle."""
-    best = best_value(position, variant)
+    best = best_value(position, variant=variant)
     return (position.hand.points(variant), False) if best is None else (best, True)
 
 
 def _empties(position: Position, variant: Variant) -> bool:
-    return best_value(position, variant, objective="cards") == 0
+    return best_value(position, variant=variant, objective="cards") == 0
 
 
 def _knocks(variant: Variant, points: int, has_play: bool) -> bool:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from randpos import random_options, random_position
 
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.exact import best_value
 from solver.position import Position
 from solver.referee import check_play
@@ -43,7 +43,7 @@ def engine_answer(position: Position, variant: Variant, **options: object) -> tu
     if result.status == "no_play":
         return None, result.engine
     opened = bool(options.get("opened", True))
-    verdict = check_play(position, result.table, variant, opened=opened)
+    verdict = check_play(position, result.table, variant=variant, opened=opened)
     assert verdict.ok, (str(position), str(result.table), verdict.reasons)
     if options.get("objective") == "cards":
         return len(result.hand), result.engine
@@ -67,7 +67,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
         options = random_options(rng, variant)
-        expected = best_value(position, variant, **options)  # type: ignore[arg-type]
+        expected = best_value(position, variant=variant, **options)  # type: ignore[arg-type]
         got, engine = engine_answer(position, variant, **options)
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)

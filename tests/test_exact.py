@@ -32,7 +32,7 @@ REFERENCE = Path(__file__).parent / "data" / "reference_manipulation_small.jsonl
 
 
 def value(text: str, variant: Variant = MANIP, **options: object) -> int | None:
-    return best_value(Position.parse(text), variant, **options)  # type: ignore[arg-type]
+    return best_value(Position.parse(text), variant=variant, **options)  # type: ignore[arg-type]
 
 
 def left_in_hand(position: Position, table: Table, variant: Variant, objective: str) -> int:
@@ -59,14 +59,14 @@ def assert_backed_by_play(
     """The oracle's answer, after checking the play behind it with the referee."""
     found = best_play(
         position,
-        variant,
+        variant=variant,
         objective=objective,  # type: ignore[arg-type]
         keep_jokers=keep_jokers,
         opened=opened,
     )
     if found is None:
         return None
-    verdict = check_play(position, found.table, variant, opened=opened)
+    verdict = check_play(position, found.table, variant=variant, opened=opened)
     assert verdict.ok, (str(position), str(found.table), verdict.reasons)
     assert left_in_hand(position, found.table, variant, objective) == found.value, (
         str(position),
@@ -102,8 +102,8 @@ def test_joker_keeps_its_card_when_it_moves() -> None:
     illegal (the joker's card changed without a real Qh).  The play is still possible
     with the joker keeping its card: ``10d Jd Qd | Qs *Qh Qc``."""
     position = Position.parse("*Qh Qd Qs Qc / 10d Jd")
-    assert not check_play(position, Table.parse("10d Jd *Qd | Qd Qs Qc"), MANIP).ok
-    assert check_play(position, Table.parse("10d Jd Qd | Qs *Qh Qc"), MANIP).ok
+    assert not check_play(position, Table.parse("10d Jd *Qd | Qd Qs Qc"), variant=MANIP).ok
+    assert check_play(position, Table.parse("10d Jd Qd | Qs *Qh Qc"), variant=MANIP).ok
     assert assert_backed_by_play(position, MANIP) == 0
 
 
@@ -161,7 +161,7 @@ def test_ace_at_both_ends() -> None:
     assert value(f"{king_run} / As") == 0
     assert value(f"{king_run} / As", MACH) == 0
     assert value(f"{king_run} / As", RKUB) is None
-    assert check_play(Position.parse(f"{king_run} / As"), Table.parse(f"{king_run} As"), MANIP).ok
+    assert check_play(Position.parse(f"{king_run} / As"), Table.parse(f"{king_run} As"), variant=MANIP).ok
     assert value(f"{king_run} / Ah") is None
     # The 14-card sequence on the table takes a second 5s or a joker only by splitting.
     full_run = f"{king_run} As"

@@ -20,8 +20,8 @@ from randpos import random_position
 
 import solver.fastpath
 from solver.cards import Card
-from solver.cpsat import hint
-from solver.fastpath import _search, applies, fast_hint
+from solver.engine import hint
+from solver.fastpath import _search, applies, search
 from solver.position import Position
 from solver.referee import check_play
 from solver.variants import Variant
@@ -60,7 +60,7 @@ def _agree(position: Position, variant: Variant, objective: str) -> str:
         str(fast.table),
         str(model.table),
     )
-    verdict = check_play(position, fast.table, variant)
+    verdict = check_play(position, fast.table, variant=variant)
     assert verdict.ok, (*where, str(fast.table), verdict.reasons)
     assert sorted(map(str, fast.played + fast.hand.pieces)) == sorted(map(str, position.hand.pieces))
     return fast.engine
@@ -121,14 +121,14 @@ def test_a_table_joker_that_can_never_be_freed_is_the_searchs() -> None:
     found = hint(Position.parse("4s *5s 6s 7s | 8h 9h 10h / 5h 5d 8s 4h 4d"))
     assert found.engine == "search" and found.goes_out and found.melds_broken == 1
     assert str(found.table) == "6s 7s 8s | 8h 9h 10h | 4s 4h 4d | *5s 5h 5d"
-    assert check_play(found.position, found.table, Variant.manipulation()).ok
+    assert check_play(found.position, found.table, variant=Variant.manipulation()).ok
 
 
 def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
     position = Position.parse("5h 6h 7h | 9s 9d 9c | 2c 3c 4c / 8h 9h 5c")
     searched = hint(position)
     assert searched.engine == "search" and searched.goes_out
-    assert fast_hint(position, Variant.manipulation(), objective="points", started=0.0, budget=1) is None
+    assert search(position, Variant.manipulation(), objective="points", started=0.0, budget=1) is None
     monkeypatch.setattr(solver.fastpath, "STATE_BUDGET", 1)
     found = hint(position)
     assert found.engine == "cp-sat" and found.goes_out
@@ -144,7 +144,7 @@ def test_a_card_that_needs_broken_melds_is_settled_first() -> None:
         " | 7d 8d 9d | 9d 10d Jd | 4c 5c 6c 7c 8c | 7c 8c 9c 10c | Jc Qc Kc | 6s 6h 6d 6c / 8s Qs"
     )
     machiavelli = Variant.machiavelli()
-    found = fast_hint(position, machiavelli, objective="points", started=0.0, budget=200)
+    found = search(position, machiavelli, objective="points", started=0.0, budget=200)
     assert found is not None and str(found.hand) == "Qs" and found.melds_broken == 2
     assert _agree(position, machiavelli, "points") == "search"
 
@@ -171,8 +171,31 @@ def test_the_search_module_checks_its_input() -> None:
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 64, 100)
     with pytest.raises(TypeError, match="table meld 0 must be a tuple"):
         _search.search(False, [0] * 52, costs, 0, 1, [[0, 5, 0b0111, 0]], 100)
-    # A hand card alone makes no meld: status 1, no play.
-    assert _search.search(False, [1] + [0] * 51, costs, 0, 1, [], 100)[0] == 1
+    with pytest.raises(ValueError, match="cost of card 3 must be 0 to 1000000"):
+        _search.search(False, [0] * 52, [1, 1, 1, 2**62] + [1] * 48, 0, 1, [], 100)
+    with pytest.raises(ValueError, match="cost of card 0 must be 0 to 1000000"):
+        _search.search(False, [0] * 52, [-1] + [1] * 51, 0, 1, [], 100)
+    with pytest.raises(ValueError, match="joker cost must be 0 to 1000000"):
+        _search.search(False, [0] * 52, costs, 0, 2**62, [], 100)
+    assert _search.MAX_COST == 1_000_000
+    # A hand card alone makes no meld: no play.
+    assert _search.search(False, [1] + [0] * 51, costs, 0, 1, [], 100) == (_search.NO_PLAY, -1, -1, None)
+
+
+def test_the_search_reports_primary_cost_and_melds_broken_apart() -> None:
+    # Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac with the high ace: all three melds break, the
+    # hand goes out (primary 0).  With Ac dear and a spare 2c (cost 2) it stays 2.
+    costs = [1] * 52
+    hand = [0] * 52
+    hand[Card.parse("Ac").index] = 1
+    hand[Card.parse("2c").index] = 1
+    costs[Card.parse("2c").index] = 2
+    blocks = [(0, 13, 0b1110, 0), (0, 12, 0b1110, 0), (0, 11, 0b1110, 0)]
+    status, primary, broken, melds = _search.search(True, hand, costs, 0, 25, blocks, 10_000)
+    assert (status, primary, broken) == (_search.PLAY, 2, 3)
+    assert melds is not None and len(melds) == 3
+    # No table and a lone card: nothing to break, no play.
+    assert _search.search(True, hand, costs, 0, 25, [], 100)[:3] == (_search.NO_PLAY, -1, -1)
 
 
 def test_a_search_entered_again_mid_call_hands_over_instead_of_crashing() -> None:
@@ -202,6 +225,7 @@ def test_a_search_entered_again_mid_call_hands_over_instead_of_crashing() -> Non
     finally:
         gc.set_threshold(*thresholds)
         gc.callbacks.remove(again)
-    assert (2, -1, None) in inner  # a call that came while the outer one was under way
-    assert set(inner) <= {(2, -1, None), (1, -1, None)}  # or before it: no play, empty hand
-    assert outer[0] == 0 and len(outer[2]) == 3
+    over, none = (_search.OVER_BUDGET, -1, -1, None), (_search.NO_PLAY, -1, -1, None)
+    assert over in inner  # a call that came while the outer one was under way
+    assert set(inner) <= {over, none}  # or before it: no play, empty hand
+    assert outer[0] == _search.PLAY and outer[3] is not None and len(outer[3]) == 3

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import ALL_CARDS, Card, Joker, NotationError, Suit
-from solver.melds import Meld, MeldError, MeldTemplate, catalogue, position_card
+from solver.cards import ALL_CARDS, Card, Joker, NotationError, Piece, Suit
+from solver.melds import Meld, MeldTemplate, catalogue, formable, join_sequences, position_card
 from solver.variants import Variant
 
 MANIP = Variant.manipulation()
@@ -283,8 +283,33 @@ def test_empty_meld_is_a_notation_error() -> None:
         Meld.parse("   ")
 
 
-def test_meld_error_is_a_value_error() -> None:
-    assert issubclass(MeldError, ValueError)
+# --- shared helpers of the backends ---------------------------------------------------------------
+
+
+def _runs(*texts: str) -> list[tuple[Piece, ...]]:
+    return [Meld.parse(text).pieces for text in texts]
+
+
+def test_sequence_pieces_that_meet_end_to_end_are_joined() -> None:
+    joined = join_sequences(_runs("8h 9h 10h", "3h 4h 5h", "6h 7h *8h"))
+    assert [str(meld) for meld in joined] == ["3h 4h 5h 6h 7h *8h", "8h 9h 10h"]
+    # The high ace ends a run at position 14; nothing joins past it or across suits.
+    joined = join_sequences(_runs("Qs Ks As", "Js 10s 9s", "2s 3s 4s", "5h 6h 7h"))
+    assert sorted(str(meld) for meld in joined) == ["2s 3s 4s", "5h 6h 7h", "9s 10s Js Qs Ks As"]
+    # Two decks: two runs start at 3s, one follows each.
+    joined = join_sequences(_runs("3s 4s 5s", "3s 4s 5s", "6s 7s 8s", "6s 7s 8s"))
+    assert [str(meld) for meld in joined] == ["3s 4s 5s 6s 7s 8s"] * 2
+
+
+def test_a_candidate_meld_is_formable_when_jokers_cover_its_missing_cards() -> None:
+    available = [0] * 52
+    for text in ("5h", "6h"):
+        available[Card.parse(text).index] = 1
+    run = [Card.parse(text).index for text in ("5h", "6h", "7h")]
+    assert not formable(run, available, 0)  # 7h is missing and no joker
+    assert formable(run, available, 1)
+    lone = [Card.parse(text).index for text in ("9s", "10s", "Js")]
+    assert not formable(lone, available, 3)  # a meld keeps at least one real card
 
 
 # --- catalogue ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from randpos import random_position
 
 from solver.cards import Joker
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.plan import JokerStep, KeepStep, MeldStep, PlanError, hint_payload, plan_play
 from solver.position import Position, Table
 from solver.variants import Variant

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from solver.cards import Card, Joker
 from solver.cli import app
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.exact import best_value
 from solver.position import Position, Table
 from solver.puzzles import (
@@ -74,12 +74,12 @@ def test_generated_puzzles_are_verified_and_graded(difficulty: Difficulty) -> No
         # The checks again, from scratch.
         assert verify(position, solution, MANIPULATION).ok
         # The referee, which uses no solver, accepts the solution, and it holds every piece.
-        assert check_play(position, solution, MANIPULATION).ok
+        assert check_play(position, solution, variant=MANIPULATION).ok
         assert _all_pieces(position) == Counter(
             Joker() if isinstance(piece, Joker) else piece for piece in solution.pieces
         )
         # The exact oracle (no CP-SAT) agrees that the whole hand can be played.
-        assert best_value(position, MANIPULATION, objective="cards") == 0
+        assert best_value(position, variant=MANIPULATION, objective="cards") == 0
         # The features are what they say.
         found = hint(position, variant=MANIPULATION)
         features = puzzle.features
@@ -104,7 +104,7 @@ def test_exhaustive_search_confirms_uniqueness_and_rearranging(difficulty: Diffi
 def test_other_variants_generate_verified_puzzles(variant: Variant) -> None:
     (puzzle,) = _puzzles("medium", variant, count=1)
     assert puzzle.variant == variant and puzzle.verification.ok
-    assert check_play(puzzle.position, puzzle.solution, variant).ok
+    assert check_play(puzzle.position, puzzle.solution, variant=variant).ok
     assert list(going_out_layouts(puzzle.position, variant)) == [Layout.of(puzzle.solution, variant)]
     if variant.jokers == 0:
         assert not any(
@@ -138,7 +138,7 @@ def test_uniqueness_check_finds_a_second_solution() -> None:
     assert verdict.unique == "yes" and not verdict.ok
     assert verdict.witness is not None and any("another solution" in r for r in verdict.reasons)
     assert Layout.of(verdict.witness, MANIPULATION) != Layout.of(found.table, MANIPULATION)
-    assert check_play(position, verdict.witness, MANIPULATION).ok
+    assert check_play(position, verdict.witness, variant=MANIPULATION).ok
     assert len(going_out_layouts(position, MANIPULATION)) == 3  # the exhaustive search agrees
 
 
@@ -322,7 +322,7 @@ def test_cli_json_prints_one_verified_puzzle_per_line() -> None:
         assert all(move["text"] for move in record["solution"]["moves"])
         assert record["verification"]["ok"] is True
         position = Position.parse(record["position"])
-        assert check_play(position, Table.parse(record["solution"]["table"]), MANIPULATION).ok
+        assert check_play(position, Table.parse(record["solution"]["table"]), variant=MANIPULATION).ok
     again = CliRunner().invoke(
         app, ["puzzle", "--count", "2", "--difficulty", "easy", "--seed", "3", "--json"]
     )
@@ -376,4 +376,4 @@ def test_many_puzzles_agree_with_the_exhaustive_search(variant: Variant, difficu
         assert puzzle.difficulty == difficulty
         assert list(going_out_layouts(puzzle.position, variant)) == [Layout.of(puzzle.solution, variant)]
         assert not goes_out_untouched(puzzle.position, variant)
-        assert best_value(puzzle.position, variant, objective="cards") == 0
+        assert best_value(puzzle.position, variant=variant, objective="cards") == 0

@@ -23,7 +23,7 @@ RKUB = Variant.rummikub()
 
 
 def judge(before: str, after: str, variant: Variant | None = None, *, opened: bool = True) -> Verdict:
-    return check_play(Position.parse(before), Table.parse(after), variant, opened=opened)
+    return check_play(Position.parse(before), Table.parse(after), variant=variant, opened=opened)
 
 
 def assert_legal(before: str, after: str, variant: Variant | None = None, *, opened: bool = True) -> None:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from service import create_app
 from service.settings import Settings
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.plan import hint_payload
 from solver.position import Position, Table
 from solver.referee import check_play

@@ -192,7 +192,7 @@ def _assert_legal(body: dict[str, Any], answer: dict[str, Any]) -> None:
     before = Position.parse(answer["position"])
     if answer["played"]:
         verdict = check_play(
-            before, Table.parse(answer["table"]), _variant(body), opened=body.get("opened", True)
+            before, Table.parse(answer["table"]), variant=_variant(body), opened=body.get("opened", True)
         )
         assert verdict.ok, (body, answer, verdict.reasons)
     else:

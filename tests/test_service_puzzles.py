@@ -64,7 +64,7 @@ def test_other_variants(client: TestClient) -> None:
     (puzzle,) = answer.json()["puzzles"]
     assert puzzle["variant"] == "rummikub"
     position = Position.parse(puzzle["position"])
-    assert check_play(position, Table.parse(puzzle["solution"]["table"]), Variant.rummikub()).ok
+    assert check_play(position, Table.parse(puzzle["solution"]["table"]), variant=Variant.rummikub()).ok
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import pytest
 from bruteforce import broken_in, brute_force_best
 from randpos import random_options, random_position
 
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.position import Position
 from solver.referee import check_play
 from solver.variants import Variant
@@ -43,7 +43,8 @@ def _check(position: Position, variant: Variant, options: dict[str, object]) -> 
             continue
         assert found.status == "optimal", (*where, found.status)
         opened = bool(options.get("opened", True))
-        assert check_play(position, found.table, variant, opened=opened).ok, (*where, str(found.table))
+        verdict = check_play(position, found.table, variant=variant, opened=opened)
+        assert verdict.ok, (*where, str(found.table))
         value = len(found.hand) if options.get("objective") == "cards" else found.hand_points
         assert (value, found.melds_broken) == expected, (*where, str(found.table))
         assert broken_in(position.table, found.table) == found.melds_broken, (*where, str(found.table))

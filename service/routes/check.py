@@ -40,5 +40,5 @@ def post_check(body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)]) -
     variant = edge.variant_of(body)
     before = edge.position_of(body, variant)
     after = edge.table_of(body.after, "after")
-    verdict = check_play(before, after, variant, opened=body.opened)
+    verdict = check_play(before, after, variant=variant, opened=body.opened)
     return {"position": str(before), "after": str(after), **verdict.to_dict()}

@@ -24,7 +24,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
-from solver.cpsat import DEFAULT_TIME_LIMIT
+from solver.engine import DEFAULT_TIME_LIMIT
 from solver.position import Hand
 
 

@@ -28,8 +28,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
-from solver.cpsat import DEFAULT_TIME_LIMIT, Hint, hint
-from solver.cpsat.instance import Objective
+from solver.engine import DEFAULT_TIME_LIMIT, Hint, Objective, hint
 from solver.plan import hint_payload, plan_play
 from solver.position import Position
 from solver.variants import Variant

@@ -67,7 +67,7 @@ def check(
         after_table = Table.parse(after)
     except ValueError as error:
         fail(f"bad after-table {after!r}: {error}")
-    verdict = check_play(before, after_table, rules, opened=not not_opened)
+    verdict = check_play(before, after_table, variant=rules, opened=not not_opened)
     if json_output:
         print(json.dumps({"position": str(before), "after": str(after_table), **verdict.to_dict()}))
     elif verdict.ok:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from solver.cards import Joker, Piece
 from solver.cli.common import print_melds, print_table, styled_meld, styled_piece
-from solver.cpsat import Hint
+from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded

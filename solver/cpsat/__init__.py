@@ -1,6 +1,11 @@
-"""The exact hint engine: instance -> CP-SAT model -> solve -> extract."""
+"""The CP-SAT backend: instance -> CP-SAT model -> solve -> extract.
 
-from solver.cpsat.result import Hint, HintStatus
-from solver.cpsat.solve import DEFAULT_TIME_LIMIT, hint
+``solve`` answers one validated position with the neutral ``solver.solution.Solution``;
+``draws.best_after_draws`` settles the draws of the draw-or-meld analysis.  It never
+imports the other backend (``solver.fastpath``) or the engine: users call
+``solver.engine.hint`` (``from solver import hint``), which picks the backend.
+"""
 
-__all__ = ["DEFAULT_TIME_LIMIT", "Hint", "HintStatus", "hint"]
+from solver.cpsat.solve import solve, solve_instance
+
+__all__ = ["solve", "solve_instance"]

@@ -14,10 +14,9 @@ melds does not matter here).
 
 Each draw is settled by the cheapest exact argument available:
 
-0. *The fast path's search* (``solver.fastpath``), when it covers the position (no table
-   joker that could be freed, with the drawn card too) and finished the current position
-   within its budget: it solves the hand plus the drawn piece outright, and only the
-   draws it cannot finish or cover go on to the model.
+0. *Settled before*: the engine (``solver.engine``) first asks the fast path's search,
+   which solves the hand plus a drawn piece outright where it covers the position; it
+   passes what it settled as ``settled``, and only the other draws come to the model.
 1. *A known play.*  Drawing ``k`` and playing the best play of the current hand (or
    nothing) leaves ``now + points(k)``; if ``k`` also fits at the end of a meld of that
    play's table (a joker: with some declaration), it leaves ``now``.
@@ -33,12 +32,11 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-import solver.fastpath as fastpath
-from solver.cards import Card, Joker, Piece, Rank, Suit
+from solver.cards import CARD_KINDS, Card, Joker, Piece, Rank, Suit
 from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, build_instance
 from solver.cpsat.model import HintModel, build_model
@@ -46,37 +44,10 @@ from solver.cpsat.params import domain_of, new_solver, set_domain
 from solver.cpsat.relax import LpBound, Relaxation
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
+from solver.solution import DrawResults, DrawValue, SettledBy
 from solver.variants import Variant
 
-__all__ = ["DrawResults", "DrawValue", "best_after_draws"]
-
-
-@dataclass(frozen=True, slots=True)
-class DrawValue:
-    """The best outcome of drawing ``piece``."""
-
-    piece: Piece
-    points: int
-    """Fewest hand points after the draw and the best play (or no play)."""
-    has_play: bool
-    """Whether a legal play exists once the piece is drawn."""
-    exact: bool
-    """False when a time limit stopped a solve: ``points`` is then a play found, not a proof."""
-    settled_by: str
-    """``search``, ``known``, ``lp`` or ``cpsat``: which argument settled it (for benchmarks)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DrawResults:
-    """The current position's best play and the best outcome of every draw."""
-
-    now_points: int
-    """Fewest hand points now: after the best play, or the hand's points if there is none."""
-    now_has_play: bool
-    now_table: Table
-    now_exact: bool
-    draws: tuple[DrawValue, ...]
-    timings: dict[str, float] = field(default_factory=dict)
+__all__ = ["best_after_draws"]
 
 
 def _joker_declarations(meld: Meld) -> list[Card]:
@@ -112,7 +83,7 @@ def lays_off(table: Table, piece: Piece, variant: Variant) -> bool:
 def _single_draw_templates(instance: Instance, position: Position, extras: Sequence[Piece]) -> Instance:
     """The superset instance with only the candidate melds that some *single* draw could
     form: exactly the union of what ``build_instance`` keeps for the hand plus each piece."""
-    available = [0] * 52
+    available = [0] * CARD_KINDS
     jokers = 0
     for piece in (*position.table.pieces, *position.hand.pieces):
         if isinstance(piece, Joker):
@@ -237,23 +208,25 @@ def best_after_draws(
     *,
     time_limit: float,
     use_lp: bool = True,
+    settled: DrawResults | None = None,
+    started: float | None = None,
 ) -> DrawResults:
     """The current best play and, for each distinct piece in ``pieces`` (a joker is
     ``Joker()``), the fewest hand points after drawing it and playing at best.
 
     The position must be valid for the variant and hold no more than two jokers with
     any one draw (as ``hint()`` requires).  ``use_lp=False`` settles every draw by
-    CP-SAT alone (for cross-checks).  ``time_limit`` bounds each solve.
+    CP-SAT alone (for cross-checks).  ``time_limit`` bounds each solve.  ``settled``
+    holds the current position's answer and the draws another backend settled already,
+    exactly; those are not solved again.
     """
-    started = time.perf_counter()
+    started = time.perf_counter() if started is None else started
     distinct: list[Piece] = []
     for piece in pieces:
         normal = Joker() if isinstance(piece, Joker) else piece
         if normal not in distinct:
             distinct.append(normal)
-    searched = _search_draws(position, variant, distinct, started)
-    if searched is not None and len(searched.draws) == len(distinct):
-        return searched
+    searched = settled
     draw = _DrawModel(position, variant, distinct, time_limit)
     built_at = time.perf_counter()
     hand_points = position.hand.points(variant)
@@ -281,35 +254,6 @@ def best_after_draws(
     return DrawResults(now_points, now_has_play, now_table, now_exact, tuple(values), timings)
 
 
-DRAW_BUDGET = 500
-"""Expansions the search may spend on one draw (about 0.6 ms) before the draw goes to the
-model: an analysis tries some 40 draws, and a draw the search cannot finish soon is
-cheaper for the model, which is built once for all of them."""
-
-
-def _search_draws(
-    position: Position, variant: Variant, pieces: list[Piece], started: float
-) -> DrawResults | None:
-    """The current position and each draw by the fast path's search, as far as it goes:
-    None when it does not cover the position or cannot finish it; otherwise the draws it
-    finished (the rest are left to the model)."""
-    if not len(position.hand) or not fastpath.applies(position, variant, keep_jokers=False, opened=True):
-        return None
-    now = fastpath.fast_hint(position, variant, objective="points", started=started)
-    if now is None:
-        return None
-    values: list[DrawValue] = []
-    for piece in pieces:
-        after = Position(position.table, Hand.of((*position.hand.pieces, piece)))
-        if not fastpath.applies(after, variant, keep_jokers=False, opened=True):
-            continue  # the drawn card could free a table joker: the model's part
-        found = fastpath.fast_hint(after, variant, objective="points", started=started, budget=DRAW_BUDGET)
-        if found is not None:
-            values.append(DrawValue(piece, found.hand_points, found.has_play, True, "search"))
-    timings = {"build_ms": 0.0, "solve_ms": (time.perf_counter() - started) * 1000}
-    return DrawResults(now.hand_points, now.has_play, now.table, True, tuple(values), timings)
-
-
 def _settle(
     draw: _DrawModel, piece: Piece, now_points: int, now_has_play: bool, now_table: Table, use_lp: bool
 ) -> DrawValue:
@@ -321,7 +265,7 @@ def _settle(
     draw.select(piece)
     no_play_points = draw.points(piece, 0)
 
-    def result(points: int, exact: bool, how: str) -> DrawValue:
+    def result(points: int, exact: bool, how: SettledBy) -> DrawValue:
         # Every piece counts points, so a play exists exactly when it can leave fewer.
         return DrawValue(piece, points, now_has_play or points < no_play_points, exact, how)
 
@@ -329,7 +273,7 @@ def _settle(
         return result(0, True, "known")
 
     bound: LpBound | None = None
-    how = "known"
+    how: SettledBy = "known"
     if use_lp:
         bound = draw.relaxation.solve()
         if bound is not None:

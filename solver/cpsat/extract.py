@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cards import ALL_CARDS, Card, Joker, Piece
+from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.cpsat.instance import Instance
 from solver.cpsat.model import HintModel
-from solver.melds import Meld
+from solver.melds import Meld, join_sequences
 
-__all__ = ["Extracted", "extract_play", "merge_sequences"]
+__all__ = ["Extracted", "extract_play"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver
     real_left = list(instance.table_real)
     for c, var in play.items():
         real_left[c] += value(var)
-    jokers_left = [value(fill[c]) if c in fill else 0 for c in range(52)]
+    jokers_left = [value(fill[c]) if c in fill else 0 for c in range(CARD_KINDS)]
 
     def take(c: int) -> Piece:
         if real_left[c] > 0:
@@ -70,11 +70,11 @@ def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver
             pieces.append((instance.templates[m].kind, tuple(take(c) for c in cards)))
 
     new_melds = [Meld.of(cards) for kind, cards in pieces if kind == "group"]
-    new_melds.extend(merge_sequences([cards for kind, cards in pieces if kind == "sequence"]))
+    new_melds.extend(join_sequences([cards for kind, cards in pieces if kind == "sequence"]))
 
     played: list[Piece] = []
     left: list[Piece] = []
-    for c in range(52):
+    for c in range(CARD_KINDS):
         count = instance.hand_real[c]
         used = value(play[c]) if c in play else 0
         played.extend([ALL_CARDS[c]] * used)
@@ -84,40 +84,3 @@ def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver
     left.extend([Joker()] * (instance.hand_jokers - used_jokers))
     broken = len(instance.old_melds) - sum(value(k) for k in keep)
     return Extracted(tuple(kept_melds + new_melds), tuple(played), tuple(left), broken)
-
-
-def _effective(piece: Piece) -> Card:
-    if isinstance(piece, Joker):
-        assert piece.declared is not None
-        return piece.declared
-    return piece
-
-
-def merge_sequences(runs: list[tuple[Piece, ...]]) -> list[Meld]:
-    """Join sequence pieces of one suit whose positions meet end to end, greedily."""
-
-    # Runs come out of templates in position order, so ends are first and last slots.
-    def span(run: tuple[Piece, ...]) -> tuple[int, int, int]:
-        first, last = _effective(run[0]), _effective(run[-1])
-        start = int(first.rank)
-        end = 14 if last.rank == 1 and len(run) > 1 else int(last.rank)
-        return int(first.suit), start, end
-
-    pending = sorted(runs, key=lambda run: (span(run), [str(p) for p in run]))
-    merged: list[Meld] = []
-    while pending:
-        chain = list(pending.pop(0))
-        suit, _, end = span(tuple(chain))
-        grown = True
-        while grown:
-            grown = False
-            for k, run in enumerate(pending):
-                run_suit, run_start, run_end = span(run)
-                if run_suit == suit and run_start == end + 1:
-                    chain.extend(run)
-                    end = run_end
-                    pending.pop(k)
-                    grown = True
-                    break
-        merged.append(Meld.of(chain))
-    return merged

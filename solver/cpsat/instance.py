@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
-from solver.cards import ALL_CARDS, Card, Joker, Suit
-from solver.melds import Meld, MeldTemplate, catalogue, position_card
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Suit
+from solver.melds import Meld, MeldTemplate, catalogue, formable, position_card
 from solver.position import Position
+from solver.solution import Objective
 from solver.variants import Variant
 
-__all__ = ["Instance", "Objective", "OldMeld", "build_instance"]
+__all__ = ["Instance", "OldMeld", "build_instance"]
 
-Objective = Literal["points", "cards"]
 
 MAX_SEQUENCE_PIECE = 5
 """Sequences longer than this are unions of shorter ones; the model uses pieces of 3-5."""
@@ -104,31 +103,27 @@ def build_instance(
     opened: bool = True,
 ) -> Instance:
     """Count the cards and keep only the candidate melds the available cards could form."""
-    table_real = [0] * 52
-    table_jokers = [0] * 52
+    table_real = [0] * CARD_KINDS
+    table_jokers = [0] * CARD_KINDS
     for piece in position.table.pieces:
         if isinstance(piece, Joker):
             if piece.declared is not None:
                 table_jokers[piece.declared.index] += 1
         else:
             table_real[piece.index] += 1
-    hand_real = [0] * 52
+    hand_real = [0] * CARD_KINDS
     for piece in position.hand:
         if isinstance(piece, Card):
             hand_real[piece.index] += 1
     hand_jokers = position.hand.joker_count
     total_jokers = hand_jokers + sum(table_jokers)
 
-    available = [table_real[i] + hand_real[i] + table_jokers[i] for i in range(52)]
+    available = [table_real[i] + hand_real[i] + table_jokers[i] for i in range(CARD_KINDS)]
     templates: list[MeldTemplate] = []
     template_cards: list[tuple[int, ...]] = []
     all_templates, all_indices = _catalogue(variant)
     for template, indices in zip(all_templates, all_indices, strict=True):
-        missing = 0
-        for i in indices:
-            if not available[i]:
-                missing += 1
-        if missing > total_jokers or missing == len(indices):
+        if not formable(indices, available, total_jokers):
             continue
         templates.append(template)
         template_cards.append(indices)

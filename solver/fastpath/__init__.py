@@ -12,8 +12,11 @@ joker's card is on the table or in the hand: such a joker is a table card of its
 declared kind in all but name, so the search takes it for one and prints it back as a
 joker; freeing stays with CP-SAT), with the opening rule off, and without
 ``keep_jokers`` when the hand holds a joker.  Every other position, and any search that
-outgrows ``STATE_BUDGET`` states, goes to CP-SAT: ``fast_hint`` returns None and
-``hint()`` carries on there.
+outgrows ``STATE_BUDGET`` states, goes to CP-SAT: ``search`` returns None and the
+engine (``solver.engine``) carries on there.
+
+A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
+other backend (``solver.cpsat``) or the engine.
 """
 
 from __future__ import annotations
@@ -21,16 +24,14 @@ from __future__ import annotations
 import functools
 import time
 
-from solver.cards import ALL_CARDS, Joker, Piece
-from solver.cpsat.extract import merge_sequences
-from solver.cpsat.instance import Objective
-from solver.cpsat.result import Hint
+from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.fastpath import _search
-from solver.melds import Meld
+from solver.melds import Meld, join_sequences
 from solver.position import Hand, Position, Table
+from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["STATE_BUDGET", "applies", "fast_hint"]
+__all__ = ["STATE_BUDGET", "applies", "search"]
 
 STATE_BUDGET = 2_000
 """States the search may expand before it gives the position to CP-SAT (about 2.5 ms).
@@ -77,15 +78,15 @@ def _locked_for_good(position: Position) -> frozenset[int] | None:
     return None if declared & real else frozenset(declared)
 
 
-def fast_hint(
+def search(
     position: Position, variant: Variant, *, objective: Objective, started: float, budget: int | None = None
-) -> Hint | None:
+) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions (``STATE_BUDGET`` by default).
 
-    For a position the caller has validated and ``applies`` accepts (``hint()`` checks
-    both); ``started`` is when the caller's clock started, for ``Hint.build_ms``."""
-    hand_counts = [0] * 52
+    For a position the caller has validated and ``applies`` accepts (the engine checks
+    both); ``started`` is when the caller's clock started, for ``Solution.build_ms``."""
+    hand_counts = [0] * CARD_KINDS
     jokers = 0
     for piece in position.hand.pieces:
         if isinstance(piece, Joker):
@@ -97,32 +98,30 @@ def fast_hint(
     blocks = [_block(meld) for meld in position.table.melds]
     solve_start = time.perf_counter()
     limit = STATE_BUDGET if budget is None else budget
-    status, total, found = _search.search(
+    status, _, broken, found = _search.search(
         variant.ace_high, hand_counts, costs, jokers, joker_cost, blocks, limit
     )
     solve_end = time.perf_counter()
-    if status == 2:
+    if status == _search.OVER_BUDGET:
         return None
-    table, broken = position.table, 0
+    table = position.table
     played: tuple[Piece, ...] = ()
     left = position.hand.pieces
-    if found is not None:  # status 0: a play
+    if status == _search.PLAY:
+        assert found is not None
         table = Table.of(_melds(found, locked))
         played, left = _split_hand(position, hand_counts, found, locked)
-        broken = total % (len(blocks) + 1)
+    else:
+        broken = 0
     done = time.perf_counter()
-    return Hint(
-        status="optimal" if status == 0 else "no_play",
-        position=position,
-        variant=variant,
-        objective=objective,
+    return Solution(
+        status="optimal" if status == _search.PLAY else "no_play",
         table=table,
         played=played,
         hand=Hand.of(left),
         melds_broken=broken,
         build_ms=(solve_start - started) * 1000 + (done - solve_end) * 1000,
         solve_ms=(solve_end - solve_start) * 1000,
-        engine="search",
     )
 
 
@@ -131,7 +130,7 @@ def _costs(variant: Variant, objective: Objective) -> tuple[tuple[int, ...], int
     """What leaving each card, and a joker, costs: its points, or 1 for the cards objective
     (the same for every hint of a variant, so worked out once)."""
     if objective == "cards":
-        return (1,) * 52, 1
+        return (1,) * CARD_KINDS, 1
     return tuple(variant.card_points(card) for card in ALL_CARDS), variant.joker_points
 
 
@@ -151,9 +150,9 @@ def _block(meld: Meld) -> tuple[int, int, int, int]:
 
 def _melds(found: list[tuple[int, ...]], locked: frozenset[int]) -> list[Meld]:
     """The search's melds as Melds (a card in ``locked`` is a table joker standing for
-    it).  New sequences of one suit that meet end to end are joined into one, as CP-SAT's
-    extraction does (the search lays long runs in pieces); melds that keep an old meld
-    stay as they are."""
+    it).  New sequences of one suit that meet end to end are joined into one by
+    ``join_sequences``, as CP-SAT's extraction does (the search lays long runs in pieces);
+    melds that keep an old meld stay as they are."""
     melds: list[Meld] = []
     new_runs: list[tuple[Piece, ...]] = []
     for kept, *codes in found:
@@ -164,7 +163,7 @@ def _melds(found: list[tuple[int, ...]], locked: frozenset[int]) -> list[Meld]:
         else:
             melds.append(Meld.of(pieces))
     if len(new_runs) > 1:
-        return melds + merge_sequences(new_runs)
+        return melds + join_sequences(new_runs)
     return melds + [Meld.of(pieces) for pieces in new_runs]
 
 
@@ -179,7 +178,7 @@ def _split_hand(
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
     """Which hand pieces the new table uses: real cards beyond the table's, and jokers
     (the table's own jokers, the ``locked`` cards, stay out of it)."""
-    placed = [0] * 52
+    placed = [0] * CARD_KINDS
     jokers_played = 0
     for _, *codes in found:
         for code in codes:

@@ -67,6 +67,10 @@
 #define MAXBLOCKS 63
 #define INF ((int64_t)1 << 60)
 #define JOKER_FLAG 64 /* added to a card index in the output: a joker declared as that card */
+#define MAX_COST 1000000 /* the dearest card or joker a caller may give (points or 1 per card) */
+
+/* What a search ends in; the module exports them as PLAY, NO_PLAY and OVER_BUDGET. */
+typedef enum { SEARCH_PLAY = 0, SEARCH_NO_PLAY = 1, SEARCH_OVER_BUDGET = 2 } SearchStatus;
 
 typedef struct {
     uint64_t w[4]; /* card k: bits (k & 15) * 4 of word k >> 4; low 2 bits mandatory, high 2 optional */
@@ -783,13 +787,15 @@ static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
 PyDoc_STRVAR(search_doc,
              "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget)\n"
              "--\n\n"
-             "The best final table: (status, cost, melds).  ``hand`` and ``costs`` give, per card\n"
-             "index, the hand's copies and the cost of leaving one; ``blocks`` are the table's\n"
-             "melds as (1, suit, first, last) runs or (0, rank, suit mask, 0) groups.  ``status``\n"
-             "is 0 for a play (``cost`` = primary * (len(blocks) + 1) + melds broken, ``melds``\n"
-             "as tuples of card indices, +64 for a joker declared as that card), 1 when no legal\n"
-             "play exists, 2 when the search needed more than ``budget`` expansions.  Each meld starts\n"
-             "with a flag: True when it holds a whole old meld (kept).");
+             "The best final table: (status, primary, broken, melds).  ``hand`` and ``costs`` give,\n"
+             "per card index, the hand's copies and the cost of leaving one (0 to MAX_COST, as is\n"
+             "``joker_cost``); ``blocks`` are the table's melds as (1, suit, first, last) runs or\n"
+             "(0, rank, suit mask, 0) groups.  ``status`` is PLAY for a play (``primary``: the cost\n"
+             "of the cards left; ``broken``: the old melds broken; ``melds`` as tuples of card\n"
+             "indices, +64 for a joker declared as that card, each starting with a flag: True when\n"
+             "it holds a whole old meld), NO_PLAY when no legal play exists, OVER_BUDGET when the\n"
+             "search needed more than ``budget`` expansions (then primary and broken are -1 and\n"
+             "melds is None).");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
@@ -816,7 +822,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         /* Entered again before the last call finished (Python code ran while it made its
            result objects, or another thread did): the globals are in use, so answer
            "past the budget" and the caller asks CP-SAT. */
-        result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
+        result = Py_BuildValue("(iiiO)", SEARCH_OVER_BUDGET, -1, -1, Py_None);
         Py_DECREF(hand_seq);
         Py_DECREF(cost_seq);
         Py_DECREF(block_seq);
@@ -853,8 +859,16 @@ static PyObject *search(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a hand holds 0 to 3 copies of a card");
             goto done;
         }
+        if (cost < 0 || cost > MAX_COST) {
+            PyErr_Format(PyExc_ValueError, "the cost of card %d must be 0 to %d, not %lld", k, MAX_COST, cost);
+            goto done;
+        }
         root.w[k >> 4] |= (uint64_t)count << ((k & 15) * 4 + 2);
         g_card_cost[k] = cost;
+    }
+    if (joker_cost < 0 || joker_cost > MAX_COST) {
+        PyErr_Format(PyExc_ValueError, "the joker cost must be 0 to %d, not %lld", MAX_COST, joker_cost);
+        goto done;
     }
     root.w[3] |= (uint64_t)jokers << JOKER_SHIFT;
     for (int i = 0; i < g_nblocks; i++) {
@@ -895,11 +909,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
         limit = total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
     if (g_aborted) {
-        result = Py_BuildValue("(iLO)", 2, (long long)-1, Py_None);
+        result = Py_BuildValue("(iiiO)", SEARCH_OVER_BUDGET, -1, -1, Py_None);
         goto release;
     }
     if (total >= INF) {
-        result = Py_BuildValue("(iLO)", 1, (long long)-1, Py_None);
+        result = Py_BuildValue("(iiiO)", SEARCH_NO_PLAY, -1, -1, Py_None);
         goto release;
     }
     PyObject *melds = PyList_New(0);
@@ -950,7 +964,8 @@ static PyObject *search(PyObject *self, PyObject *args) {
         }
         at = g_trace_child;
     }
-    result = Py_BuildValue("(iLN)", 0, (long long)total, melds);
+    /* total = primary * W + broken with broken < W (the lexicographic objective). */
+    result = Py_BuildValue("(iLiN)", SEARCH_PLAY, (long long)(total / g_weight), (int)(total % g_weight), melds);
 release:
     free(g_table);
     g_table = NULL;
@@ -971,4 +986,15 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "solver.fastpath._search", "The fast path's exact partition search.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "PLAY", SEARCH_PLAY) < 0 ||
+        PyModule_AddIntConstant(m, "NO_PLAY", SEARCH_NO_PLAY) < 0 ||
+        PyModule_AddIntConstant(m, "OVER_BUDGET", SEARCH_OVER_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_COST", MAX_COST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

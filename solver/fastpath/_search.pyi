@@ -1,6 +1,16 @@
 """Types of the C module ``solver.fastpath._search`` (see _search.c)."""
 
 from collections.abc import Sequence
+from typing import Final
+
+PLAY: Final[int]
+"""A play was found: ``(PLAY, primary, broken, melds)``."""
+NO_PLAY: Final[int]
+"""No legal play exists: ``(NO_PLAY, -1, -1, None)``."""
+OVER_BUDGET: Final[int]
+"""The search needed more expansions than its budget: ``(OVER_BUDGET, -1, -1, None)``."""
+MAX_COST: Final[int]
+"""The dearest card or joker cost the search accepts."""
 
 def search(
     ace_high: bool,
@@ -10,4 +20,4 @@ def search(
     joker_cost: int,
     blocks: Sequence[tuple[int, int, int, int]],
     budget: int,
-) -> tuple[int, int, list[tuple[int, ...]] | None]: ...
+) -> tuple[int, int, int, list[tuple[int, ...]] | None]: ...

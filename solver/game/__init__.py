@@ -2,21 +2,48 @@
 
 Manipulation Rummy as RULES.md gives it, with Machiavelli and Rummikub.  Modules, each
 using only those before it: ``settings`` (the rules of a game), ``actions``, ``deck``,
-``rules`` (pure judgement from a player's ``view``), ``scoring`` (pure), ``state`` (one
-round's flow), ``game`` (rounds up to the end of the game), ``bots``, ``expert``,
-``registry`` (bots by name), ``runner``, ``log`` (JSON lines and replay), ``tournament``.
+``rules`` (pure judgement from a player's ``view``), ``view``, ``scoring`` (pure),
+``state`` (one round's flow), ``game`` (rounds up to the end of the game), ``bots``,
+``expert``, ``registry`` (bots by name), ``runner``, ``log`` (JSON lines and replay),
+``tournament``.
+
+The names below are loaded on first use (PEP 562), so that importing the pure rules
+(``solver.game.rules``, ``settings``, ``scoring``, ``state``) loads neither the hint
+engine nor OR-Tools.
 """
 
-from solver.game.actions import Action, Draw, IllegalActionError, Knock, Pass, Play, parse_action
-from solver.game.bots import Bot, GreedyBot, Player, RandomBot
-from solver.game.expert import ExpertBot
-from solver.game.game import Game, GameResult, RoundRecord
-from solver.game.registry import BOTS, make_bot, make_bots
-from solver.game.runner import play_game
-from solver.game.scoring import RoundEnd, RoundScore
-from solver.game.settings import GameSettings
-from solver.game.state import RoundState
-from solver.game.view import PlayerView
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.game.actions import Action, Draw, IllegalActionError, Knock, Pass, Play, parse_action
+    from solver.game.bots import Bot, GreedyBot, Player, RandomBot
+    from solver.game.expert import ExpertBot
+    from solver.game.game import Game, GameResult, RoundRecord
+    from solver.game.registry import BOTS, make_bot, make_bots
+    from solver.game.runner import play_game
+    from solver.game.scoring import RoundEnd, RoundScore
+    from solver.game.settings import GameSettings
+    from solver.game.state import RoundState
+    from solver.game.view import PlayerView
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        ("Action", "Draw", "IllegalActionError", "Knock", "Pass", "Play", "parse_action"), "actions"
+    ),
+    **dict.fromkeys(("Bot", "GreedyBot", "Player", "RandomBot"), "bots"),
+    "ExpertBot": "expert",
+    **dict.fromkeys(("Game", "GameResult", "RoundRecord"), "game"),
+    **dict.fromkeys(("BOTS", "make_bot", "make_bots"), "registry"),
+    "play_game": "runner",
+    **dict.fromkeys(("RoundEnd", "RoundScore"), "scoring"),
+    "GameSettings": "settings",
+    "RoundState": "state",
+    "PlayerView": "view",
+}
+"""Each public name and the module it lives in."""
 
 __all__ = [
     "BOTS",
@@ -44,3 +71,11 @@ __all__ = [
     "parse_action",
     "play_game",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'solver.game' has no attribute {name!r}")
+    return getattr(import_module(f"solver.game.{home}"), name)

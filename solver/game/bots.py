@@ -32,8 +32,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar, Protocol
 
 from solver.cards import Piece
-from solver.cpsat import Hint, hint
-from solver.cpsat.instance import Objective
+from solver.engine import Hint, Objective, hint
 from solver.game.actions import Action, Knock, Pass, Play
 from solver.game.view import PlayerView
 from solver.position import Hand, Position

@@ -8,16 +8,37 @@ first meld is judged with ``opened=False``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from solver.game.actions import Action, ActionKind, Draw, Pass, Play
 from solver.game.settings import GameSettings
+from solver.position import Position
 from solver.referee import check_play
+from solver.variants import Variant
 
-if TYPE_CHECKING:
-    from solver.game.view import PlayerView
+__all__ = ["RuleView", "decline", "knock_allowed", "legal_kinds", "problems"]
 
-__all__ = ["decline", "knock_allowed", "legal_kinds", "problems"]
+
+class RuleView(Protocol):
+    """What the rules read of a decision point; ``solver.game.view.PlayerView`` is one.
+
+    A protocol rather than the view class itself, so that the rules import nothing of the
+    view (which is built on them)."""
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def final_turn(self) -> bool: ...
+
+    @property
+    def opened(self) -> bool: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def position(self) -> Position: ...
 
 
 def knock_allowed(settings: GameSettings, hand_points: int, *, melded: bool) -> bool:
@@ -25,7 +46,7 @@ def knock_allowed(settings: GameSettings, hand_points: int, *, melded: bool) -> 
     return settings.variant.may_knock(hand_points, melded=melded)
 
 
-def legal_kinds(view: PlayerView) -> tuple[ActionKind, ...]:
+def legal_kinds(view: RuleView) -> tuple[ActionKind, ...]:
     """The kinds of action allowed at this decision point."""
     if view.phase == "meld":
         return ("play", "pass") if view.final_turn else ("play", "draw")
@@ -34,23 +55,23 @@ def legal_kinds(view: PlayerView) -> tuple[ActionKind, ...]:
     return ()
 
 
-def decline(view: PlayerView) -> Action:
+def decline(view: RuleView) -> Action:
     """The action that neither melds nor knocks: draw, or pass where no draw is due."""
     return Draw() if "draw" in legal_kinds(view) else Pass()
 
 
-def problems(view: PlayerView, action: Action) -> list[str]:
+def problems(view: RuleView, action: Action) -> list[str]:
     """Every rule ``action`` breaks in ``view``'s situation; empty when it is legal."""
     allowed = legal_kinds(view)
     if action.kind not in allowed:
         return [_wrong_kind(view, action.kind, allowed)]
     if isinstance(action, Play):
-        verdict = check_play(view.position, action.table, view.variant, opened=view.opened)
+        verdict = check_play(view.position, action.table, variant=view.variant, opened=view.opened)
         return list(verdict.reasons)
     return []
 
 
-def _wrong_kind(view: PlayerView, kind: ActionKind, allowed: tuple[ActionKind, ...]) -> str:
+def _wrong_kind(view: RuleView, kind: ActionKind, allowed: tuple[ActionKind, ...]) -> str:
     """One sentence saying why this kind of action is not allowed now."""
     if view.phase == "over":
         return "the round is over"

@@ -95,7 +95,7 @@ def verify(
 ) -> Verification:
     """Run the three checks of the module docstring on a puzzle and its solution."""
     reasons: list[str] = []
-    verdict = check_play(position, solution, variant)
+    verdict = check_play(position, solution, variant=variant)
     reasons.extend(f"referee: {reason}" for reason in verdict.reasons)
     everything = Counter[Piece](_undeclared(position.table.pieces + position.hand.pieces))
     if Counter[Piece](_undeclared(solution.pieces)) != everything:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from solver.cpsat import hint
+from solver.engine import hint
 from solver.plan import Plan, plan_play
 from solver.position import Position, Table, count_real
 from solver.puzzles.checks import Decoy, Verification, decoys, verify

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from solver.cards import Joker, Rank
+from solver.cards import CARD_KINDS, Joker, Rank
 from solver.melds import Meld
 from solver.position import Table
 from solver.variants import Variant
@@ -55,9 +55,9 @@ class Layout:
     @classmethod
     def of(cls, table: Table | Iterable[Meld], variant: Variant) -> Layout:
         """The layout of a table of legal melds; a ValueError names an illegal meld."""
-        groups = [0] * 52
+        groups = [0] * CARD_KINDS
         sequence = [0] * (4 * POSITIONS)
-        jokers = [0] * 52
+        jokers = [0] * CARD_KINDS
         for meld in table:
             kind = meld.kind(variant)
             if kind is None:

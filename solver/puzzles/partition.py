@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cards import ALL_CARDS, Card, Joker, Piece, Rank
-from solver.melds import Meld, MeldTemplate, catalogue
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece, Rank
+from solver.melds import Meld, MeldTemplate, catalogue, formable, join_sequences
 from solver.position import Table
 from solver.puzzles.layout import POSITIONS, Layout, sequence_slot
 from solver.puzzles.sat import CHECK_TIME_LIMIT, Answer, answer_of, new_model, new_solver
@@ -59,7 +59,7 @@ def _candidates(variant: Variant) -> tuple[_Candidate, ...]:
             else:
                 first = 1 if template.cards[0].rank == Rank.ACE else int(template.cards[0].rank)
                 suit = int(template.cards[0].suit)
-                slots = tuple(52 + sequence_slot(suit, first + k) for k in range(len(indices)))
+                slots = tuple(CARD_KINDS + sequence_slot(suit, first + k) for k in range(len(indices)))
             found.append((template, indices, slots))
         _CANDIDATES[key] = tuple(found)
     return _CANDIDATES[key]
@@ -76,7 +76,7 @@ class PartitionProblem:
     real: tuple[int, ...]
     """Real copies per card index 0..51."""
     jokers: int
-    joker_min: tuple[int, ...] = (0,) * 52
+    joker_min: tuple[int, ...] = (0,) * CARD_KINDS
     """Jokers that must be declared as each card (locked table jokers)."""
     joker_max: tuple[int, ...] | None = None
     """At most this many jokers declared as each card (None: no bound)."""
@@ -84,9 +84,9 @@ class PartitionProblem:
     """Exactly this many pieces stay off the table."""
 
     def __post_init__(self) -> None:
-        if len(self.real) != 52 or len(self.joker_min) != 52:
+        if len(self.real) != CARD_KINDS or len(self.joker_min) != CARD_KINDS:
             raise ValueError("real and joker_min hold one count per card index 0..51")
-        if self.joker_max is not None and len(self.joker_max) != 52:
+        if self.joker_max is not None and len(self.joker_max) != CARD_KINDS:
             raise ValueError("joker_max holds one count per card index 0..51")
         if not 0 <= self.jokers <= MAX_JOKERS:
             raise ValueError(f"a partition holds 0-{MAX_JOKERS} jokers, not {self.jokers}")
@@ -127,11 +127,10 @@ def partition(
     model = new_model()
     spare = problem.spare
     chosen: list[tuple[MeldTemplate, tuple[int, ...], cp_model.IntVar]] = []
-    per_card: list[list[cp_model.IntVar]] = [[] for _ in range(52)]
-    per_slot: list[list[cp_model.IntVar]] = [[] for _ in range(52 + 4 * POSITIONS)]
+    per_card: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS)]
+    per_slot: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS + 4 * POSITIONS)]
     for template, indices, slots in _candidates(variant):
-        missing = sum(1 for c in indices if problem.real[c] == 0)
-        if missing > problem.jokers or missing == len(indices):
+        if not formable(indices, problem.real, problem.jokers):
             continue
         var = model.new_int_var(0, min(problem.real[c] + problem.jokers for c in indices), f"x_{len(chosen)}")
         chosen.append((template, indices, var))
@@ -142,7 +141,7 @@ def partition(
 
     fill: list[cp_model.IntVar | int] = []
     left: list[tuple[Piece, cp_model.IntVar]] = []
-    for c in range(52):
+    for c in range(CARD_KINDS):
         high = problem.jokers if problem.joker_max is None else min(problem.jokers, problem.joker_max[c])
         low = problem.joker_min[c]
         if low > high or (low and not per_card[c]):
@@ -241,32 +240,12 @@ def _table(
         return Joker(ALL_CARDS[c])
 
     groups: list[Meld] = []
-    runs: list[tuple[int, int, list[Piece]]] = []
+    runs: list[list[Piece]] = []
     for template, indices, count in copies:
         for _ in range(count):
             pieces = [take(c) for c in indices]
             if template.kind == "group":
                 groups.append(Meld.of(pieces))
             else:
-                first = template.cards[0]
-                start = 1 if first.rank == Rank.ACE else int(first.rank)
-                runs.append((int(first.suit), start, pieces))
-    return Table.of(groups + _joined(runs))
-
-
-def _joined(runs: list[tuple[int, int, list[Piece]]]) -> list[Meld]:
-    """Join runs ``(suit, first position, pieces)`` whose positions continue one another."""
-    pending = sorted(runs, key=lambda run: (run[0], run[1], len(run[2])))
-    melds: list[Meld] = []
-    while pending:
-        suit, start, pieces = pending.pop(0)
-        end = start + len(pieces) - 1
-        chain = list(pieces)
-        follower = next((run for run in pending if run[0] == suit and run[1] == end + 1), None)
-        while follower is not None:
-            pending.remove(follower)
-            chain.extend(follower[2])
-            end += len(follower[2])
-            follower = next((run for run in pending if run[0] == suit and run[1] == end + 1), None)
-        melds.append(Meld.of(chain))
-    return melds
+                runs.append(pieces)
+    return Table.of(groups + join_sequences(runs))

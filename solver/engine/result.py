@@ -1,20 +1,29 @@
-"""The answer of the hint engine, and its JSON form (the schema CLI and HTTP share)."""
+"""``Hint``: the public answer of the hint engine, and its JSON form (the schema CLI and
+HTTP share).  Whichever backend answered, the result looks the same; ``engine`` says which.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from solver.cards import Piece
 from solver.position import Hand, Position, Table
+from solver.solution import Objective, SolveStatus
 from solver.variants import Variant
 
-__all__ = ["Hint", "HintStatus"]
+if TYPE_CHECKING:  # the plan layer imports this module's type; the call is lazy
+    from solver.plan import Plan
 
-HintStatus = Literal["optimal", "feasible", "no_play", "timeout"]
-"""``optimal``: proven best.  ``feasible``: a legal play, the time limit stopped the proof.
-``no_play``: no legal play exists.  ``timeout``: the time limit passed before any play
-was found (there may still be one); the table and hand are returned unchanged."""
+__all__ = ["Engine", "Hint", "HintStatus"]
+
+HintStatus = SolveStatus
+"""``optimal``, ``feasible`` (a time limit stopped the proof; the play is legal),
+``no_play`` or ``timeout`` (no play found in time; nothing is played)."""
+
+Engine = Literal["search", "cp-sat"]
+"""What answered: ``search`` (the exact search in C, ``solver.fastpath``) or ``cp-sat``
+(the CP-SAT model, ``solver.cpsat``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +33,7 @@ class Hint:
     status: HintStatus
     position: Position
     variant: Variant
-    objective: str
+    objective: Objective
     table: Table
     played: tuple[Piece, ...]
     hand: Hand
@@ -32,9 +41,7 @@ class Hint:
     """Old melds whose cards do not all end in one meld of the new table."""
     build_ms: float
     solve_ms: float
-    engine: str = "cp-sat"
-    """What answered: ``search`` (the fast path, solver.fastpath) or ``cp-sat``."""
-    extra: dict[str, object] = field(default_factory=dict)
+    engine: Engine = "cp-sat"
 
     @property
     def hand_points(self) -> int:
@@ -53,6 +60,21 @@ class Hint:
         """Whether the hand left may knock: at or under the variant's threshold
         (and, with ``knock_only_after_meld``, only after a meld)."""
         return self.variant.may_knock(self.hand_points, melded=self.has_play)
+
+    def plan(self) -> Plan | None:
+        """The steps from the old table to the new one (``solver.plan.plan_play``), or None
+        when there is no play.  ``h.plan().lines()`` reads them in plain English."""
+        if not self.has_play:
+            return None
+        from solver.plan import plan_play
+
+        return plan_play(self.position, self.table, variant=self.variant)
+
+    @property
+    def moves(self) -> list[str]:
+        """The plan's steps in plain English, one line each (empty without a play)."""
+        found = self.plan()
+        return [] if found is None else found.lines()
 
     def to_dict(self) -> dict[str, object]:
         """The shared machine-readable form (DESIGN.md)."""
@@ -74,5 +96,4 @@ class Hint:
                 "solve_ms": round(self.solve_ms, 3),
                 "engine": self.engine,
             },
-            **self.extra,
         }

@@ -1,0 +1,32 @@
+"""The hint engine: one public ``hint()`` above two exact backends.
+
+``hint`` validates the input and picks the backend: the search in C
+(``solver.fastpath``) first where it applies, the CP-SAT model (``solver.cpsat``)
+otherwise or past the search's budget.  Both return the neutral
+``solver.solution.Solution``; the engine turns it into the public ``Hint``.  Who imports
+whom: the engine imports both backends (CP-SAT lazily, when a position needs it); the
+backends import only the layers below them (cards, melds, position, variants, solution)
+and never each other or the engine.  ``best_after_draws`` does the same for the draws
+of the draw-or-meld analysis.
+"""
+
+from solver.engine.dispatch import DEFAULT_TIME_LIMIT, MAX_JOKERS, OBJECTIVES, check_options, hint
+from solver.engine.draws import DRAW_BUDGET, best_after_draws
+from solver.engine.result import Engine, Hint, HintStatus
+from solver.solution import DrawResults, DrawValue, Objective
+
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "DRAW_BUDGET",
+    "MAX_JOKERS",
+    "OBJECTIVES",
+    "DrawResults",
+    "DrawValue",
+    "Engine",
+    "Hint",
+    "HintStatus",
+    "Objective",
+    "best_after_draws",
+    "check_options",
+    "hint",
+]

@@ -1,0 +1,109 @@
+"""``hint()``: validate the input, pick a backend, and return one ``Hint``.
+
+Two exact backends answer: the search in C (``solver.fastpath``), which covers most
+positions and answers them in well under a millisecond, and the CP-SAT model
+(``solver.cpsat``), which covers every position.  The engine asks the search first when
+it applies and hands over to CP-SAT when it does not, or when it runs past its budget;
+``fast_path=False`` sends everything to CP-SAT, so each backend can be checked against
+the other.  CP-SAT (OR-Tools) is imported only when a position needs it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import solver.fastpath as fastpath
+from solver.engine.result import Engine, Hint
+from solver.position import Position, as_position
+from solver.solution import Objective, Solution
+from solver.variants import Variant, as_variant
+
+__all__ = ["DEFAULT_TIME_LIMIT", "MAX_JOKERS", "OBJECTIVES", "check_options", "hint"]
+
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds.  Typical hints take milliseconds; the limit guards the rare hard case."""
+
+MAX_JOKERS = 2
+"""The counting model assumes at most two jokers, so every 3-card meld keeps a real card."""
+
+OBJECTIVES: tuple[Objective, ...] = ("points", "cards")
+
+
+def hint(
+    position: Position | str,
+    *,
+    variant: Variant | str | None = None,
+    objective: Objective = "points",
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    keep_jokers: bool = False,
+    opened: bool = True,
+    fast_path: bool = True,
+) -> Hint:
+    """The best legal play for the player to move.
+
+    ``position`` is a ``Position`` or its notation (``"Kh Kd Kc | Qh Qd Qc / Ac"``);
+    ``variant`` a ``Variant``, a preset's name (``"rummikub"``) or None for Manipulation
+    Rummy.  ``objective="points"`` minimizes the points left in the hand (a joker counts
+    the variant's joker points), ``"cards"`` maximizes the cards played.  Among equal
+    plays the one that breaks the fewest old melds wins (an old meld is unbroken when all
+    its cards end in one meld).  ``keep_jokers`` plays hand jokers only to go out.
+    ``opened=False`` applies the variant's opening rule (Rummikub: 30 points from the
+    rack alone, table untouched).  ``Hint.engine`` says which backend answered.
+
+    Raises NotationError for malformed notation, PositionError for a position the deck
+    cannot produce, ValueError for bad options and TypeError for arguments of the wrong
+    kind.
+    """
+    rules = as_variant(variant)
+    check_options(objective=objective, time_limit=time_limit)
+    where = as_position(position).validate(rules)
+    if rules.jokers > MAX_JOKERS:
+        raise ValueError(
+            f"the hint engine supports at most {MAX_JOKERS} jokers, the variant has {rules.jokers}"
+        )
+    started = time.perf_counter()
+    engine: Engine = "search"
+    found: Solution | None = None
+    if (
+        fast_path
+        and len(where.hand) > 0
+        and fastpath.applies(where, rules, keep_jokers=keep_jokers, opened=opened)
+    ):
+        found = fastpath.search(where, rules, objective=objective, started=started)
+    if found is None:
+        from solver import cpsat
+
+        engine = "cp-sat"
+        found = cpsat.solve(
+            where,
+            rules,
+            objective=objective,
+            keep_jokers=keep_jokers,
+            opened=opened,
+            time_limit=time_limit,
+            started=started,
+        )
+    return Hint(
+        status=found.status,
+        position=where,
+        variant=rules,
+        objective=objective,
+        table=found.table,
+        played=found.played,
+        hand=found.hand,
+        melds_broken=found.melds_broken,
+        build_ms=found.build_ms,
+        solve_ms=found.solve_ms,
+        engine=engine,
+    )
+
+
+def check_options(*, objective: str, time_limit: float) -> None:
+    """Raise ValueError naming a bad objective or time limit (before any work starts)."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; use 'points' or 'cards'")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        raise TypeError(f"time limit must be a number of seconds, not {type(time_limit).__name__}")
+    if not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
