@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Self
 
 __all__ = [
+    "ACE_HIGH_POSITION",
     "ALL_CARDS",
     "CARD_KINDS",
+    "KING_POSITION",
     "Card",
     "Joker",
     "NotationError",
@@ -160,6 +162,11 @@ ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit i
 """Every distinct card, by its index (``Card.index``)."""
 CARD_KINDS = len(ALL_CARDS)
 """How many distinct cards a deck holds (52): the length of every per-card count array."""
+
+KING_POSITION = int(Rank.KING)
+"""The highest sequence position without ace-high (13): positions are ranks, ace low at 1."""
+ACE_HIGH_POSITION = KING_POSITION + 1
+"""The sequence position of a high ace (Q-K-A, 14), where a variant allows it."""
 _CARD_TEXT: tuple[str, ...] = tuple(f"{card.rank.label}{card.suit.letter}" for card in ALL_CARDS)
 """Notation by card index: cards are printed constantly (melds, tables, sort keys)."""
 

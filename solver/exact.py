@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
-from solver.cards import CARD_KINDS, Card, Joker, Piece
+from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, Card, Joker, Piece
 from solver.melds import Meld
 from solver.position import Position, Table
 from solver.variants import Variant
@@ -152,11 +152,11 @@ class _Search:
             self.mates.append([compact[mate] for mate in mates if compact[mate] >= 0])
             windows: list[tuple[int, int]] = []
             slots: set[int] = set(mates)
-            for at in (1, 14) if rank == 1 else (rank,):
+            for at in (1, ACE_HIGH_POSITION) if rank == 1 else (rank,):
                 if at > self.top:
                     continue
                 for start in range(max(1, at - 2), min(at, self.top - 2) + 1):
-                    other = [(0 if p == 14 else p - 1) * 4 + suit for p in range(start, start + 3) if p != at]
+                    other = [_card_at(p, suit) for p in range(start, start + 3) if p != at]
                     windows.append((compact[other[0]], compact[other[1]]))
                     slots.update(other)
             self.windows.append(windows)
@@ -240,7 +240,7 @@ class _Search:
         if rank == 1:
             self._sequences(1, suit, int(real), value, found)
             if self.ace_high:
-                self._sequences(14, suit, int(real), value, found)
+                self._sequences(ACE_HIGH_POSITION, suit, int(real), value, found)
         else:
             self._sequences(rank, suit, int(real), value, found)
         n = self.n
@@ -296,12 +296,12 @@ class _Search:
         is found through the low ace (its other end) with the same pieces.
         """
         state, compact, value_of = self.state, self.compact, self.value_of
-        lowest_start = 2 if at == 14 else 1
+        lowest_start = 2 if at == ACE_HIGH_POSITION else 1
         below: list[_Fill] = []
         above: list[_Fill] = []
 
         def slot(position: int) -> int:
-            return (0 if position == 14 else position - 1) * 4 + suit
+            return _card_at(position, suit)
 
         def right(end: int, start: int, reals: int, from_hand: bool, value: int) -> None:
             if end - start >= 3 and reals:
@@ -429,6 +429,11 @@ class _Search:
             value = self.value_of[card_index] + sum(self.value_of[slot] for slot, _, _ in fills)
             need = max(0, need - value)
         return melds
+
+
+def _card_at(position: int, suit: int) -> int:
+    """The card index at sequence position 1..14 of a suit (14, the high ace, is the ace)."""
+    return (0 if position == ACE_HIGH_POSITION else position - 1) * 4 + suit
 
 
 def _piece(card_index: int, fill: int) -> Piece:

@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from solver.cards import Card, Joker, NotationError, Piece, Rank, Suit, effective_card, parse_piece
+from solver.cards import (
+    ACE_HIGH_POSITION,
+    KING_POSITION,
+    Card,
+    Joker,
+    NotationError,
+    Piece,
+    Rank,
+    Suit,
+    effective_card,
+    parse_piece,
+)
 from solver.variants import Variant
 
 __all__ = [
@@ -32,8 +43,6 @@ __all__ = [
 
 MeldKind = Literal["group", "sequence"]
 
-ACE_HIGH_POSITION = 14
-"""The sequence position of a high ace (Q-K-A); a low ace is position 1."""
 
 
 def position_card(position: int, suit: Suit) -> Card:
@@ -94,7 +103,7 @@ def _group_shape(pieces: Sequence[Piece], cards: list[Card]) -> _Shape | str:
 
 
 def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: bool) -> _Shape | str:
-    top = ACE_HIGH_POSITION if ace_high else 13
+    top = ACE_HIGH_POSITION if ace_high else KING_POSITION
     if len(pieces) > top:
         return f"a sequence holds at most {top} cards, this one has {len(pieces)}"
     # Real aces before jokers declared as aces, so that a real ace and a joker standing for

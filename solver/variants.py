@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from solver.cards import CARD_KINDS, Card, Joker, Piece, Rank
+from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, KING_POSITION, Card, Joker, Piece, Rank
 
 __all__ = ["VARIANT_NAMES", "Variant", "VariantName", "as_variant"]
 
@@ -139,7 +139,7 @@ class Variant:
     @property
     def max_position(self) -> int:
         """Highest sequence position: 14 (ace high) or 13."""
-        return 14 if self.ace_high else 13
+        return ACE_HIGH_POSITION if self.ace_high else KING_POSITION
 
     def card_points(self, card: Card) -> int:
         """Points a real card counts when left in a hand."""

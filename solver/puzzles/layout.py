@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from solver.cards import CARD_KINDS, Joker, Rank
+from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, Joker, Rank
 from solver.melds import Meld
 from solver.position import Table
 from solver.variants import Variant
 
 __all__ = ["POSITIONS", "Layout", "sequence_slot"]
 
-POSITIONS = 14
+POSITIONS = ACE_HIGH_POSITION
 """Sequence positions 1 (ace low) to 14 (ace high)."""
 
 

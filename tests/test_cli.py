@@ -1,0 +1,90 @@
+"""The ``rummy`` command as a user runs it: ``check``, ``show`` and ``hint`` (one position
+and ``--batch``), with their exit codes (0 yes, 1 a negative answer, 2 bad input) and
+``--json`` output that holds JSON only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from solver.cli import app
+
+RUNNER = CliRunner()
+EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    done = RUNNER.invoke(app, list(args))
+    return done.exit_code, done.stdout, done.stderr
+
+
+def test_check_a_legal_play() -> None:
+    code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h 9h | 5c 5d *5s")
+    assert code == 0 and out.startswith("legal: 7h 8h 9h | *5s 5d 5c")
+    code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h 9h | 5c 5d *5s", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "position": "7h 8h *9h / 9h 5d 5c",
+        "after": "7h 8h 9h | *5s 5d 5c",
+        "ok": True,
+        "reasons": [],
+    }
+
+
+def test_check_an_illegal_play_lists_the_reasons() -> None:
+    code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h *9h 9h")
+    assert code == 1
+    assert "illegal" in out and "a sequence holds 9h twice" in out
+    code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h *9h 9h", "--json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and len(verdict["reasons"]) == 1
+
+
+def test_check_bad_notation_is_one_line_and_exit_2() -> None:
+    code, out, err = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h 9x")
+    assert code == 2 and out == ""
+    assert err.strip().count("\n") == 0 and "bad card '9x': unknown suit 'x'" in err
+
+
+def test_show_pretty_prints_and_json() -> None:
+    code, out, _ = run("show", "Kh Kd Kc | *Qh Qd Qc / Ac *")
+    assert code == 0 and "K♥ K♦ K♣" in out and "Hand points: 26" in out
+    code, out, _ = run("show", "Kh Kd Kc | *Qh Qd Qc / Ac *", "--json")
+    shown = json.loads(out)
+    assert code == 0 and shown["table"] == "*Qh Qd Qc | Kh Kd Kc" and shown["hand"] == ["Ac", "*"]
+    assert shown["hand_points"] == 26
+
+
+def test_show_an_impossible_position_is_exit_2() -> None:
+    code, out, err = run("show", "Kh Kh Kh Kh / Ac")
+    assert code == 2 and out == "" and "4 copies of Kh" in err
+
+
+def test_hint_prints_the_play_and_its_steps() -> None:
+    code, out, _ = run("hint", EXAMPLE)
+    assert code == 0 and "Steps" in out and "A♣ from your hand" in out
+    code, out, _ = run("hint", "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s")
+    assert code == 1
+
+
+def test_hint_batch_json_answers_every_line_in_order(tmp_path: Path) -> None:
+    batch = tmp_path / "positions.txt"
+    batch.write_text(f"{EXAMPLE}\n5h 6h 7h / Kc\n/ 7h 8h 9h\n")
+    code, out, _ = run("hint", "--batch", str(batch), "--json")
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert [answer["line"] for answer in answers] == [1, 2, 3]
+    assert answers[0]["table"] == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac" and answers[0]["moves"]
+    assert answers[1]["status"] == "no_play" and answers[1]["moves"] == []
+    assert answers[2]["goes_out"] is True
+
+
+def test_hint_batch_text_answers_every_line_in_order(tmp_path: Path) -> None:
+    batch = tmp_path / "positions.txt"
+    batch.write_text(f"{EXAMPLE}\n5h 6h 7h / Kc\n")
+    code, out, _ = run("hint", "--batch", str(batch))
+    assert code == 0
+    first = out.index("Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac")
+    assert first < out.index("5h 6h 7h")
