@@ -36,6 +36,7 @@ __all__ = [
     "arrange",
     "catalogue",
     "formable",
+    "indexed_catalogue",
     "join_sequences",
     "position_card",
     "sequence_position",
@@ -280,6 +281,18 @@ def catalogue(variant: Variant, *, max_sequence: int | None = None) -> tuple[Mel
                 cards = tuple(position_card(p, suit) for p in range(start, start + length))
                 templates.append(MeldTemplate("sequence", cards))
     return tuple(templates)
+
+
+@lru_cache(maxsize=8)
+def indexed_catalogue(
+    variant: Variant, *, max_sequence: int | None = None
+) -> tuple[tuple[MeldTemplate, tuple[int, ...]], ...]:
+    """``catalogue`` with each template's card indices, worked out once per variant and
+    length (the CP-SAT instance and the puzzle partition model read it on every call)."""
+    return tuple(
+        (template, tuple(card.index for card in template.cards))
+        for template in catalogue(variant, max_sequence=max_sequence)
+    )
 
 
 def formable(card_indices: Sequence[int], available: Sequence[int], jokers: int) -> bool:

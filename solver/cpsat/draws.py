@@ -42,7 +42,7 @@ from solver.cpsat.instance import Instance, build_instance
 from solver.cpsat.model import HintModel, build_model
 from solver.cpsat.params import domain_of, new_solver, set_domain
 from solver.cpsat.relax import LpBound, Relaxation
-from solver.melds import Meld
+from solver.melds import Meld, formable
 from solver.position import Hand, Position, Table
 from solver.solution import DrawResults, DrawValue, SettledBy
 from solver.variants import Variant
@@ -96,20 +96,26 @@ def _single_draw_templates(instance: Instance, position: Position, extras: Seque
     joker_drawable = any(isinstance(p, Joker) for p in extras)
     kept = []
     for template, cards in zip(instance.templates, instance.template_cards, strict=True):
-        missing = [c for c in cards if not available[c]]
-        size, count = len(cards), len(missing)
-        formable = (
-            (count <= jokers and count < size)
-            or (count - 1 <= jokers and any(c in drawable for c in missing))
-            or (joker_drawable and count <= jokers + 1 and count < size)
+        # Formable now, with a drawn joker, or with one drawn card filling a missing slot.
+        usable = formable(cards, available, jokers + 1 if joker_drawable else jokers) or any(
+            c in drawable and formable(cards, _with_one_more(available, c), jokers)
+            for c in cards
+            if not available[c]
         )
-        if formable:
+        if usable:
             kept.append((template, cards))
     return replace(
         instance,
         templates=tuple(t for t, _ in kept),
         template_cards=tuple(c for _, c in kept),
     )
+
+
+def _with_one_more(available: Sequence[int], card: int) -> list[int]:
+    """``available`` with one more copy of ``card``."""
+    more = list(available)
+    more[card] += 1
+    return more
 
 
 class _DrawModel:

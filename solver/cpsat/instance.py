@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Suit
-from solver.melds import Meld, MeldTemplate, catalogue, formable, position_card
+from solver.melds import Meld, MeldTemplate, formable, indexed_catalogue, position_card
 from solver.position import Position
 from solver.solution import Objective
 from solver.variants import Variant
@@ -27,17 +27,6 @@ EXTENSION_REACH = 2
 """Cards a kept sequence may grow at each end.  Three or more cards beyond an end form
 a meld of their own, which leaves the old meld just as whole, so two is enough."""
 
-_CATALOGUES: dict[bool, tuple[tuple[MeldTemplate, ...], tuple[tuple[int, ...], ...]]] = {}
-
-
-def _catalogue(variant: Variant) -> tuple[tuple[MeldTemplate, ...], tuple[tuple[int, ...], ...]]:
-    """The candidate melds of pieces up to ``MAX_SEQUENCE_PIECE``, with their card indices."""
-    key = variant.ace_high
-    if key not in _CATALOGUES:
-        templates = catalogue(variant, max_sequence=MAX_SEQUENCE_PIECE)
-        indices = tuple(tuple(card.index for card in template.cards) for template in templates)
-        _CATALOGUES[key] = (templates, indices)
-    return _CATALOGUES[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +110,7 @@ def build_instance(
     available = [table_real[i] + hand_real[i] + table_jokers[i] for i in range(CARD_KINDS)]
     templates: list[MeldTemplate] = []
     template_cards: list[tuple[int, ...]] = []
-    all_templates, all_indices = _catalogue(variant)
-    for template, indices in zip(all_templates, all_indices, strict=True):
+    for template, indices in indexed_catalogue(variant, max_sequence=MAX_SEQUENCE_PIECE):
         if not formable(indices, available, total_jokers):
             continue
         templates.append(template)

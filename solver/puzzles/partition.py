@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece, Rank
-from solver.melds import Meld, MeldTemplate, catalogue, formable, join_sequences
+from solver.melds import Meld, MeldTemplate, formable, indexed_catalogue, join_sequences
 from solver.position import Table
 from solver.puzzles.layout import POSITIONS, Layout, sequence_slot
 from solver.puzzles.sat import CHECK_TIME_LIMIT, Answer, answer_of, new_model, new_solver
@@ -52,8 +52,7 @@ def _candidates(variant: Variant) -> tuple[_Candidate, ...]:
     key = variant.ace_high
     if key not in _CANDIDATES:
         found: list[_Candidate] = []
-        for template in catalogue(variant, max_sequence=5):
-            indices = tuple(card.index for card in template.cards)
+        for template, indices in indexed_catalogue(variant, max_sequence=5):
             if template.kind == "group":
                 slots = indices
             else:
