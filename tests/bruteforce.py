@@ -25,7 +25,7 @@ from solver.position import Hand, Position, Table
 from solver.referee import check_play
 from solver.variants import Variant
 
-__all__ = ["broken_in", "brute_force_best", "brute_force_value"]
+__all__ = ["broken_in", "brute_force_best", "brute_force_ranked", "brute_force_value"]
 
 _CARDS = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 
@@ -156,6 +156,32 @@ def brute_force_best(
         if broken is not None and (best is None or (value, broken) < best):
             best = (value, broken)
     return best
+
+
+def brute_force_ranked(
+    position: Position,
+    variant: Variant,
+    *,
+    objective: Literal["points", "cards"] = "points",
+    keep_jokers: bool = False,
+    opened: bool = True,
+) -> list[tuple[int, int, tuple[Piece, ...]]]:
+    """Every legal play's played multiset (sorted pieces) with its value and the fewest
+    old melds broken by a table that plays exactly it, best first."""
+    opening = not opened and variant.opening_points > 0
+    table_pieces: list[Piece] = [] if opening else list(position.table.pieces)
+    origin: list[int] = [] if opening else [i for i, meld in enumerate(position.table) for _ in meld.pieces]
+    ranked: dict[tuple[Piece, ...], tuple[int, int]] = {}
+    for value, played in _plays(position, variant, objective, keep_jokers):
+        key = tuple(sorted(played, key=str))
+        if key in ranked:
+            continue
+        broken = _fewest_broken(
+            position, variant, table_pieces, origin, played, opened=opened, opening=opening
+        )
+        if broken is not None:
+            ranked[key] = (value, broken)
+    return sorted(((value, broken, key) for key, (value, broken) in ranked.items()), key=lambda r: r[:2])
 
 
 def _fewest_broken(

@@ -4,29 +4,37 @@
   points, up to a cap.  Each solve fixes the points left at the optimum and forbids
   the played multisets already found (a table constraint on the ``play`` counts and
   the hand jokers played), until CP-SAT proves no other exists.
+- ``ranked_plays``: the best plays with distinct sets of played cards, best first.
+  Each solve keeps the hint model's objective and forbids the played multisets already
+  found, so the next answer is the best play that plays something else.
 - ``playable_pieces``: which hand pieces some legal play uses.  Each solve asks for a
   play using at least one piece not yet seen played; when none exists, the rest can
   never be played.  At most one solve per distinct hand piece, usually two or three.
 
-Both use the hint model as it is (``build_instance`` and ``build_model``) with its
-objective removed, so they answer for exactly the plays ``hint()`` chooses among.
+All use the hint model as it is (``build_instance`` and ``build_model``; the counting
+ones with its objective removed), so they answer for exactly the plays ``hint()``
+chooses among.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from solver.cards import ALL_CARDS, Joker, Piece
+from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import build_instance
 from solver.cpsat.model import HintModel, build_model
 from solver.cpsat.params import new_solver, set_domain
-from solver.position import Position
+from solver.position import Hand, Position, Table
+from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["PlayCount", "Playable", "count_optimal_plays", "playable_pieces"]
+__all__ = ["PlayCount", "Playable", "count_optimal_plays", "playable_pieces", "ranked_plays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +98,57 @@ def count_optimal_plays(
         found += 1
         model.add_forbidden_assignments(variables, [[int(solver.value(var)) for var in variables]])
     return PlayCount(cap, True, True)
+
+
+def ranked_plays(
+    position: Position,
+    variant: Variant,
+    *,
+    count: int,
+    objective: Objective,
+    keep_jokers: bool,
+    opened: bool,
+    time_limit: float,
+    exclude: Sequence[Sequence[Piece]] = (),
+) -> list[Solution]:
+    """Up to ``count`` best plays whose played multisets (cards with their counts, hand
+    jokers by number) differ from each other and from every one in ``exclude``, best
+    first by the hint's objective (primary, then melds broken).  Stops early when no
+    other play exists or a solve finds nothing within ``time_limit``."""
+    instance = build_instance(position, variant, objective=objective, keep_jokers=keep_jokers, opened=opened)
+    built = build_model(instance)
+    model = built.model
+    pieces = _play_vars(built)
+    variables = [var for _, var in pieces]
+
+    def forbid(played: Sequence[Piece]) -> None:
+        counts = Counter(Joker() if isinstance(p, Joker) else p for p in played)
+        model.add_forbidden_assignments(variables, [[counts[piece] for piece, _ in pieces]])
+
+    for played in exclude:
+        forbid(played)
+    solver = new_solver(time_limit)
+    found: list[Solution] = []
+    while len(found) < count and variables:
+        start = time.perf_counter()
+        code = solver.solve(model)
+        end = time.perf_counter()
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        play = extract_play(instance, built, solver)
+        found.append(
+            Solution(
+                status="optimal" if code == cp_model.OPTIMAL else "feasible",
+                table=Table.of(play.melds),
+                played=play.played,
+                hand=Hand.of(play.left),
+                melds_broken=play.broken,
+                build_ms=(time.perf_counter() - end) * 1000,
+                solve_ms=(end - start) * 1000,
+            )
+        )
+        forbid(play.played)
+    return found
 
 
 def playable_pieces(

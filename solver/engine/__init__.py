@@ -7,9 +7,10 @@ otherwise or past the search's budget.  Both return the neutral
 whom: the engine imports both backends (CP-SAT lazily, when a position needs it); the
 backends import only the layers below them (cards, melds, position, variants, solution)
 and never each other or the engine.  ``best_after_draws`` does the same for the draws
-of the draw-or-meld analysis.
+of the draw-or-meld analysis; ``alternatives`` ranks the next-best plays.
 """
 
+from solver.engine.alternatives import MAX_ALTERNATIVES, alternatives
 from solver.engine.dispatch import DEFAULT_TIME_LIMIT, MAX_JOKERS, OBJECTIVES, check_options, hint
 from solver.engine.draws import DRAW_BUDGET, best_after_draws
 from solver.engine.result import Engine, Hint, HintStatus
@@ -18,6 +19,7 @@ from solver.solution import DrawResults, DrawValue, Objective
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "DRAW_BUDGET",
+    "MAX_ALTERNATIVES",
     "MAX_JOKERS",
     "OBJECTIVES",
     "DrawResults",
@@ -26,6 +28,7 @@ __all__ = [
     "Hint",
     "HintStatus",
     "Objective",
+    "alternatives",
     "best_after_draws",
     "check_options",
     "hint",
