@@ -18,7 +18,15 @@ from solver.cards import NotationError, Piece
 from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
-__all__ = ["cards_of", "position_of", "table_of", "time_limit_of", "unseen_of", "variant_of"]
+__all__ = [
+    "cards_of",
+    "entered_of",
+    "position_of",
+    "table_of",
+    "time_limit_of",
+    "unseen_of",
+    "variant_of",
+]
 
 
 class NamesVariant(Protocol):
@@ -44,10 +52,10 @@ def _notation(error: NotationError, field: str) -> InputError:
     return InputError(f"{field}: {error}", kind="notation", field=field)
 
 
-def table_of(text: str, field: str) -> Table:
-    """Parse a table written in notation."""
+def table_of(text: str, field: str, *, keep_order: bool = False) -> Table:
+    """Parse a table written in notation (``keep_order``: melds in the order written)."""
     try:
-        return Table.parse(text)
+        return Table.parse(text, keep_order=keep_order)
     except NotationError as error:
         raise _notation(error, field) from None
 
@@ -92,6 +100,17 @@ def position_of(body: PositionRequest, variant: Variant) -> Position:
             field=field,
             problems=error.problems,
         ) from None
+
+
+def entered_of(body: PositionRequest, position: Position) -> Position:
+    """``position`` (already checked by ``position_of``) with its table melds in the order
+    the request wrote them: the answer numbers old melds that way ("meld 1" is the first
+    meld the user typed), whatever the canonical order the engine works in."""
+    if body.position is not None:
+        table = table_of(body.position.split("/")[0], "position", keep_order=True)
+    else:
+        table = table_of(body.table or "", "table", keep_order=True)
+    return Position(table, position.hand)
 
 
 def time_limit_of(requested: float | None, settings: Settings) -> float:

@@ -44,10 +44,14 @@ def hint_job(
     opened: bool,
     time_limit: float,
 ) -> dict[str, Any]:
-    """The best play, as the shared hint JSON with its ``moves``."""
+    """The best play, as the shared hint JSON with its ``moves``.
+
+    ``position_text`` is the position as entered (``edge.entered_of``): the engine gets
+    it in canonical order, the steps number old melds in the order written."""
     try:
+        entered = Position.parse(position_text, keep_order=True)
         found = hint(
-            Position.parse(position_text),
+            entered.canonical(),
             variant=variant,
             objective=objective,
             keep_jokers=keep_jokers,
@@ -56,7 +60,7 @@ def hint_job(
         )
     except ValueError as error:
         raise _input_error(error) from None
-    return hint_payload(found)
+    return hint_payload(found, before=entered)
 
 
 def analyze_job(
@@ -67,10 +71,12 @@ def analyze_job(
     play_count_cap: int,
     time_limit: float,
 ) -> dict[str, Any]:
-    """The analysis of a position, as ``Analysis.to_dict()``."""
+    """The analysis of a position, as ``Analysis.to_dict()``; its best play's steps
+    number old melds as entered (``position_text`` as in ``hint_job``)."""
     try:
+        entered = Position.parse(position_text, keep_order=True)
         found = analyze(
-            Position.parse(position_text),
+            entered.canonical(),
             variant=variant,
             unseen=unseen,
             time_limit=time_limit,
@@ -78,4 +84,4 @@ def analyze_job(
         )
     except ValueError as error:
         raise _input_error(error) from None
-    return found.to_dict()
+    return {**found.to_dict(), "best": hint_payload(found.best, before=entered)}

@@ -16,6 +16,7 @@ from solver.variants import VariantName
 
 __all__ = [
     "MAX_NOTATION_CHARS",
+    "MAX_PLAYERS",
     "AnalyzeRequest",
     "AnalyzeResponse",
     "CheckRequest",
@@ -24,10 +25,14 @@ __all__ = [
     "HintRequest",
     "HintResponse",
     "Move",
+    "PlayerCount",
     "PositionRequest",
     "VariantInfo",
     "VariantsResponse",
 ]
+
+MAX_PLAYERS = 20
+"""Most players a request may name (the variants themselves may allow fewer)."""
 
 MAX_NOTATION_CHARS = 4096
 """Longest notation string accepted: both decks and jokers written out take under 700."""
@@ -74,7 +79,7 @@ class PositionRequest(BaseModel):
     players: int | None = Field(
         default=None,
         ge=2,
-        le=20,
+        le=MAX_PLAYERS,
         description="Player count; picks the deck (Manipulation with 2 players: one deck, one joker).",
     )
 
@@ -162,6 +167,12 @@ class HintResponse(BaseModel):
     variant: str
     objective: str
     played: list[str] = Field(description="Cards played from the hand (jokers as *).")
+    old_table: str = Field(
+        description=(
+            "The table before the play, its melds in the order the request wrote them: "
+            "the moves' old meld numbers count in this order ('meld 1' is the first meld given)."
+        )
+    )
     table: str = Field(description="The table after the play, in notation.")
     melds: list[list[str]] = Field(description="The melds of that table, jokers as *7h.")
     hand: list[str] = Field(description="Cards left in the hand.")
@@ -250,8 +261,23 @@ class VariantInfo(BaseModel):
     players: int | None
 
 
+class PlayerCount(BaseModel):
+    """The deck a variant uses for one number of players."""
+
+    players: int
+    decks: int
+    jokers: int
+    hand_size: int
+
+
 class VariantsResponse(BaseModel):
-    variants: list[VariantInfo]
+    variants: list[VariantInfo] = Field(description="Every variant, for its default number of players.")
+    player_counts: dict[str, list[PlayerCount]] = Field(
+        description=(
+            "Per variant, every player count a request may give in 'players', with the deck it picks "
+            "(Manipulation with 2 players: one deck and one joker)."
+        )
+    )
 
 
 class PoolInfo(BaseModel):

@@ -263,13 +263,21 @@ def plan_play(before: Position, after: Table, *, variant: Variant | None = None)
     return _Builder(before, after, hosts).build()
 
 
-def hint_payload(h: Hint) -> dict[str, object]:
+def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object]:
     """``h.to_dict()`` plus ``moves``: the plan's steps (structured, each with ``text``);
-    an empty list when the hint has no play."""
+    an empty list when the hint has no play.
+
+    ``before`` is the hint's position as the user entered it (``Position.parse(text,
+    keep_order=True)``): the steps then number old melds in the order they were typed,
+    and ``old_table`` gives that table, so "meld 1" is the first meld the user wrote.
+    Without it, old melds are numbered in canonical order."""
+    entered = h.position if before is None else before
+    if Table.of(entered.table.melds) != h.position.table or entered.hand != h.position.hand:
+        raise ValueError(f"'before' ({entered}) is not the hint's position ({h.position})")
     moves: list[dict[str, object]] = []
     if h.has_play:
-        moves = plan_play(h.position, h.table, variant=h.variant).to_dicts()
-    return {**h.to_dict(), "moves": moves}
+        moves = plan_play(entered, h.table, variant=h.variant).to_dicts()
+    return {**h.to_dict(), "old_table": str(entered.table), "moves": moves}
 
 
 def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, int]:

@@ -63,8 +63,13 @@ class Table:
         return cls(tuple(sorted(melds, key=Meld.sort_key)))
 
     @classmethod
-    def parse(cls, text: str) -> Table:
-        """Parse ``Kh Kd Kc | Qh Qd Qc``; blank text is the empty table."""
+    def parse(cls, text: str, *, keep_order: bool = False) -> Table:
+        """Parse ``Kh Kd Kc | Qh Qd Qc``; blank text is the empty table.
+
+        ``keep_order=True`` keeps the melds in the order they were written (each meld
+        still canonical inside), so that "meld 2" means the second meld the user typed;
+        such a table prints in that order.  Plans and step texts number old melds this
+        way; the engine itself always works on the canonical table."""
         if not text.strip():
             return cls()
         melds = []
@@ -72,7 +77,7 @@ class Table:
             if not chunk.strip():
                 raise NotationError(f"meld {number} of the table is empty (two '|' in a row?)")
             melds.append(Meld.parse(chunk, where=f"table meld {number}"))
-        return cls.of(melds)
+        return cls(tuple(melds)) if keep_order else cls.of(melds)
 
     def __str__(self) -> str:
         return " | ".join(str(meld) for meld in self.melds)
@@ -162,12 +167,18 @@ class Position:
             )
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Parse ``table / hand``, e.g. ``Kh Kd Kc | Qh Qd Qc / Ac`` or ``/ 7h 8h 9h``."""
+    def parse(cls, text: str, *, keep_order: bool = False) -> Position:
+        """Parse ``table / hand``, e.g. ``Kh Kd Kc | Qh Qd Qc / Ac`` or ``/ 7h 8h 9h``.
+
+        ``keep_order=True``: the table's melds stay in the order written (see ``Table.parse``)."""
         if text.count("/") != 1:
             raise NotationError(f"a position is 'table / hand' with exactly one '/', found {text.count('/')}")
         table_text, hand_text = text.split("/")
-        return cls(Table.parse(table_text), Hand.parse(hand_text))
+        return cls(Table.parse(table_text, keep_order=keep_order), Hand.parse(hand_text))
+
+    def canonical(self) -> Position:
+        """The same position with its table in canonical order (a no-op for parsed positions)."""
+        return Position(Table.of(self.table.melds), self.hand)
 
     def __str__(self) -> str:
         table, hand = str(self.table), str(self.hand)

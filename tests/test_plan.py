@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from randpos import random_position
@@ -120,12 +121,34 @@ def test_replay_detects_a_tampered_plan() -> None:
 def test_hint_payload_adds_moves() -> None:
     found = hint(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"))
     payload = hint_payload(found)
-    assert {k: v for k, v in payload.items() if k != "moves"} == found.to_dict()
+    assert {k: v for k, v in payload.items() if k not in ("moves", "old_table")} == found.to_dict()
+    assert payload["old_table"] == str(found.position.table)  # no 'before': canonical numbering
     moves = payload["moves"]
     assert isinstance(moves, list) and len(moves) == 3
     assert all(isinstance(m, dict) and m["action"] == "meld" and m["text"] for m in moves)
     nothing = hint(Position.parse("10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"))
     assert hint_payload(nothing)["moves"] == []
+
+
+def test_hint_payload_numbers_old_melds_as_entered() -> None:
+    """'meld N' in the steps is the N-th meld as the user typed it, not as sorted."""
+    typed = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+    entered = Position.parse(typed, keep_order=True)
+    assert str(entered.table) == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+    assert str(Position.parse(typed).table) == "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc"  # canonical: by rank
+    found = hint(Position.parse(typed))
+    payload = hint_payload(found, before=entered)
+    assert payload["old_table"] == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+    moves = payload["moves"]
+    assert isinstance(moves, list)
+    first = moves[0]
+    assert isinstance(first, dict) and first["on_meld"] == 1 and first["meld"] == "Jh Qh Kh"
+    assert first["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
+    # The steps replay from the table as typed.
+    plan = plan_play(entered, found.table)
+    assert plan.replay().table == found.table
+    with pytest.raises(ValueError, match="not the hint's position"):
+        hint_payload(found, before=Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 2c", keep_order=True))
 
 
 def _best_kept(before: Position, after: Table) -> int:
@@ -201,10 +224,35 @@ def test_cli_hint_shows_the_steps_and_json_moves() -> None:
     human = runner.invoke(app, ["hint", text])
     assert human.exit_code == 0
     assert "Steps" in human.stdout
-    assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: add Q♥ from meld 2 and K♥ from meld 3." in human.stdout
+    # Old melds are numbered as typed: meld 1 is Kh Kd Kc, meld 3 the jacks (issue 20).
+    assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: add Q♥ from meld 2 and J♥ from meld 3." in human.stdout
     data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
     assert [move["new_meld"] for move in data["moves"]] == [1, 2, 3]
     assert data["moves"][2]["add"][-1] == {"from": "hand", "cards": ["Ac"]}
+
+
+def test_cli_numbers_old_melds_as_typed_in_text_json_batch_and_analyze(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    runner = CliRunner()
+    text = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+    human = runner.invoke(app, ["hint", text]).stdout
+    before = human.split("Table before")[1].split("Hand")[0]
+    assert before.split() == ["1.", "K♥", "K♦", "K♣", "2.", "Q♥", "Q♦", "Q♣", "3.", "J♥", "J♦", "J♣"]
+    data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
+    assert data["old_table"] == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+    assert data["moves"][0]["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
+    batch = tmp_path / "positions.txt"
+    batch.write_text(f"{text}\nJh Jd Jc | Qh Qd Qc | Kh Kd Kc / Ac\n")
+    lines = runner.invoke(app, ["hint", "--batch", str(batch), "--json"]).stdout.splitlines()
+    first, second = (json.loads(line) for line in lines)
+    assert first["moves"][0]["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
+    assert second["moves"][0]["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Kh"]}]
+    analysis = json.loads(runner.invoke(app, ["analyze", text, "--json"]).stdout)
+    assert analysis["best"]["old_table"] == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+    assert analysis["best"]["moves"] == data["moves"]
 
 
 @pytest.mark.slow

@@ -293,3 +293,15 @@ def test_canonical_table_is_sorted_by_meld_sort_key(pos: Position) -> None:
     keys = [meld.sort_key() for meld in pos.table]
     assert keys == sorted(keys)
     assert Table.of(reversed(pos.table.melds)) == pos.table
+
+
+def test_keep_order_keeps_the_melds_as_written_and_canonical_restores_the_order() -> None:
+    typed = "Kh Kd Kc | 7h 5h 6h | Qh Qd Qc / Ac 2c"
+    entered = Position.parse(typed, keep_order=True)
+    assert str(entered.table) == "Kh Kd Kc | 5h 6h 7h | Qh Qd Qc"  # each meld canonical inside
+    assert str(entered.hand) == "Ac 2c"
+    assert entered.canonical() == Position.parse(typed)
+    assert Table.parse("Kh Kd Kc | Qh Qd Qc", keep_order=True) != Table.parse("Kh Kd Kc | Qh Qd Qc")
+    assert Table.parse("  ", keep_order=True) == Table()
+    with pytest.raises(NotationError, match="meld 2 of the table is empty"):
+        Position.parse("Kh Kd Kc || Qh Qd Qc / Ac", keep_order=True)

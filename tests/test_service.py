@@ -62,7 +62,9 @@ def test_hint_worked_example_gives_the_shared_hint_json_with_moves(client: TestC
 def test_hint_matches_the_library_field_for_field(client: TestClient) -> None:
     text = "2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh"
     body = client.post("/v1/hint", json={"position": text}).json()
-    expected = hint_payload(hint(Position.parse(text)))
+    # The library call the route makes: the canonical position to the engine, the steps
+    # numbered in the order the melds were written.
+    expected = hint_payload(hint(Position.parse(text)), before=Position.parse(text, keep_order=True))
     for payload in (body, expected):
         payload.pop("stats")
     assert body == json.loads(json.dumps(expected))
@@ -75,6 +77,30 @@ def test_hint_from_table_and_hand_equals_hint_from_position(client: TestClient) 
     assert parts["position"] == whole["position"]
     hand_only = client.post("/v1/hint", json={"hand": "7h 8h 9h"}).json()
     assert hand_only["table"] == "7h 8h 9h"
+
+
+def test_hint_numbers_old_melds_in_the_order_they_were_written(client: TestClient) -> None:
+    """Issue 20: 'meld 1' in the steps is the first meld the user typed (Kh Kd Kc), though
+    the canonical table puts the jacks first; the same for a table given apart."""
+    for request in ({"position": WORKED}, {"table": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc", "hand": "Ac"}):
+        body = client.post("/v1/hint", json=request).json()
+        assert body["position"] == "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc / Ac"  # still canonical
+        assert body["old_table"] == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+        first = body["moves"][0]
+        assert first["on_meld"] == 1 and first["meld"] == "Jh Qh Kh"
+        assert first["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
+        assert first["text"] == "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Jh from meld 3."
+    # Written in canonical order, the numbers follow that order.
+    canonical = client.post("/v1/hint", json={"position": "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc / Ac"}).json()
+    assert canonical["old_table"] == "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc"
+    assert canonical["moves"][0]["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Kh"]}]
+    assert canonical["table"] == client.post("/v1/hint", json={"position": WORKED}).json()["table"]
+
+
+def test_analyze_numbers_the_best_plays_steps_as_written(client: TestClient) -> None:
+    body = client.post("/v1/analyze", json={"position": WORKED.replace("/ Ac", "/ Ac 2c")}).json()
+    assert body["best"]["old_table"] == "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"
+    assert body["best"]["moves"][0]["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
 
 
 def test_hint_without_a_play_is_a_normal_answer(client: TestClient) -> None:
@@ -161,6 +187,25 @@ def test_variants_lists_every_variant_as_the_library_describes_it(client: TestCl
     body = client.get("/v1/variants").json()
     assert [v["name"] for v in body["variants"]] == list(VARIANT_NAMES)
     assert body["variants"] == [Variant.named(name).describe() for name in VARIANT_NAMES]
+
+
+def test_variants_list_the_player_counts_and_their_decks(client: TestClient) -> None:
+    counts = client.get("/v1/variants").json()["player_counts"]
+    assert list(counts) == list(VARIANT_NAMES)
+    manipulation = {entry["players"]: (entry["decks"], entry["jokers"]) for entry in counts["manipulation"]}
+    assert manipulation == {2: (1, 1), 3: (2, 2), 4: (2, 2), 5: (2, 2)}
+    assert [entry["players"] for entry in counts["rummikub"]] == [2, 3, 4]
+    for name, entries in counts.items():
+        for entry in entries:  # every listed count is one a request may give
+            variant = Variant.named(name, players=entry["players"])
+            assert (variant.decks, variant.jokers, variant.hand_size) == (
+                entry["decks"], entry["jokers"], entry["hand_size"],
+            )
+            request = {"position": "/ 7h 8h 9h", "variant": name, "players": entry["players"]}
+            assert client.post("/v1/hint", json=request).status_code == 200
+    too_many = {"position": "/ 7h", "variant": "rummikub", "players": 5}
+    error = error_of(client.post("/v1/hint", json=too_many), 422)
+    assert error["field"] == "players"
 
 
 def test_healthz_reports_the_pool_and_the_limits(client: TestClient) -> None:

@@ -46,12 +46,13 @@ async def post_analyze(
     # this handler waits for it on the event loop, holding no server thread meanwhile.
     variant = edge.variant_of(body)
     position = edge.position_of(body, variant)
+    entered = edge.entered_of(body, position)
     unseen = edge.unseen_of(body.unseen, position, variant)
     time_limit = edge.time_limit_of(body.time_limit, settings)
     return await pool.run_async(
         settings.max_analyze_seconds,
         jobs.analyze_job,
-        str(position),
+        str(entered),
         variant,
         unseen=unseen,
         play_count_cap=body.play_count_cap,

@@ -53,11 +53,12 @@ async def post_hint(
     # this handler waits for it on the event loop, holding no server thread meanwhile.
     variant = edge.variant_of(body)
     position = edge.position_of(body, variant)
+    entered = edge.entered_of(body, position)
     time_limit = edge.time_limit_of(body.time_limit, settings)
     return await pool.run_async(
         time_limit + settings.wait_grace,
         jobs.hint_job,
-        str(position),
+        str(entered),
         variant,
         objective=body.objective,
         keep_jokers=body.keep_jokers,

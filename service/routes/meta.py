@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.deps import PoolDep, SettingsDep
-from service.schemas import HealthResponse, VariantsResponse
+from service.schemas import MAX_PLAYERS, HealthResponse, VariantsResponse
 from solver.variants import VARIANT_NAMES, Variant
 
 __all__ = ["router"]
@@ -41,5 +41,23 @@ def healthz(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
 
 @router.get("/v1/variants", response_model=VariantsResponse, summary="Rule variants")
 def variants() -> dict[str, Any]:
-    """Every rule variant the service plays, with its deck and rules (the default player count)."""
-    return {"variants": [Variant.named(name).describe() for name in VARIANT_NAMES]}
+    """Every rule variant the service plays, with its deck and rules (the default player
+    count), and for each variant the player counts a request may name with their decks."""
+    return {
+        "variants": [Variant.named(name).describe() for name in VARIANT_NAMES],
+        "player_counts": {name: _player_counts(name) for name in VARIANT_NAMES},
+    }
+
+
+@cache
+def _player_counts(name: str) -> list[dict[str, int]]:
+    """Every count from 2 to MAX_PLAYERS that the variant accepts, with the deck it picks."""
+    counts = []
+    for players in range(2, MAX_PLAYERS + 1):
+        try:
+            variant = Variant.named(name, players=players)
+        except ValueError:
+            continue
+        deck = {"decks": variant.decks, "jokers": variant.jokers, "hand_size": variant.hand_size}
+        counts.append({"players": players, **deck})
+    return counts

@@ -25,7 +25,8 @@ from solver.cli.common import (
     styled_meld,
 )
 from solver.engine import DEFAULT_TIME_LIMIT
-from solver.position import Hand
+from solver.plan import hint_payload
+from solver.position import Hand, Position
 
 
 def _pieces(pieces: tuple[Piece, ...] | list[Piece]) -> Text:
@@ -134,6 +135,8 @@ def analyze_command(
     except ValueError as error:
         fail(str(error))
     if json_output:
-        print(json.dumps(found.to_dict()))
+        # The best play's steps number old melds as typed, as `rummy hint` does.
+        entered = Position.parse(position, keep_order=True)
+        print(json.dumps({**found.to_dict(), "best": hint_payload(found.best, before=entered)}))
     else:
         print_analysis(found, show_draws=draws)

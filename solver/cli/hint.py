@@ -58,7 +58,8 @@ def _batch(path: str, rules: Variant, solve: Callable[[Position], Hint], json_ou
         for number, text in lines:
             try:
                 pos = Position.parse(text).validate(rules)
-                record = {"line": number, **hint_payload(solve(pos))}
+                entered = Position.parse(text, keep_order=True)
+                record = {"line": number, **hint_payload(solve(pos), before=entered)}
             except ValueError as error:
                 bad += 1
                 record = {"line": number, "input": text, "error": str(error)}
@@ -74,8 +75,10 @@ def _batch(path: str, rules: Variant, solve: Callable[[Position], Hint], json_ou
         raise typer.Exit(2)
 
 
-def print_hint(result: Hint) -> None:
-    pos = result.position
+def print_hint(result: Hint, before: Position | None = None) -> None:
+    """The hint in words; ``before`` is the position as typed, so that the old melds are
+    numbered in the order the user wrote them (the steps use the same numbers)."""
+    pos = result.position if before is None else before
     print_table("Table before", pos.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
     out.print()
@@ -89,7 +92,7 @@ def print_hint(result: Hint) -> None:
     print_table("Table after", result.table)
     out.print(Text("Hand left  ", style="bold") + styled_meld(result.hand.pieces))
     out.print(Text("Steps", style="bold"))
-    plan = plan_play(pos, result.table, variant=result.variant)
+    plan = plan_play(pos, result.table, variant=result.variant)  # old melds numbered as typed
     for number, line in enumerate(plan.lines(pretty=True), start=1):
         out.print(f"  {number}. {line}", markup=False)
     notes = [f"hand points {result.hand_points}"]
@@ -141,12 +144,13 @@ def hint_command(
     if position is None:
         fail("missing POSITION (or --batch FILE)")
     pos = load_position(position, rules)
+    entered = Position.parse(position, keep_order=True)
     try:
         result = solve(pos)
     except ValueError as error:
         fail(str(error))
     if json_output:
-        print(json.dumps(hint_payload(result)))
+        print(json.dumps(hint_payload(result, before=entered)))
     else:
-        print_hint(result)
+        print_hint(result, entered)
     raise typer.Exit(0 if result.has_play else 1)
