@@ -3,6 +3,7 @@
 
 import { el, miniCard, miniCards } from "./cards.js";
 import { parsePiece } from "./notation.js";
+import { term } from "./terms.js";
 
 export function percent(probability) {
   const value = 100 * probability;
@@ -45,7 +46,9 @@ function outsList(cards, copiesOf, unseen, id, label) {
   return list;
 }
 
-export function renderAnalysis(root, data) {
+/** Draw an analysis into root; rules.knocks: false for variants without knocking (no knock figures). */
+export function renderAnalysis(root, data, rules = {}) {
+  const knocks = rules.knocks !== false;
   root.replaceChildren();
   const heading = el("h2", "", "Meld now or draw first?");
   heading.id = "analysis-heading";
@@ -64,27 +67,29 @@ export function renderAnalysis(root, data) {
   add("Points left if you meld now", points(data.meld_now_points));
   add("Expected points if you draw first", points(data.draw_expected_points));
   add("Hand points now", points(data.hand_points));
-  add("Unseen cards", String(data.unseen_cards));
+  add(term("Unseen cards"), String(data.unseen_cards));
   add("Different best plays", `${data.optimal_plays}${data.optimal_plays_capped ? " or more" : ""}`);
 
   const chances = el("div", "chances");
-  chances.append(
-    el("h3", "", "After one draw and the best play"),
-    chance("Chance to knock", data.knock_probability, "knock-chance"),
-    chance("Chance to go out", data.out_probability, "out-chance"),
-  );
+  chances.append(el("h3", "", "After one draw and the best play"));
+  if (knocks) chances.append(chance("Chance to knock", data.knock_probability, "knock-chance"));
+  chances.append(chance("Chance to go out", data.out_probability, "out-chance"));
 
   const copiesOf = new Map(data.draws.map((draw) => [draw.card, draw.copies]));
   const outs = el("div", "outs-box");
   outs.append(
     el("h3", "", "Outs: draws that let you go out"),
-    outsList(data.outs.go_out, copiesOf, data.unseen_cards, "outs-go-out", "Cards that let you go out"),
-    el("h3", "", "Draws that let you knock"),
-    outsList(data.outs.knock, copiesOf, data.unseen_cards, "outs-knock", "Cards that let you knock"),
+    outsList(data.outs.go_out, copiesOf, data.unseen_cards, "outs-go-out", term("Cards that let you go out")),
   );
+  if (knocks) {
+    outs.append(
+      el("h3", "", "Draws that let you knock"),
+      outsList(data.outs.knock, copiesOf, data.unseen_cards, "outs-knock", term("Cards that let you knock")),
+    );
+  }
 
   const playable = el("p", "playable");
-  playable.append("Playable hand cards: ", miniCards(data.playable), ". Never playable: ",
+  playable.append(term("Playable hand cards: "), miniCards(data.playable), ". Never playable: ",
     miniCards(data.never_playable), ".");
   const note = el("p", "note",
     data.exact ? "Every figure is exact." : "A time limit stopped some solve: the figures are estimates.");

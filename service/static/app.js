@@ -6,6 +6,7 @@ import { renderHint } from "./hint.js";
 import { NotationError, RANKS, SUITS, SUIT_NAMES } from "./notation.js";
 import { PositionEntry } from "./picker.js";
 import { PuzzleMode } from "./puzzle.js";
+import { TILE_COLOURS, term, tileNumber, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
 const $ = (id) => document.getElementById(id);
@@ -34,7 +35,8 @@ function showError(box, error, input = null) {
   const text = error.field ? error.message.replace(`${error.field}: `, "") : error.message;
   message.textContent = ` ${text}`;
   box.append(lead, message);
-  const problems = (error.problems || []).filter((problem) => problem !== error.message);
+  // A problem the message already says in full ("... holds 2" once, not twice) is not listed again.
+  const problems = (error.problems || []).filter((problem) => !text.includes(problem));
   if (problems.length) {
     const list = document.createElement("ul");
     for (const problem of problems) {
@@ -55,6 +57,15 @@ function setupJokerDialog() {
   rank.append(...RANKS.map((value) => new Option(value, value)));
   suit.append(...SUITS.map((value) => new Option(SUIT_NAMES[value], value)));
   return (suggestion) => new Promise((resolve) => {
+    // Tiles: numbers 1-13 and colours; the values stay the notation's ranks and suit letters.
+    const tiles = document.documentElement.dataset.faces === "tiles";
+    for (const option of rank.options) option.textContent = tiles ? tileNumber(option.value) : option.value;
+    for (const option of suit.options) {
+      option.textContent = tiles ? TILE_COLOURS[option.value] : SUIT_NAMES[option.value];
+    }
+    $("joker-suit-label").textContent = tiles ? "Colour" : "Suit";
+    $("joker-rank-label").textContent = tiles ? "Number" : "Rank";
+    $("joker-question").textContent = term("Which card does it stand for?");
     rank.value = suggestion.rank;
     suit.value = suggestion.suit;
     dialog.returnValue = "";
@@ -68,7 +79,7 @@ function setupJokerDialog() {
 
 // --- tabs ---------------------------------------------------------------------------------
 
-function setupTabs() {
+function setupTabs(onSelect) {
   const tabs = [...document.querySelectorAll("[role=tab]")];
   function select(tab, focus) {
     for (const other of tabs) {
@@ -78,6 +89,7 @@ function setupTabs() {
       $(other.getAttribute("aria-controls")).hidden = !selected;
     }
     if (focus) tab.focus();
+    onSelect(tab);
   }
   tabs.forEach((tab, index) => {
     tab.addEventListener("click", () => select(tab, false));
@@ -97,6 +109,38 @@ function variantOption(item) {
   return new Option(`${item.name[0].toUpperCase()}${item.name.slice(1)} (${decks}${jokers})`, item.name);
 }
 
+// --- the address: a position can be shared as ?p=...&v=... -----------------------------------
+
+/** Page state <-> query parameters: p (position), v (variant), and the options when not default. */
+const PARAMS = {
+  p: "notation", v: "variant", players: "players", objective: "objective", unseen: "unseen",
+};
+
+function readAddress() {
+  const query = new URLSearchParams(window.location.search);
+  const state = {};
+  for (const [key, id] of Object.entries(PARAMS)) if (query.has(key)) state[id] = query.get(key);
+  if (query.has("keep_jokers")) state.keepJokers = query.get("keep_jokers") === "1";
+  if (query.has("opened")) state.notOpened = query.get("opened") === "0";
+  return state;
+}
+
+/** The query string for the current entry: empty values and defaults are left out. */
+function addressOf() {
+  const query = new URLSearchParams();
+  for (const [key, id] of Object.entries(PARAMS)) {
+    const value = $(id).value.trim();
+    const isDefault = (id === "variant" && value === "manipulation") || (id === "objective" && value === "points");
+    if (value && !isDefault) query.set(key, value);
+  }
+  if ($("keep-jokers").checked && !$("keep-jokers-option").hidden) query.set("keep_jokers", "1");
+  if ($("not-opened").checked && !$("not-opened-option").hidden) query.set("opened", "0");
+  const seed = new URLSearchParams(window.location.search).get("seed");
+  if (seed) query.set("seed", seed);  // the puzzles' fixed seed stays
+  const text = query.toString();
+  return `${window.location.pathname}${text ? `?${text}` : ""}`;
+}
+
 // --- the page -------------------------------------------------------------------------------
 
 async function main() {
@@ -104,11 +148,14 @@ async function main() {
   const entryError = $("entry-error");
   const note = $("notation-note");
   const variant = $("variant");
+  const players = $("players");
   const status = $("status");
   const hintView = $("hint-view");
   const analysisView = $("analysis-view");
   const askDeclaration = setupJokerDialog();
   let variants = [];
+  let playerCounts = {};
+  let shown = null;  // the last hint or analysis drawn: {kind, data}, drawn again when the faces change
 
   const entry = new PositionEntry({
     picker: $("picker"),
@@ -120,8 +167,16 @@ async function main() {
       field.value = entry.text();
       note.textContent = "";
       showError(entryError, null, field);
+      remember();
     },
   });
+
+  /** The address bar and the share link follow the entry (replaceState: no history entry per click). */
+  function remember() {
+    const address = addressOf();
+    $("share-link").href = address;
+    window.history.replaceState(null, "", address);
+  }
 
   /** Field -> picker: the cards follow the notation whenever it can be read. */
   function syncFromField() {
@@ -130,8 +185,9 @@ async function main() {
       note.textContent = "";
     } catch (error) {
       if (!(error instanceof NotationError)) throw error;
-      note.textContent = `The cards below show the last position that could be read (${error.message}).`;
+      note.textContent = term(`The cards below show the last position that could be read (${error.message}).`);
     }
+    remember();
   }
   let typing = 0;
   field.addEventListener("input", () => {
@@ -139,11 +195,60 @@ async function main() {
     typing = setTimeout(syncFromField, 200);
   });
 
-  function useVariant() {
-    const chosen = variants.find((item) => item.name === variant.value);
-    if (chosen) entry.setDeck(chosen.decks, chosen.jokers);
+  const info = (name) => variants.find((item) => item.name === name);
+  /** What the page needs to know of a variant: does it knock, is it played with tiles. */
+  const rulesOf = (name) => {
+    const chosen = info(name);
+    return { knocks: !chosen || chosen.knock_threshold !== null, tiles: name === "rummikub" };
+  };
+
+  /** Cards or tiles: those of the variant of the tab in view; whatever is drawn is drawn again. */
+  function useFaces() {
+    const puzzleTab = $("tab-puzzle").getAttribute("aria-selected") === "true";
+    const name = puzzleTab ? $("puzzle-variant").value : variant.value;
+    const tiles = rulesOf(name).tiles;
+    if ((document.documentElement.dataset.faces === "tiles") === tiles) return;
+    useTiles(tiles);
+    entry.redraw();
+    if (shown && shown.kind === "hint") renderHint(hintView, shown.data, rulesOf(shown.data.variant));
+    if (shown && shown.kind === "analysis") renderAnalysis(analysisView, shown.data, rulesOf(shown.data.variant));
+    puzzles.redraw();
   }
-  variant.addEventListener("change", useVariant);
+
+  /** The player counts of the chosen variant, keeping the chosen count when it still applies. */
+  function usePlayerCounts(wanted) {
+    const counts = playerCounts[variant.value] || [];
+    const chosen = info(variant.value);
+    const decks = (n) => `${n.decks} deck${n.decks === 1 ? "" : "s"}`;
+    const jokers = (n) => (n.jokers ? `, ${n.jokers} joker${n.jokers === 1 ? "" : "s"}` : "");
+    const fallback = new Option(chosen ? `Default (${decks(chosen)}${jokers(chosen)})` : "Default", "");
+    players.replaceChildren(fallback, ...counts.map((n) => new Option(`${n.players} (${decks(n)}${jokers(n)})`,
+      String(n.players))));
+    players.value = counts.some((n) => String(n.players) === wanted) ? wanted : "";
+  }
+
+  /** The variant (and player count) chosen: the deck, the options that apply, the faces. */
+  function useVariant() {
+    const chosen = info(variant.value);
+    if (!chosen) return;
+    const count = (playerCounts[variant.value] || []).find((n) => String(n.players) === players.value);
+    const deck = count || chosen;
+    entry.setDeck(deck.decks, deck.jokers);
+    $("keep-jokers-option").hidden = !deck.jokers;
+    $("not-opened-option").hidden = !chosen.opening_points;
+    $("not-opened-label").textContent = chosen.opening_points
+      ? `Not opened yet: the first meld must be worth ${chosen.opening_points} from the rack, the table untouched`
+      : "";
+    useFaces();
+    remember();
+  }
+  variant.addEventListener("change", () => {
+    usePlayerCounts(players.value);
+    useVariant();
+  });
+  players.addEventListener("change", useVariant);
+  for (const id of ["objective", "keep-jokers", "not-opened"]) $(id).addEventListener("change", remember);
+  $("unseen").addEventListener("input", remember);
 
   function busy(button, words) {
     for (const other of document.querySelectorAll(".entry-actions button")) other.disabled = true;
@@ -155,19 +260,36 @@ async function main() {
     };
   }
 
+  /** The request body: the position, the rules, and the options the endpoint takes. */
+  function body(path) {
+    const request = { position: field.value, variant: variant.value };
+    if (players.value) request.players = Number(players.value);
+    if (path === "/v1/hint") {
+      request.objective = $("objective").value;
+      if (!$("keep-jokers-option").hidden) request.keep_jokers = $("keep-jokers").checked;
+      if (!$("not-opened-option").hidden) request.opened = !$("not-opened").checked;
+    } else if ($("unseen").value.trim()) {
+      request.unseen = $("unseen").value;
+    }
+    return request;
+  }
+
   async function ask(button, path, words, show) {
     clearTimeout(typing);
     syncFromField();
     showError(entryError, null, field);
+    showError($("unseen-error"), null, $("unseen"));
     const done = busy(button, words);
     try {
-      const data = await post(path, { position: field.value, variant: variant.value });
+      const data = await post(path, body(path));
       show(data);
     } catch (error) {
       status.textContent = "";
       hintView.hidden = analysisView.hidden = true;
-      showError(entryError, error, field);
-      field.focus();
+      shown = null;
+      const unseenAtFault = error.field === "unseen";
+      showError(unseenAtFault ? $("unseen-error") : entryError, error, unseenAtFault ? $("unseen") : field);
+      (unseenAtFault ? $("unseen") : field).focus();
     } finally {
       done();
     }
@@ -177,18 +299,22 @@ async function main() {
     event.preventDefault();
     ask($("hint-button"), "/v1/hint", "Looking for the best play…", (hint) => {
       analysisView.hidden = true;
-      renderHint(hintView, hint);
+      const rules = rulesOf(hint.variant);
+      shown = { kind: "hint", data: hint };
+      renderHint(hintView, hint, rules);
       hintView.hidden = false;
       $("hint-heading").focus();
       const played = hint.played.length ? `play ${hint.played.join(" ")}` : "no play";
-      status.textContent = `Best play: ${played}; ${hint.hand_points} points left; `
-        + `${hint.goes_out ? "you go out" : hint.can_knock ? "you can knock" : "you cannot knock"}.`;
+      const end = hint.goes_out ? "; you go out" : !rules.knocks ? ""
+        : hint.can_knock ? "; you can knock" : "; you cannot knock";
+      status.textContent = `Best play: ${played}; ${hint.hand_points} points left${end}.`;
     });
   });
   $("analyze-button").addEventListener("click", (event) => {
     ask(event.currentTarget, "/v1/analyze", "Analysing: every possible draw…", (data) => {
       hintView.hidden = true;
-      renderAnalysis(analysisView, data);
+      shown = { kind: "analysis", data };
+      renderAnalysis(analysisView, data, rulesOf(data.variant));
       analysisView.hidden = false;
       $("analysis-heading").focus();
       status.textContent = `Analysis: ${data.advice === "meld" ? "meld now" : "draw first"}.`;
@@ -199,16 +325,19 @@ async function main() {
     entry.setPosition(EXAMPLE);
     showError(entryError, null, field);
     note.textContent = "";
+    remember();
   });
   $("clear-button").addEventListener("click", () => {
     entry.clear();
     field.value = "";
     hintView.hidden = analysisView.hidden = true;
+    shown = null;
     status.textContent = "";
     showError(entryError, null, field);
+    remember();
   });
 
-  setupTabs();
+  setupTabs(() => useFaces());
 
   const puzzles = new PuzzleMode({
     form: $("puzzle-form"),
@@ -217,8 +346,10 @@ async function main() {
     view: $("puzzle-view"),
     error: $("puzzle-error"),
     askDeclaration,
+    rulesOf,
     showError: (box, error) => showError(box, error, error && error.field === "after" ? $("answer-notation") : null),
   });
+  $("puzzle-variant").addEventListener("change", () => useFaces());
   $("puzzle-check").addEventListener("click", (event) => puzzles.check(event.currentTarget));
   $("puzzle-reset").addEventListener("click", () => puzzles.reset());
   $("puzzle-reveal").addEventListener("click", () => puzzles.reveal());
@@ -232,18 +363,31 @@ async function main() {
         $("answer-note").textContent = "";
       } catch (error) {
         if (!(error instanceof NotationError)) throw error;
-        $("answer-note").textContent = `The cards follow the field once it reads: ${error.message}.`;
+        $("answer-note").textContent = term(`The cards follow the field once it reads: ${error.message}.`);
       }
     }, 200);
   });
 
+  const given = readAddress();
   try {
-    variants = (await get("/v1/variants")).variants;
+    const answer = await get("/v1/variants");
+    variants = answer.variants;
+    playerCounts = answer.player_counts || {};
     for (const select of [variant, $("puzzle-variant")]) select.replaceChildren(...variants.map(variantOption));
-    useVariant();
+    if (given.variant && info(given.variant)) variant.value = given.variant;
+    usePlayerCounts(given.players || "");
   } catch (error) {
     showError(entryError, error, field);
   }
+  if (given.objective === "points" || given.objective === "cards") $("objective").value = given.objective;
+  if (given.keepJokers) $("keep-jokers").checked = true;
+  if (given.notOpened) $("not-opened").checked = true;
+  if (given.unseen) $("unseen").value = given.unseen;
+  if (given.notation) {
+    field.value = given.notation;
+    syncFromField();
+  }
+  useVariant();
   document.body.dataset.ready = "true";
 }
 

@@ -4,6 +4,7 @@
 // highlighting can find it, and a spoken name for screen readers.
 
 import { SUIT_SYMBOLS, formatPiece, parsePiece, pieceName } from "./notation.js";
+import { TILE_COLOURS, tileNumber, usingTiles } from "./terms.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -43,9 +44,30 @@ function span(className, text) {
   return el("span", className, text);
 }
 
+/** A Rummikub tile: its number in its colour, a dot of the colour below; jokers show a star and their tile. */
+function fillTile(el, piece) {
+  el.classList.add("tile");
+  if (piece.joker) {
+    el.classList.add("joker");
+    el.append(symbol("joker-star", "pip star"));
+    if (piece.rank) {
+      const declared = span(`declared colour-${piece.suit}`, tileNumber(piece.rank));
+      declared.title = `stands for ${TILE_COLOURS[piece.suit]} ${tileNumber(piece.rank)}`;
+      el.append(declared);
+    }
+    return;
+  }
+  el.classList.add(`colour-${piece.suit}`);
+  el.append(span("number", tileNumber(piece.rank)), span("dot"));
+}
+
 /** The face of a card: rank in the corner, a large suit in the middle; jokers show a star and their card. */
 function fillFace(el, piece) {
   el.dataset.card = formatPiece(piece);
+  if (usingTiles()) {
+    fillTile(el, piece);
+    return;
+  }
   if (piece.joker) {
     el.classList.add("joker");
     el.append(span("rank", "JKR"), symbol("joker-star", "pip star"));
@@ -113,14 +135,18 @@ export function richText(text) {
   return fragment;
 }
 
-/** A card name inside a sentence: rank and suit symbol, coloured, read as the notation. */
+/** A card name inside a sentence: rank and suit symbol, coloured, read as the notation
+ * (a tile: its number in its colour). */
 export function miniCard(piece) {
+  const tiles = usingTiles();
   const red = piece.rank && isRed(piece.suit);
-  const el = span(`mini ${red ? "red" : "black"}${piece.joker ? " joker" : ""}`);
+  const colour = tiles ? (piece.rank ? `colour-${piece.suit}` : "") : red ? "red" : "black";
+  const el = span(`mini ${colour}${piece.joker ? " joker" : ""}${tiles ? " mini-tile" : ""}`);
   const visual = span("");
   visual.setAttribute("aria-hidden", "true");
   if (piece.joker) visual.append(symbol("joker-star", "pip-small"));
-  if (piece.rank) visual.append(piece.rank, symbol(`suit-${piece.suit}`, "pip-small"));
+  if (piece.rank && tiles) visual.append(tileNumber(piece.rank));
+  else if (piece.rank) visual.append(piece.rank, symbol(`suit-${piece.suit}`, "pip-small"));
   el.append(visual, span("sr-only", pieceName(piece)));
   el.title = formatPiece(piece);
   return el;

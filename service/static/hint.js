@@ -5,6 +5,7 @@
 
 import { cardView, el, miniCards, richText } from "./cards.js";
 import { parseHand, parsePiece, parseTable, splitPosition } from "./notation.js";
+import { term } from "./terms.js";
 
 const STATUS_WORDS = {
   optimal: "Best play, proven.",
@@ -154,12 +155,13 @@ function light(boardEl, handEl, targets) {
 
 /**
  * Draw a hint (the shared hint JSON with "moves") into root.  Returns nothing; the
- * stepper's buttons live inside root.
+ * stepper's buttons live inside root.  rules.knocks: false for variants without knocking.
  */
-export function renderHint(root, hint) {
+export function renderHint(root, hint, rules = {}) {
   root.replaceChildren();
   const [tableText, handText] = splitPosition(hint.position);
-  const beforeTable = parseTable(tableText);
+  // The moves number old melds as the request wrote them: old_table is that order.
+  const beforeTable = parseTable(hint.old_table === undefined ? tableText : hint.old_table);
   const beforeHand = parseHand(handText);
   const afterTable = hint.melds.map((meld) => meld.map(parsePiece));
   const marks = finalMarks(hint.melds, hint.moves || [], hint.played);
@@ -185,9 +187,9 @@ export function renderHint(root, hint) {
   const facts = el("dl", "facts");
   facts.id = "hint-facts";
   fact(facts, "Hand points left", String(hint.hand_points));
-  fact(facts, "Can knock", hint.can_knock ? "Yes" : "No", hint.can_knock);
+  if (rules.knocks !== false) fact(facts, "Can knock", hint.can_knock ? "Yes" : "No", hint.can_knock);
   fact(facts, "Goes out", hint.goes_out ? "Yes" : "No", hint.goes_out);
-  fact(facts, "Cards played", String(hint.played.length));
+  fact(facts, term("Cards played"), String(hint.played.length));
   const left = el("dd", "");
   left.append(miniCards(hint.hand));
   facts.append(el("dt", "", "Hand left"), left);

@@ -5,6 +5,8 @@
 // judge of what is legal; this module only reads and writes the notation so that the
 // card picker and the text field stay in sync.
 
+import { TILE_COLOURS, tileNumber, usingTiles } from "./terms.js";
+
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = ["s", "h", "d", "c"];
 export const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
@@ -54,9 +56,11 @@ export function formatPiece(piece) {
   return `${piece.rank}${piece.suit}`;
 }
 
-/** Words for screen readers: "Queen of hearts", "joker as 7 of hearts". */
+/** Words for screen readers: "Queen of hearts", "joker as 7 of hearts"; tiles: "red 12". */
 export function pieceName(piece) {
-  const card = (p) => `${RANK_NAMES[p.rank] || p.rank} of ${SUIT_NAMES[p.suit]}`;
+  const card = usingTiles()
+    ? (p) => `${TILE_COLOURS[p.suit]} ${tileNumber(p.rank)}`
+    : (p) => `${RANK_NAMES[p.rank] || p.rank} of ${SUIT_NAMES[p.suit]}`;
   if (piece.joker) return piece.rank ? `joker as ${card(piece)}` : "joker";
   return card(piece);
 }

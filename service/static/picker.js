@@ -9,6 +9,7 @@ import { cardButton, symbol } from "./cards.js";
 import {
   RANKS, SUITS, SUIT_NAMES, deckKey, formatPosition, parsePosition, pieceName, suggestDeclaration,
 } from "./notation.js";
+import { TILE_COLOURS, term, usingTiles } from "./terms.js";
 
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -48,6 +49,17 @@ export class PositionEntry {
     this.decks = decks;
     this.jokers = jokers;
     this.render();
+  }
+
+  /** Draw the picker again after the page switched between cards and tiles. */
+  redraw() {
+    this.grid.remove();
+    this.buttons = new Map();
+    const focused = this.focusKey;
+    this.buildPicker();
+    this.focusKey = null;
+    this.render();
+    if (focused) this.setRovingFocus(focused);
   }
 
   /** Replace the position (from the notation field); throws NotationError. */
@@ -141,23 +153,31 @@ export class PositionEntry {
   // --- the picker grid: one row per suit, one column per rank, and the joker -----------
 
   buildPicker() {
+    // One row per suit (a colour, for tiles): on a wide screen the rows share one grid of
+    // 13 columns; on a phone each row wraps onto a grid of its own with larger cards.
     const grid = el("div", { className: "picker-grid" });
     for (const suit of SUITS) {
-      grid.append(el("span", { className: `picker-suit ${suit === "h" || suit === "d" ? "red" : "black"}` },
-        symbol(`suit-${suit}`, "pip-small"), el("span", { className: "sr-only", text: SUIT_NAMES[suit] })));
+      const row = el("div", { className: "picker-row", "data-suit": suit });
+      const label = usingTiles()
+        ? el("span", { className: `picker-suit colour-${suit}` }, el("span", { className: "swatch" }),
+          el("span", { className: "sr-only", text: TILE_COLOURS[suit] }))
+        : el("span", { className: `picker-suit ${suit === "h" || suit === "d" ? "red" : "black"}` },
+          symbol(`suit-${suit}`, "pip-small"), el("span", { className: "sr-only", text: SUIT_NAMES[suit] }));
+      row.append(label);
       for (const rank of RANKS) {
         const key = `${rank}${suit}`;
         const button = cardButton({ rank, suit }, key, { small: true });
         button.append(el("span", { className: "count", "aria-hidden": "true" }));
         this.buttons.set(key, button);
-        grid.append(button);
+        row.append(button);
       }
+      grid.append(row);
     }
     const joker = cardButton({ joker: true }, "joker", { small: true });
     joker.classList.add("picker-joker");
     joker.append(el("span", { className: "count", "aria-hidden": "true" }));
     this.buttons.set("*", joker);
-    grid.append(joker);
+    grid.append(el("div", { className: "picker-row joker-row" }, joker));
     grid.addEventListener("click", (event) => {
       const button = event.target.closest("button");
       if (button && button.dataset.card) {
@@ -168,6 +188,7 @@ export class PositionEntry {
     grid.addEventListener("keydown", (event) => this.moveFocus(event));
     this.picker.append(grid);
     this.grid = grid;
+    this.picker.setAttribute("aria-label", term("Cards: the decks and the jokers; arrow keys move"));
   }
 
   /** Arrow keys move between the picker's cards (one tab stop for the whole grid). */
@@ -241,7 +262,7 @@ export class PositionEntry {
       rows.push(this.boardRow(`Meld ${meldIndex + 1}`, meld, meldIndex));
     });
     if (!this.table.length) {
-      rows.push(el("p", { className: "empty", text: "Table: empty. Press “+ New meld”, then pick its cards." }));
+      rows.push(el("p", { className: "empty", text: term("Table: empty. Press “+ New meld”, then pick its cards.") }));
     }
     rows.push(this.boardRow("Hand", this.hand, "hand"));
     this.board.replaceChildren(...rows);
@@ -264,7 +285,7 @@ export class PositionEntry {
       button.addEventListener("click", () => this.remove(where, index));
       cards.append(button);
     });
-    if (!pieces.length) cards.append(el("span", { className: "empty", text: "no cards yet" }));
+    if (!pieces.length) cards.append(el("span", { className: "empty", text: term("no cards yet") }));
     row.append(select, cards);
     return row;
   }

@@ -11,6 +11,7 @@ import { renderHint } from "./hint.js";
 import {
   deckKey, formatPiece, formatTable, parseHand, parseTable, pieceName, suggestDeclaration,
 } from "./notation.js";
+import { term } from "./terms.js";
 
 /** Pieces of `all` left after taking out one copy per piece of `used` (compared by notation). */
 function minus(all, used) {
@@ -30,7 +31,8 @@ function firstPuzzle(data) {
 }
 
 export class PuzzleMode {
-  constructor({ form, difficulty, variant, view, error, askDeclaration, showError }) {
+  constructor({ form, difficulty, variant, view, error, askDeclaration, showError, rulesOf = () => ({}) }) {
+    this.rulesOf = rulesOf;
     this.view = view;
     this.variant = variant;
     this.error = error;
@@ -56,7 +58,7 @@ export class PuzzleMode {
     try {
       const data = await post("/v1/puzzles", this.request());
       this.start(firstPuzzle(data), data.seed);
-      status.textContent = `A new ${this.puzzle.difficulty} puzzle: play every card of your hand.`;
+      status.textContent = term(`A new ${this.puzzle.difficulty} puzzle: play every card of your hand.`);
     } catch (error) {
       status.textContent = "";
       this.showError(this.error, error);
@@ -158,7 +160,7 @@ export class PuzzleMode {
       });
       if (result.ok && !this.hand.length) {
         verdict.className = "verdict ok";
-        verdict.append(el("strong", "", "Solved!"), " Every card of your hand is on the table, legally.");
+        verdict.append(el("strong", "", "Solved!"), term(" Every card of your hand is on the table, legally."));
       } else if (result.ok) {
         verdict.className = "verdict partial";
         verdict.append(el("strong", "", "Legal, but not solved."),
@@ -177,7 +179,14 @@ export class PuzzleMode {
     }
   }
 
-  reveal() {
+  /** Draw the puzzle again (the page switched between cards and tiles), the solution too if shown. */
+  redraw() {
+    if (!this.puzzle) return;
+    this.render({ keepField: true });
+    if (!this.view.querySelector("#puzzle-solution").hidden) this.reveal({ focus: false });
+  }
+
+  reveal({ focus = true } = {}) {
     const box = this.view.querySelector("#puzzle-solution");
     const solution = this.puzzle.solution;
     const hint = {
@@ -194,12 +203,12 @@ export class PuzzleMode {
     };
     box.hidden = false;
     const body = box.querySelector(".solution-body");
-    renderHint(body, hint);
+    renderHint(body, hint, this.rulesOf(this.puzzle.variant));
     const heading = body.querySelector("h2");
     heading.textContent = "Solution";
     heading.tabIndex = -1;
     box.querySelector("#solution-notation").textContent = solution.table;
-    heading.focus();
+    if (focus) heading.focus();
   }
 
   // --- rendering -----------------------------------------------------------------------
@@ -233,7 +242,7 @@ export class PuzzleMode {
     const help = this.view.querySelector("#answer-help");
     help.textContent = this.selected
       ? `Selected: ${pieceName(this.selectedPiece())}. Press “Move here” on a meld, or “New meld”.`
-      : "Select a card, then press “Move here” on a meld, or “New meld”.";
+      : term("Select a card, then press “Move here” on a meld, or “New meld”.");
   }
 
   selectedPiece() {
