@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -260,7 +261,8 @@ def test_example_entered_by_clicking_gives_three_sequences_and_the_moves(watched
     for meld in after:
         assert len({card[-1] for card in meld}) == 1, f"{meld} is not a sequence"
     assert _cards(page, "#after-board .mark-hand") == ["Ac"]
-    assert sorted(_cards(page, "#after-board .mark-moved")) == sorted(["Qh", "Kh", "Jd", "Kd", "Jc", "Qc"])
+    # Typed as K, Q, J: meld 1 (the kings) hosts new meld 1 and keeps Kh, and so on.
+    assert sorted(_cards(page, "#after-board .mark-moved")) == sorted(["Qh", "Jh", "Kd", "Jd", "Kc", "Qc"])
     assert _cards(page, "#before-hand .mark-hand") == ["Ac"]
 
     expected = _post_json(f"{watched.base_url}/v1/hint", {"position": EXAMPLE})
@@ -276,10 +278,11 @@ def test_example_entered_by_clicking_gives_three_sequences_and_the_moves(watched
     page.click("#step-next")
     assert page.get_attribute("#moves li >> nth=0", "aria-current") == "step"
     assert page.inner_text("#step-where").startswith("Step 1 of 3")
-    assert sorted(_cards(page, "#after-board .hl")) == ["Kh", "Qh"]
-    assert sorted(_cards(page, "#before-board .hl")) == ["Kh", "Qh"]
+    # Old melds are numbered as typed (meld 1 is Kh Kd Kc): Qh comes from meld 2, Jh from meld 3.
+    assert sorted(_cards(page, "#after-board .hl")) == ["Jh", "Qh"]
+    assert sorted(_cards(page, "#before-board .hl")) == ["Jh", "Qh"]
     assert _cards(page, "#before-board .meld[data-meld='2'] .hl") == ["Qh"]
-    assert _cards(page, "#before-board .meld[data-meld='3'] .hl") == ["Kh"]
+    assert _cards(page, "#before-board .meld[data-meld='3'] .hl") == ["Jh"]
     assert page.eval_on_selector("#after-board .meld.hl-meld", "m => m.dataset.meld") == "1"
     _shot(page, "3-hint-step")
     page.click("#step-next")
@@ -287,7 +290,7 @@ def test_example_entered_by_clicking_gives_three_sequences_and_the_moves(watched
     assert page.inner_text("#step-where").startswith("Step 3 of 3")
     assert page.is_disabled("#step-next")
     assert _cards(page, "#before-hand .hl") == ["Ac"]
-    assert sorted(_cards(page, "#after-board .hl")) == ["Ac", "Jc", "Qc"]
+    assert sorted(_cards(page, "#after-board .hl")) == ["Ac", "Kc", "Qc"]
     page.click("#moves li >> nth=1 >> button")
     assert page.inner_text("#step-where").startswith("Step 2 of 3")
     page.click("#step-all")
@@ -386,7 +389,7 @@ def test_analysis_shows_draw_or_meld_and_the_outs_with_their_chances(watched: Wa
     assert re.search(rf"Expected points if you draw first\s+{expected['draw_expected_points']:.2f}", figures)
     assert page.inner_text("#knock-chance .chance-value") == _percent(expected["knock_probability"])
     assert page.inner_text("#out-chance .chance-value") == _percent(expected["out_probability"])
-    assert _cards(page, "#outs-go-out li") == expected["outs"]["go_out"]
+    assert _cards(page, "#outs-go-out li[data-card]") == expected["outs"]["go_out"]
     assert _cards(page, "#outs-knock li") == expected["outs"]["knock"]
     unseen = expected["unseen_cards"]
     assert page.inner_text("#outs-go-out li[data-card='3c'] .odds") == f"2/{unseen} · {_percent(2 / unseen)}"
@@ -456,3 +459,256 @@ def test_a_phone_sized_screen_gets_one_column_and_no_sideways_scrolling(watched:
     cell = page.locator("#picker button[data-card='Ks']").bounding_box()
     assert cell and cell["width"] >= 24 and cell["height"] >= 32, f"picker cards too small: {cell}"
     _shot(page, "8-phone-hint")
+
+
+# --- issue 20: numbering as entered, sharing, options, touch targets, tiles ----------------------
+
+
+def _entry_melds(page: Page) -> list[list[str]]:
+    """The left panel's melds ("Your position"), in its order, without the hand."""
+    melds: list[list[str]] = page.eval_on_selector_all(
+        "#entry-board .entry-meld:not([data-where=hand])",
+        "rows => rows.map(r => [...r.querySelectorAll('.cards .card')].map(c => c.dataset.card))",
+    )
+    return melds
+
+
+def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(watched: Watched) -> None:
+    """Issue 20: 'meld 1' of the steps is the panel's Meld 1 (Kh Kd Kc as typed), not the
+    canonical first meld (the jacks)."""
+    page = _open(watched)
+    page.fill("#notation", EXAMPLE)
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    typed = [["Kh", "Kd", "Kc"], ["Qh", "Qd", "Qc"], ["Jh", "Jd", "Jc"]]
+    assert _entry_melds(page) == typed
+    assert _meld_cards(page, "#before-board") == typed
+    texts = page.eval_on_selector_all("#moves li", "items => items.map(i => i.dataset.text)")
+    assert texts[0] == "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Jh from meld 3."
+    assert texts[2].endswith("add Kc from meld 1, Qc from meld 2 and Ac from your hand.")
+    # Each step's "from meld N" lights a card in the panel's meld N.
+    page.click("#step-next")
+    for number, card in [(2, "Qh"), (3, "Jh")]:
+        assert _cards(page, f"#before-board .meld[data-meld='{number}'] .hl") == [card]
+        assert card in typed[number - 1]
+    # The same table written in another order gets its own numbers.
+    page.fill("#notation", "Qh Qd Qc | Jh Jd Jc | Kh Kd Kc / Ac")
+    page.click("#hint-button")
+    page.wait_for_function(
+        "document.querySelector('#before-board .meld .card').dataset.card === 'Qh'"
+    )
+    first = page.get_attribute("#moves li >> nth=0", "data-text") or ""
+    assert first == "Meld 1 becomes new meld 1, Jh Qh Kh: add Jh from meld 2 and Kh from meld 3."
+    assert _meld_cards(page, "#before-board")[0] == ["Qh", "Qd", "Qc"]
+
+
+def test_a_position_and_its_options_are_shared_by_the_address(watched: Watched) -> None:
+    page = _open(watched)
+    page.click("#example-button")
+    page.select_option("#objective", "cards")
+    page.select_option("#players", "2")
+    page.fill("#unseen", "2c 3c")
+    page.wait_for_function("window.location.search.includes('unseen=')")
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert query == {"p": [EXAMPLE], "objective": ["cards"], "players": ["2"], "unseen": ["2c 3c"]}
+    assert page.get_attribute("#share-link", "href") == urllib.parse.urlparse(page.url)._replace(
+        scheme="", netloc=""
+    ).geturl()
+
+    # The address alone rebuilds the page: position, rules, options and the deck they imply.
+    other = watched.page.context.new_page()
+    try:
+        other.goto(page.url)
+        other.wait_for_selector("body[data-ready=true]")
+        assert other.input_value("#notation") == EXAMPLE
+        assert _entry_melds(other) == [["Kh", "Kd", "Kc"], ["Qh", "Qd", "Qc"], ["Jh", "Jd", "Jc"]]
+        assert other.input_value("#objective") == "cards" and other.input_value("#players") == "2"
+        assert other.input_value("#unseen") == "2c 3c"
+        assert other.inner_text("#picker button[data-card='Kh'] .count") == "0"  # two players: one deck
+    finally:
+        other.close()
+
+    query_text = urllib.parse.urlencode({"p": "/ 10h Jh Qh Kh 5c", "v": "rummikub", "opened": "0"})
+    shared = _open(watched, f"?{query_text}")
+    assert shared.input_value("#variant") == "rummikub"
+    assert shared.is_checked("#not-opened") and shared.is_visible("#not-opened")
+    assert shared.inner_text("#picker button[data-card='Kh'] .count") == "1"
+
+
+def test_the_options_reach_the_hint(watched: Watched) -> None:
+    page = _open(watched)
+    requests: list[dict[str, Any]] = []
+    page.on("request", lambda r: r.url.endswith("/v1/hint") and requests.append(json.loads(r.post_data)))
+
+    def hint(position: str) -> dict[str, str]:
+        page.fill("#notation", position)
+        page.click("#hint-button")
+        page.wait_for_function(
+            "(q => !q('#hint-button').disabled && (!q('#hint-view').hidden || !q('#entry-error').hidden))"
+            "(s => document.querySelector(s))"
+        )
+        return {"status": page.inner_text("#status"), "error": page.inner_text("#entry-error")}
+
+    # Keep jokers: the joker stays in the hand.
+    spent = hint("/ Qs Ks As * 2c")
+    assert "*" in spent["status"]
+    page.check("#keep-jokers")
+    kept = hint("/ Qs Ks As * 2c")
+    assert requests[-1]["keep_jokers"] is True
+    assert kept["status"].startswith("Best play: play As Qs Ks;")
+    assert "*" not in _cards(page, "#after-board .card")
+    page.uncheck("#keep-jokers")
+
+    # Objective: most cards played.
+    page.select_option("#objective", "cards")
+    hint("/ Qs Ks As * 2c")
+    assert requests[-1]["objective"] == "cards"
+    page.select_option("#objective", "points")
+
+    # Players: two players of Manipulation have one deck.
+    page.select_option("#players", "2")
+    two = hint("/ Ah Ah 2h 3h")
+    assert requests[-1]["players"] == 2 and "holds 1" in two["error"]
+    page.select_option("#players", "")
+    assert "play" in hint("/ Ah Ah 2h 3h")["status"]
+    assert "players" not in requests[-1]  # the default deck: two decks for Manipulation
+
+    # Rummikub not opened yet: the first meld needs 30 from the rack.
+    page.select_option("#variant", "rummikub")
+    assert page.is_visible("#not-opened") and page.is_visible("#keep-jokers")
+    page.check("#not-opened")
+    small = hint("/ 2h 3h 4h")
+    assert requests[-1]["opened"] is False and "no play" in small["status"]
+    page.uncheck("#not-opened")
+    assert "play 2h 3h 4h" in hint("/ 2h 3h 4h")["status"]
+    assert requests[-1]["opened"] is True
+    page.select_option("#variant", "machiavelli")
+    assert page.is_hidden("#not-opened-option") and page.is_hidden("#keep-jokers-option")
+    assert page.eval_on_selector_all("#players option", "o => o.map(x => x.value)")[:3] == ["", "2", "3"]
+
+
+def test_analyze_takes_the_unseen_cards(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", "7h 8h 9h / Jh Qs")
+    page.fill("#unseen", "10h Ks Kd *")
+    page.click("#analyze-button")
+    page.wait_for_selector("#analysis-advice")
+    assert re.search(r"Unseen cards\s+4", page.inner_text("#analysis-figures"))
+    expected = _post_json(
+        f"{watched.base_url}/v1/analyze", {"position": "7h 8h 9h / Jh Qs", "unseen": "10h Ks Kd *"}
+    )
+    assert _cards(page, "#outs-go-out li[data-card]") == expected["outs"]["go_out"]
+    page.fill("#unseen", "7h 7h 7h")
+    page.click("#analyze-button")
+    page.wait_for_selector("#unseen-error:not([hidden])")
+    assert page.get_attribute("#unseen", "aria-invalid") == "true"
+    assert "7h" in page.inner_text("#unseen-error")
+    assert page.is_hidden("#entry-error")
+
+
+def test_an_impossible_position_says_each_problem_once(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", "Kh Kh Kh / Ac")
+    page.click("#hint-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    text = page.inner_text("#entry-error")
+    assert text.count("3 copies of Kh") == 1, text
+    # Two problems: the message names both, so neither is listed again.
+    page.fill("#notation", "Kh Kh Kh / Ac Ac Ac")
+    page.click("#hint-button")
+    page.wait_for_function("document.querySelector('#entry-error').textContent.includes('Ac')")
+    text = page.inner_text("#entry-error")
+    assert text.count("3 copies of Kh") == 1 and text.count("3 copies of Ac") == 1, text
+
+
+def _boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    boxes: list[dict[str, float]] = page.eval_on_selector_all(
+        selector,
+        """nodes => nodes.filter(n => n.offsetParent !== null).map(n => {
+             const r = n.getBoundingClientRect();
+             const name = n.dataset.card || n.textContent.trim();
+             return {width: r.width, height: r.height, top: r.top, name};
+           })""",
+    )
+    return boxes
+
+
+def test_touch_targets_on_a_phone_are_at_least_40_px(watched: Watched) -> None:
+    page = watched.page
+    page.set_viewport_size({"width": 360, "height": 800})
+    _open(watched)
+    page.click("#example-button")
+    targets = _boxes(page, "#panel-solve button, #panel-solve select, #panel-solve .target label")
+    assert len(targets) > 53 + 8
+    small = [box for box in targets if box["width"] < 40 or box["height"] < 40]
+    assert not small, f"touch targets under 40 px on a 360 px phone: {small[:5]}"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    _shot(page, "9-phone-picker")
+
+
+@pytest.mark.parametrize("width", [360, 1000, 1280])
+def test_four_card_melds_in_the_puzzle_answer_do_not_wrap(watched: Watched, width: int) -> None:
+    page = watched.page
+    page.set_viewport_size({"width": width, "height": 900})
+    _open(watched, "?seed=5")
+    page.click("#tab-puzzle")
+    page.select_option("#difficulty", "easy")
+    page.click("#puzzle-new")
+    page.wait_for_selector("#puzzle-view:not([hidden])")
+    page.fill("#answer-notation", "7h 8h 9h 10h | Ks Kh Kd Kc | 2c 3c 4c 5c 6c")
+    page.wait_for_function(
+        "document.querySelector('#answer-board .answer-meld .cards .card').dataset.card === '7h'"
+    )
+    rows = page.eval_on_selector_all(
+        "#answer-board .answer-meld:not([data-where=hand])",
+        "rows => rows.map(r => [...r.querySelectorAll('.cards .card')]"
+        ".map(c => c.getBoundingClientRect().top))",
+    )
+    assert len(rows) == 3
+    for tops in rows[:2]:
+        assert len(tops) == 4 and max(tops) - min(tops) < 1, f"a four-card meld wraps at {width} px: {tops}"
+    for box in _boxes(page, "#answer-board button"):
+        assert box["height"] >= (40 if width <= 480 else 0)
+    _shot(page, f"10-puzzle-answer-{width}")
+
+
+def test_rummikub_shows_tiles_and_no_knocking(watched: Watched) -> None:
+    page = _open(watched, "?v=rummikub")
+    assert page.inner_text("#pick-heading") == "Pick tiles"
+    queen = page.locator("#picker button[data-card='Qh']")
+    assert queen.inner_text().split()[0] == "12"
+    assert "colour-h" in (queen.get_attribute("class") or "")
+    assert not page.query_selector("#picker button[data-card='Qh'] svg use[href^='#suit-']")
+    assert "red 12" in (queen.get_attribute("aria-label") or "")
+    assert page.is_visible("#tiles-help") and page.is_hidden("#notation-help")
+    page.fill("#notation", "10h Jh Qh / Kh 5c")
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    facts = page.inner_text("#hint-facts")
+    assert "Can knock" not in facts and re.search(r"Tiles played\s+1", facts)
+    assert "knock" not in page.inner_text("#status")
+    faces = [text.split()[0] for text in page.locator("#after-board .card").all_inner_texts()]
+    assert faces == ["10", "11", "12", "13"]
+    shown = page.eval_on_selector(
+        "#moves li", "li => [...li.querySelectorAll('.mini')].map(m => m.firstChild.textContent)"
+    )
+    assert shown == ["10", "11", "12", "13", "13"]  # "10h Jh Qh Kh: add Kh from your hand", as tiles
+    assert not page.query_selector("#moves svg use[href^='#suit-']")
+    assert "red 13" in page.inner_text("#moves li >> nth=0")  # read aloud as the tile
+    _shot(page, "11-rummikub-hint")
+    page.click("#analyze-button")
+    page.wait_for_selector("#analysis-advice")
+    assert page.is_hidden("#knock-chance") or not page.query_selector("#knock-chance")
+    assert not page.query_selector("#outs-knock")
+    assert "Unseen tiles" in page.inner_text("#analysis-figures")
+
+    # Back to Manipulation: cards with suits, and knocking again.
+    page.select_option("#variant", "manipulation")
+    assert page.inner_text("#pick-heading") == "Pick cards"
+    assert page.locator("#picker button[data-card='Qh']").inner_text().split()[0] == "Q"
+    page.select_option("#variant", "machiavelli")
+    page.fill("#notation", "10h Jh Qh / Kh 5c")
+    page.click("#hint-button")
+    page.wait_for_function("!document.querySelector('#hint-button').disabled")
+    assert "Can knock" not in page.inner_text("#hint-facts")

@@ -19,6 +19,7 @@ const ERROR_LEADS = {
   busy: "The service is busy: try again in a moment.",
   network: "No connection.",
   limit: "Over a limit of the service.",
+  unseen: "These unseen cards cannot be.",
 };
 
 /** Show an API error (or a local one) in words, in the given box; null clears the box. */
@@ -32,11 +33,17 @@ function showError(box, error, input = null) {
   const message = document.createElement("span");
   message.className = "error-message";
   // The box sits next to the input at fault: "position: bad card ..." needs no "position: ".
-  const text = error.field ? error.message.replace(`${error.field}: `, "") : error.message;
+  let text = error.field ? error.message.replace(`${error.field}: `, "") : error.message;
+  // Each problem is said once: when the message already joins them all, one problem stays
+  // in the sentence, several go to the list below the sentence's head.
+  let problems = (error.problems || []).filter((problem) => problem !== error.message);
+  if (problems.length > 1 && problems.every((problem) => text.includes(problem))) {
+    text = `${text.slice(0, text.indexOf(problems[0])).replace(/[\s:;]+$/, "")}:`;
+  } else {
+    problems = problems.filter((problem) => !text.includes(problem));
+  }
   message.textContent = ` ${text}`;
   box.append(lead, message);
-  // A problem the message already says in full ("... holds 2" once, not twice) is not listed again.
-  const problems = (error.problems || []).filter((problem) => !text.includes(problem));
   if (problems.length) {
     const list = document.createElement("ul");
     for (const problem of problems) {
