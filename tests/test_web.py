@@ -645,6 +645,13 @@ def test_touch_targets_on_a_phone_are_at_least_40_px(watched: Watched) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width} px wide on a 360 px screen"
     _shot(page, "9-phone-picker")
+    # The hint's stepper and steps too.
+    page.click("#hint-button")
+    page.wait_for_selector("#after-board")
+    steps = _boxes(page, "#hint-view button")
+    assert len(steps) == 3 + 3  # previous, next, all; one button per step
+    small = [box for box in steps if box["width"] < 40 or box["height"] < 40]
+    assert not small, f"hint buttons under 40 px on a 360 px phone: {small}"
 
 
 @pytest.mark.parametrize("width", [360, 1000, 1280])
@@ -712,3 +719,27 @@ def test_rummikub_shows_tiles_and_no_knocking(watched: Watched) -> None:
     page.click("#hint-button")
     page.wait_for_function("!document.querySelector('#hint-button').disabled")
     assert "Can knock" not in page.inner_text("#hint-facts")
+
+
+def test_the_puzzle_tab_draws_tiles_for_a_rummikub_puzzle_and_the_solve_tab_keeps_its_cards(
+    watched: Watched,
+) -> None:
+    page = _open(watched, "?seed=5")
+    page.click("#tab-puzzle")
+    page.select_option("#puzzle-variant", "rummikub")
+    page.select_option("#difficulty", "easy")
+    page.click("#puzzle-new")
+    page.wait_for_selector("#puzzle-view:not([hidden])")
+    all_tiles = "cards => cards.every(card => card.classList.contains('tile'))"
+    assert page.eval_on_selector_all("#puzzle-table .card", all_tiles)
+    assert "tile" in page.inner_text("#puzzle-status")
+    page.click("#puzzle-reveal")
+    page.wait_for_selector("#puzzle-solution:not([hidden]) #after-board")
+    assert "Can knock" not in page.inner_text("#puzzle-solution #hint-facts")
+    assert page.eval_on_selector_all("#puzzle-solution .card", all_tiles)
+    _shot(page, "12-rummikub-puzzle")
+    page.click("#tab-solve")  # Manipulation there: cards again
+    assert page.inner_text("#pick-heading") == "Pick cards"
+    assert not page.query_selector("#picker .card.tile")
+    page.click("#tab-puzzle")
+    assert page.query_selector("#answer-board .card.tile")
