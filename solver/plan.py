@@ -272,7 +272,7 @@ def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object
     and ``old_table`` gives that table, so "meld 1" is the first meld the user wrote.
     Without it, old melds are numbered in canonical order."""
     entered = h.position if before is None else before
-    if Table.of(entered.table.melds) != h.position.table or entered.hand != h.position.hand:
+    if entered.canonical() != h.position.canonical():
         raise ValueError(f"'before' ({entered}) is not the hint's position ({h.position})")
     moves: list[dict[str, object]] = []
     if h.has_play:
