@@ -57,6 +57,13 @@ def test_show_pretty_prints_and_json() -> None:
     assert shown["hand_points"] == 26
 
 
+def test_show_numbers_the_melds_as_written_like_hint() -> None:
+    code, out, _ = run("show", "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac")
+    lines = [line.split() for line in out.splitlines() if line.strip()[:2] in ("1.", "2.", "3.")]
+    assert code == 0
+    assert lines == [["1.", "K♥", "K♦", "K♣"], ["2.", "Q♥", "Q♦", "Q♣"], ["3.", "J♥", "J♦", "J♣"]]
+
+
 def test_show_an_impossible_position_is_exit_2() -> None:
     code, out, err = run("show", "Kh Kh Kh Kh / Ac")
     assert code == 2 and out == "" and "4 copies of Kh" in err

@@ -21,7 +21,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
-from solver.position import Table
+from solver.position import Position, Table
 from solver.referee import check_play
 
 
@@ -46,7 +46,8 @@ def show(
         }
         print(json.dumps(data))
         return
-    print_table("Table", pos.table)
+    # Numbered in the order written, as `rummy hint` numbers the old melds; --json is canonical.
+    print_table("Table", Position.parse(position, keep_order=True).table)
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
     out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.name})")
 
