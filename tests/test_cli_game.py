@@ -7,16 +7,19 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gamescript import scripted
 from rich.console import Console
 from typer.testing import CliRunner
 
+import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
 from solver.game import GameSettings, Knock, Play, make_bots, play_game
+from solver.game.game import Acted, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
 from solver.position import Table
 
@@ -59,6 +62,9 @@ def test_play_rejects_a_bad_time_limit_before_the_game_starts(tmp_path: Path, li
         (["--bots", ","], ["at least one bot"]),
         (["--bots", "no.such.module:Bot"], ["cannot load bot"]),
         (["--players", "4", "--bots", "greedy,random"], ["4 players need 3 bots"]),
+        (["--seed", "-5"], ["--seed", "not -5"]),
+        (["--variant", "rummikub", "--knock-only-after-meld"], ["Manipulation Rummy options"]),
+        (["--variant", "machiavelli", "--round-bonus-to-all"], ["Manipulation Rummy options"]),
     ],
 )
 def test_play_rejects_bad_players_bots_and_variants(args: list[str], words: list[str]) -> None:
@@ -87,6 +93,8 @@ def test_play_rejects_a_log_it_cannot_write(tmp_path: Path) -> None:
         (["--bots", "greedy"], ["2-5 players, not 1"]),
         (["--bots", "greedy,random,random,random,random,random"], ["not 6"]),
         (["--variant", "poker"], ["unknown variant"]),
+        (["--seed", "-1"], ["--seed"]),
+        (["--variant", "rummikub", "--round-bonus-to-all"], ["Manipulation Rummy options"]),
     ],
 )
 def test_tournament_rejects_bad_options(args: list[str], words: list[str]) -> None:
@@ -255,9 +263,12 @@ def test_quit_lines_are_checked(tmp_path: Path, game_log: list[dict[str, object]
         app, ["replay", str(write_log(tmp_path / "a.jsonl", [*before_it, {**quit_line, "seat": to_move}]))]
     )
     assert ok.exit_code == 0 and f"seat {to_move}) in round 1" in ok.stdout, ok.output
-    wrong_seat = {**quit_line, "seat": 1 - int(str(to_move))}
-    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "b.jsonl", [*before_it, wrong_seat]))])
-    assert outcome.exit_code == 1 and "is to move" in outcome.stderr
+    no_seat = {**quit_line, "seat": 2}
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "b.jsonl", [*before_it, no_seat]))])
+    assert outcome.exit_code == 1 and "the game has seats 0-1" in outcome.stderr, outcome.output
+    wrong_round = {**quit_line, "round": 2}
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "e.jsonl", [*before_it, wrong_round]))])
+    assert outcome.exit_code == 1 and "logged in round 2, but the game is in round 1" in outcome.stderr
     not_last = write_log(tmp_path / "c.jsonl", [*before_it, quit_line, *game_log[first_action:]])
     assert_usage_error(["replay", str(not_last)], "must be the last line")
     after_end = write_log(tmp_path / "d.jsonl", [*game_log, quit_line])
@@ -375,6 +386,42 @@ def test_the_prompt_lists_every_command_and_quit_is_a_quit_at_the_seat() -> None
         player.act(view)
     assert (left.value.seat, left.value.round_number) == (0, 1)
     assert "No play: draw." in screen.getvalue()
+
+
+def test_ctrl_c_at_the_prompt_leaves_the_game() -> None:
+    state = scripted(GameSettings.machiavelli(2), ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+
+    def interrupted() -> str | None:
+        raise KeyboardInterrupt
+
+    player = TerminalPlayer(Console(file=io.StringIO()), interrupted, ["You", "Bot 1"])
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+
+
+def test_ctrl_c_while_a_bot_thinks_leaves_a_log_that_replays_as_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_play_game = solver.cli.game.play_game
+
+    def interrupt_at_the_bots_move(event: GameEvent) -> None:
+        if isinstance(event, Acted) and event.seat == 1:
+            raise KeyboardInterrupt
+
+    def play_game(*args: Any, listeners: list[Listener], **kwargs: Any) -> Any:
+        return real_play_game(*args, listeners=[*listeners, interrupt_at_the_bots_move], **kwargs)
+
+    monkeypatch.setattr(solver.cli.game, "play_game", play_game)
+    log = tmp_path / "g.jsonl"
+    outcome = runner.invoke(
+        app, ["play", "--seed", "3", "--bots", "greedy", "--log", str(log)], input="draw\n" * 9
+    )
+    assert outcome.exit_code == 0 and "Game left" in outcome.stdout, outcome.output
+    records = read_log(log.read_text().splitlines())
+    assert records[-1] == {"type": "quit", "round": 1, "seat": 0}
+    assert records[-2]["type"] == "action" and records[-2]["seat"] == 1
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
 
 
 def test_knock_prompt_lists_its_commands() -> None:

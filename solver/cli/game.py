@@ -53,6 +53,10 @@ def _bot_list(text: str) -> list[str]:
 def _settings(
     variant: str, players: int, knock_only_after_meld: bool, round_bonus_to_all: bool
 ) -> GameSettings:
+    """The game's settings; exit 2 for an unknown variant, a player count it does not
+    take, or a Manipulation Rummy option given for another variant."""
+    if (knock_only_after_meld or round_bonus_to_all) and variant.strip().lower() != "manipulation":
+        fail("--knock-only-after-meld and --round-bonus-to-all are Manipulation Rummy options")
     try:
         return GameSettings.named(
             variant,
@@ -62,6 +66,12 @@ def _settings(
         )
     except ValueError as error:
         fail(str(error))
+
+
+def _check_seed(seed: int | None) -> None:
+    """Seeds are 0 or more (Python's generator would play -5 as 5: one game, two names)."""
+    if seed is not None and seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")
 
 
 def _bots(names: list[str], seed: int, time_limit: float) -> list[Bot]:
@@ -108,6 +118,7 @@ def play(
     replays as a game that was left.
     """
     check_time_limit(time_limit)
+    _check_seed(seed)
     count = (
         players if players is not None else (len(_bot_list(bots)) + 1 if bots else len(DEFAULT_OPPONENTS) + 1)
     )
@@ -143,10 +154,10 @@ def play(
             markup=False,
         )
         play_game(rules, everyone, seed=game_seed, listeners=listeners)
-    except QuitGame as left:
+    except (QuitGame, KeyboardInterrupt):  # quit, end of input, or Ctrl-C at any moment
         if writer is not None:
-            writer.quit(left.round_number, left.seat)
-        saved = f"  The log {log} replays it as a game left in round {left.round_number}." if log else ""
+            writer.quit(0)
+        saved = f"  The log {log} replays it as a game left in round {writer.round_number}." if writer else ""
         out.print(f"Game left.  Replay it with --seed {game_seed}.{saved}", markup=False)
     except OSError as error:
         fail(f"cannot write the log: {error}")
@@ -202,6 +213,7 @@ def tournament(
     if not 1 <= jobs <= MAX_JOBS:
         fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
     check_time_limit(time_limit)
+    _check_seed(seed)
     names = _bot_list(bots)
     rules = _settings(variant, len(names), knock_only_after_meld, round_bonus_to_all)
     _bots(names, seed, time_limit)  # an unknown bot stops here, before any game

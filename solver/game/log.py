@@ -101,6 +101,8 @@ class LogWriter:
 
     def __init__(self, stream: TextIO, settings: GameSettings, *, seed: int, players: Sequence[str]) -> None:
         self.stream = stream
+        self.round_number = 0
+        """The round last dealt (where a ``quit`` happens)."""
         self._write(
             {
                 "type": "game",
@@ -112,11 +114,13 @@ class LogWriter:
         )
 
     def __call__(self, event: GameEvent) -> None:
+        if isinstance(event, Dealt):
+            self.round_number = event.round_number
         self._write(event_to_dict(event))
 
-    def quit(self, round_number: int, seat: int) -> None:
-        """Record that the player at ``seat`` left the game in ``round_number`` (the last line)."""
-        self._write({"type": "quit", "round": round_number, "seat": seat})
+    def quit(self, seat: int) -> None:
+        """Record that the player at ``seat`` left the game in the current round (the last line)."""
+        self._write({"type": "quit", "round": self.round_number, "seat": seat})
 
     def _write(self, record: dict[str, object]) -> None:
         self.stream.write(json.dumps(record) + "\n")
@@ -256,11 +260,12 @@ def replay(records: Sequence[dict[str, object]], *, listeners: Iterable[Listener
 
 
 def _quit_problem(game: Game, record: QuitRecord) -> str | None:
-    """Why a ``quit`` line cannot be where it is, or None: a player quits on their own move."""
+    """Why a ``quit`` line cannot be where it is, or None.  A player may leave at any
+    moment of the round being played (Ctrl-C while another player thinks, too)."""
     if game.result is not None:
         return "a quit after the end of the game"
-    if record.seat != game.to_move:
-        return f"seat {record.seat} quits, but seat {game.to_move} is to move"
+    if record.seat >= game.settings.players:
+        return f"seat {record.seat} quits, but the game has seats 0-{game.settings.players - 1}"
     if record.round != game.round.round_number:
         return (
             f"the quit is logged in round {record.round}, but the game is in round {game.round.round_number}"
