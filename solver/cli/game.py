@@ -257,8 +257,11 @@ def _replay_file(log: Path, show: bool) -> ReplayReport:
         if show:
             header = records[0] if records else {}
             names, described = header.get("players"), header.get("settings")
-            if isinstance(names, list) and isinstance(described, dict):
-                settings = GameSettings.from_description(described)
+            try:
+                settings = GameSettings.from_description(described) if isinstance(described, dict) else None
+            except ValueError:
+                settings = None  # replay() names the problem with the line it is on
+            if isinstance(names, list) and settings is not None:
                 seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
                 listeners.append(Narrator(out, seats, settings, me=None, reveal=True))
         return replay(records, listeners=listeners)
