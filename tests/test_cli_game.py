@@ -322,9 +322,9 @@ def test_draft_edits_and_undo() -> None:
     draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"))
     assert draft.shown().melds[0] == Table.parse("5h 6h 7h").melds[0]
     assert not draft.changed and not draft.undo()
-    assert draft.edit("1 + 8h") == "added 8h to meld 1"
+    assert draft.edit("1 + 8h") == "added 8♥ to meld 1: 5♥ 6♥ 7♥ 8♥"
     assert draft.edit("+ 2c 3c 4c").startswith("new meld 3")
-    assert draft.edit("3 + 5c 6c") == "added 5c 6c to meld 3"
+    assert draft.edit("3 + 5c 6c") == "added 5♣ 6♣ to meld 3: 2♣ 3♣ 4♣ 5♣ 6♣"
     assert draft.table() == Table.parse("5h 6h 7h 8h | Qs Qh Qd | 2c 3c 4c 5c 6c")
     assert draft.undo() and draft.undo()
     assert draft.table() == Table.parse("5h 6h 7h 8h | Qs Qh Qd")
@@ -436,6 +436,18 @@ def test_knock_prompt_lists_its_commands() -> None:
     assert "nothing to undo" in screen.getvalue() and "no meld now: knock or pass" in screen.getvalue()
 
 
+def steps_after(header: str, text: str) -> list[str]:
+    """The numbered step lines right under the line ``header`` (first occurrence)."""
+    lines = text.splitlines()
+    start = lines.index(header) + 1
+    steps = []
+    for line in lines[start:]:
+        if not re.match(r"^  \d+\. ", line):
+            break
+        steps.append(line)
+    return steps
+
+
 def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
     outcome = runner.invoke(
@@ -445,16 +457,16 @@ def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
     )
     assert outcome.exit_code == 0, outcome.output
     text = outcome.stdout
-    assert "Steps\n  1. Start new meld 1, J♦ Q♦ K♦, with J♦ Q♦ K♦ from your hand." in text  # the hint's steps
+    hint_steps = steps_after("Steps", text)
+    assert hint_steps and "J♦ Q♦ K♦" in hint_steps[0]  # the in-game hint shows its steps
     assert "You draw 7♣, the second draw of the turn." in text
     assert "You draw J♦, the third draw of the turn: the last one, so the turn ends without a meld." in text
     assert "Your turn is over." in text
     assert "Bot 1 (greedy) draws a card, the third draw of the turn: the last one" in text
     assert "Bot 1 (greedy): turn over." in text
-    assert (
-        "Bot 1 (greedy) melds 3♠ 3♥ 3♦.\n  1. Start new meld 1, 3♠ 3♥ 3♦, with 3♠ 3♥ 3♦ from their hand."
-        in text
-    )
+    bot_steps = steps_after("Bot 1 (greedy) melds 3♠ 3♥ 3♦.", text)
+    assert bot_steps and "3♠ 3♥ 3♦" in bot_steps[0]  # a bot's play comes with its steps
+    assert not any("your hand" in step for step in bot_steps)  # the hand is the bot's
     assert "Bot 2 (random) draws a card" in text and "draws 5" not in text  # others' cards stay hidden
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
@@ -468,6 +480,7 @@ def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:
     )
     assert outcome.exit_code == 0, outcome.output
     text = outcome.stdout
-    assert "OK, new meld 1: 2c 3c 4c." in text
-    assert "OK, added 5c to meld 1." in text and "Not a legal play yet" in text  # 5c is not in the hand
+    assert "OK, new meld 1: 2♣ 3♣ 4♣." in text
+    assert "OK, added 5♣ to meld 1: 2♣ 3♣ 4♣ 5♣." in text
+    assert "Not a legal play yet" in text  # 5c is not in the hand
     assert "You meld 2♣ 3♣ 4♣.\n  Played.  Your hand: 12 cards, 81 points.\nYour turn is over." in text

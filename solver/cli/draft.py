@@ -5,7 +5,8 @@ pieces: type the whole table, add a meld (``+ Qs Qh Qd``), lay off cards on a me
 (``3 + 8d``: add 8d to meld 3).  ``Draft`` holds the edits of one decision, in the
 player's own meld order (new melds at the end, so the numbers shown stay put while
 editing), takes back the last edit on ``undo``, and gives the table to play.  It only
-reads notation: whether the table is a legal play is the referee's question.
+reads notation (and says what it did with suit symbols, as the screen shows cards):
+whether the table is a legal play is the referee's question.
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ class Draft:
             melds = list(self.melds)
             melds[number - 1] = Meld.of((*melds[number - 1].pieces, *added))
             self._push(melds)
-            return f"added {_text(added)} to meld {number}"
+            return f"added {_text(added)} to meld {number}: {melds[number - 1].pretty}"
         if command.lstrip().startswith("+"):
             meld = Meld.parse(command.lstrip()[1:], where="the new meld")
             self._push([*self.melds, meld])
-            return f"new meld {len(self.melds)}: {meld}"
+            return f"new meld {len(self.melds)}: {meld.pretty}"
         text = command.strip()
         if text.lower().startswith("play "):
             text = text[5:]
@@ -96,4 +97,4 @@ def _pieces(text: str) -> tuple[Piece, ...]:
 
 
 def _text(pieces: tuple[Piece, ...]) -> str:
-    return " ".join(str(piece) for piece in pieces)
+    return " ".join(piece.pretty for piece in pieces)
