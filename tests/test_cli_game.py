@@ -71,6 +71,17 @@ def test_play_rejects_bad_players_bots_and_variants(args: list[str], words: list
     assert_usage_error(["play", "--seed", "1", *args], *words)
 
 
+def test_a_bot_module_that_fails_to_load_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "brokenbot.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "fussybot.py").write_text(
+        "from solver.game import Bot\n\nclass Fussy(Bot):\n    def __init__(self) -> None:\n        pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert_usage_error(["play", "--bots", "brokenbot:Bot"], "RuntimeError: boom")
+    assert_usage_error(["play", "--bots", "fussybot:Fussy"], "TypeError")
+    assert_usage_error(["tournament", "--games", "1", "--bots", "greedy,fussybot:Fussy"], "TypeError")
+
+
 def test_play_rejects_a_log_it_cannot_write(tmp_path: Path) -> None:
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")

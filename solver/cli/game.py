@@ -83,6 +83,8 @@ def _bots(names: list[str], seed: int, time_limit: float) -> list[Bot]:
         ]
     except ValueError as error:
         fail(str(error))
+    except Exception as error:  # a user's bot module may raise anything while it loads
+        fail(f"cannot load a bot of --bots {','.join(names)}: {type(error).__name__}: {error}")
 
 
 def _read_stdin_line() -> str | None:
