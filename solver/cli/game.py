@@ -115,9 +115,9 @@ def play(
 ) -> None:
     """Play a game in the terminal against bots.  Type help at the prompt for the commands.
 
-    Every option is checked before the game starts; with --log, leaving the game (quit,
-    end of input, Ctrl-C at the prompt) ends the log with a quit line, and the log
-    replays as a game that was left.
+    Every option is checked before the game starts.  With --log, leaving the game
+    (quit, the end of input, or Ctrl-C) ends the log with a quit line, and rummy replay
+    reports it as a game that was left.
     """
     check_time_limit(time_limit)
     _check_seed(seed)
