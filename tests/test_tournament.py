@@ -164,15 +164,23 @@ def test_play_accepts_typed_melds_and_can_be_left(tmp_path: Path) -> None:
     outcome = runner.invoke(
         app,
         ["play", "--variant", "machiavelli", "--bots", "random", "--seed", "9", "--log", str(log)],
-        input="2c 3c 4c\n+ 7s 8s 9s\nshow\nquit\n",
+        input="2c 3c 4c\ndone\n+ 7s 8s 9s\ndone\nshow\nquit\n",
     )
     assert outcome.exit_code == 0, outcome.output
     assert "illegal" not in outcome.stdout and "not understood" not in outcome.stdout
     assert "Game left" in outcome.stdout and "--seed 9" in outcome.stdout
-    mine = [record for record in read_log(log.read_text().splitlines()) if record.get("seat") == 0]
+    records = read_log(log.read_text().splitlines())
+    mine = [record for record in records if record["type"] == "action" and record.get("seat") == 0]
     assert [record["action"]["type"] for record in mine] == ["play", "play"]  # type: ignore[index]
     assert "7s 8s 9s" in mine[1]["action"]["table"]  # type: ignore[index]
-    assert runner.invoke(app, ["replay", str(log)]).exit_code == 1  # stops before the end
+    assert records[-1] == {"type": "quit", "round": 1, "seat": 0}
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output  # a game left is not a broken log
+    assert "left by human (seat 0) in round 1" in replayed.stdout
+    truncated = log.read_text().splitlines()[:-1]  # no quit line: the log just stops
+    log.write_text("\n".join(truncated) + "\n")
+    stopped = runner.invoke(app, ["replay", str(log)])
+    assert stopped.exit_code == 1 and "stops before the end" in stopped.stderr
 
 
 def test_play_rejects_a_mismatched_bot_list() -> None:

@@ -12,12 +12,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from solver.cli.common import VariantOption, app, err, fail, out
-from solver.cli.terminal import Narrator, QuitGame, TerminalPlayer
-from solver.game import BOTS, GameSettings, Player, make_bot, play_game
+from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
+from solver.cli.narrator import Narrator
+from solver.cli.paths import check_output_file, prepare_output_dir
+from solver.cli.terminal import QuitGame, TerminalPlayer
+from solver.game import BOTS, Bot, GameSettings, Player, make_bot, play_game
 from solver.game.bots import BOT_TIME_LIMIT
 from solver.game.game import Listener
-from solver.game.log import LogError, LogWriter, read_log, replay
+from solver.game.log import LogError, LogWriter, ReplayReport, read_log, replay
 from solver.game.registry import bot_rng
 from solver.game.tournament import TournamentResult, run_tournament
 
@@ -33,7 +35,12 @@ KnockOption = Annotated[
 BonusOption = Annotated[
     bool, typer.Option(help="Manipulation option: every player adds 25 per round won at the end.")
 ]
-TimeLimitOption = Annotated[float, typer.Option(help="Seconds per hint-engine call.")]
+TimeLimitOption = Annotated[float, typer.Option(help="Seconds per hint-engine call (0-3600).")]
+
+MAX_GAMES = 1_000_000
+"""The most games one tournament command plays (its game list is built up front)."""
+MAX_JOBS = 256
+"""The most worker processes a tournament starts."""
 
 
 def _bot_list(text: str) -> list[str]:
@@ -46,6 +53,10 @@ def _bot_list(text: str) -> list[str]:
 def _settings(
     variant: str, players: int, knock_only_after_meld: bool, round_bonus_to_all: bool
 ) -> GameSettings:
+    """The game's settings; exit 2 for an unknown variant, a player count it does not
+    take, or a Manipulation Rummy option given for another variant."""
+    if (knock_only_after_meld or round_bonus_to_all) and variant.strip().lower() != "manipulation":
+        fail("--knock-only-after-meld and --round-bonus-to-all are Manipulation Rummy options")
     try:
         return GameSettings.named(
             variant,
@@ -55,6 +66,25 @@ def _settings(
         )
     except ValueError as error:
         fail(str(error))
+
+
+def _check_seed(seed: int | None) -> None:
+    """Seeds are 0 or more (Python's generator would play -5 as 5: one game, two names)."""
+    if seed is not None and seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")
+
+
+def _bots(names: list[str], seed: int, time_limit: float) -> list[Bot]:
+    """The bots by name, seats 1.. (each with its seeded generator); exit 2 naming an unknown one."""
+    try:
+        return [
+            make_bot(name, rng=bot_rng(seed, seat), time_limit=time_limit)
+            for seat, name in enumerate(names, start=1)
+        ]
+    except ValueError as error:
+        fail(str(error))
+    except Exception as error:  # a user's bot module may raise anything while it loads
+        fail(f"cannot load a bot of --bots {','.join(names)}: {type(error).__name__}: {error}")
 
 
 def _read_stdin_line() -> str | None:
@@ -83,39 +113,54 @@ def play(
     round_bonus_to_all: BonusOption = False,
     time_limit: TimeLimitOption = BOT_TIME_LIMIT,
 ) -> None:
-    """Play a game in the terminal against bots.  Type help at the prompt for the commands."""
+    """Play a game in the terminal against bots.  Type help at the prompt for the commands.
+
+    Every option is checked before the game starts.  With --log, leaving the game
+    (quit, the end of input, or Ctrl-C) ends the log with a quit line, and rummy replay
+    reports it as a game that was left.
+    """
+    check_time_limit(time_limit)
+    _check_seed(seed)
+    count = (
+        players if players is not None else (len(_bot_list(bots)) + 1 if bots else len(DEFAULT_OPPONENTS) + 1)
+    )
+    rules = _settings(variant, count, knock_only_after_meld, round_bonus_to_all)
     if bots is None:
-        count = players if players is not None else len(DEFAULT_OPPONENTS) + 1
-        names = [DEFAULT_OPPONENTS[seat % len(DEFAULT_OPPONENTS)] for seat in range(max(count - 1, 0))]
+        names = [DEFAULT_OPPONENTS[seat % len(DEFAULT_OPPONENTS)] for seat in range(count - 1)]
     else:
         names = _bot_list(bots)
-        count = players if players is not None else len(names) + 1
         if len(names) == 1:
             names = names * (count - 1)
     if len(names) != count - 1:
         fail(f"{count} players need {count - 1} bots, --bots gives {len(names)}")
-    rules = _settings(variant, count, knock_only_after_meld, round_bonus_to_all)
     game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    opponents = _bots(names, game_seed, time_limit)
+    log_file: TextIO | None = None
+    if log is not None:
+        check_output_file(log, "--log")
+        try:
+            log_file = log.open("w", encoding="utf-8")
+        except OSError as error:
+            fail(f"--log {log} cannot be written: {error.strerror or error}")
     seats = ["You", *(f"Bot {seat} ({name})" for seat, name in enumerate(names, start=1))]
     me = TerminalPlayer(out, _read_stdin_line, seats, time_limit=time_limit)
-    everyone: list[Player] = [me]
+    everyone: list[Player] = [me, *opponents]
+    listeners: list[Listener] = [Narrator(out, seats, rules, me=0)]
+    writer: LogWriter | None = None
     try:
-        for seat, name in enumerate(names, start=1):
-            everyone.append(make_bot(name, rng=bot_rng(game_seed, seat), time_limit=time_limit))
-    except ValueError as error:
-        fail(str(error))
-    out.print(
-        f"{rules.variant.name}, {count} players, seed {game_seed}.  Type help for the commands.", markup=False
-    )
-    log_file: TextIO | None = None
-    listeners: list[Listener] = [Narrator(out, seats, me=0)]
-    try:
-        if log is not None:
-            log_file = log.open("w", encoding="utf-8")
-            listeners.insert(0, LogWriter(log_file, rules, seed=game_seed, players=["human", *names]))
+        if log_file is not None:
+            writer = LogWriter(log_file, rules, seed=game_seed, players=["human", *names])
+            listeners.insert(0, writer)
+        out.print(
+            f"{rules.variant.name}, {count} players, seed {game_seed}.  Type help for the commands.",
+            markup=False,
+        )
         play_game(rules, everyone, seed=game_seed, listeners=listeners)
-    except QuitGame:
-        out.print(f"Game left.  Replay it with --seed {game_seed}.", markup=False)
+    except (QuitGame, KeyboardInterrupt):  # quit, end of input, or Ctrl-C at any moment
+        if writer is not None:
+            writer.quit(0)
+        saved = f"  The log {log} replays it as a game left in round {writer.round_number}." if writer else ""
+        out.print(f"Game left.  Replay it with --seed {game_seed}.{saved}", markup=False)
     except OSError as error:
         fail(f"cannot write the log: {error}")
     finally:
@@ -165,12 +210,19 @@ def tournament(
     The results table is the same for the same seed, bots and options, whatever --jobs;
     the speed table below it is wall-clock time.
     """
+    if not 1 <= games <= MAX_GAMES:
+        fail(f"--games must be between 1 and {MAX_GAMES}, not {games}")
+    if not 1 <= jobs <= MAX_JOBS:
+        fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    check_time_limit(time_limit)
+    _check_seed(seed)
     names = _bot_list(bots)
     rules = _settings(variant, len(names), knock_only_after_meld, round_bonus_to_all)
-    if games < 1 or jobs < 1:
-        fail("--games and --jobs must be at least 1")
+    _bots(names, seed, time_limit)  # an unknown bot stops here, before any game
     if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
+        prepare_output_dir(logs, "--logs")
+    if out_file is not None:
+        check_output_file(out_file, "--out")
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
@@ -199,30 +251,56 @@ def tournament(
         _print_results(result)
 
 
+def _replay_file(log: Path, show: bool) -> ReplayReport:
+    """Read and replay a log file, narrating it with ``show``; exit 2 for an unreadable or malformed log."""
+    try:
+        records = read_log(log.read_text(encoding="utf-8").splitlines())
+        listeners: list[Listener] = []
+        if show:
+            header = records[0] if records else {}
+            names, described = header.get("players"), header.get("settings")
+            try:
+                settings = GameSettings.from_description(described) if isinstance(described, dict) else None
+            except ValueError:
+                settings = None  # replay() names the problem with the line it is on
+            if isinstance(names, list) and settings is not None:
+                seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
+                listeners.append(Narrator(out, seats, settings, me=None, reveal=True))
+        return replay(records, listeners=listeners)
+    except OSError as error:
+        fail(f"cannot read {log}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"cannot read {log}: not UTF-8 text")
+    except (LogError, ValueError) as error:
+        fail(f"bad log {log}: {error}")
+
+
 @app.command(name="replay")
 def replay_command(
     log: Annotated[Path, typer.Argument(help="A game log written by rummy play --log or tournament --logs.")],
+    show: Annotated[bool, typer.Option("--show", help="Print every move of the game as it replays.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
-    """Replay a game log from its seed and actions; exit 1 if it does not reach the logged scores."""
-    try:
-        records = read_log(log.read_text(encoding="utf-8").splitlines())
-        report = replay(records)
-    except OSError as error:
-        fail(f"cannot read {log}: {error}")
-    except LogError as error:
-        fail(f"bad log {log}: {error}")
+    """Replay a game log from its seed and actions; exit 1 if it does not reach the logged scores.
+
+    A game left at the terminal (its log ends with a quit line) replays up to where it
+    was left and exits 0, saying so.
+    """
+    if show and json_output:
+        fail("--show prints text: give --show or --json, not both")
+    report = _replay_file(log, show)
     result = report.result
     if json_output:
         data: dict[str, object] = {
             "ok": report.ok,
             "players": report.players,
             "mismatches": report.mismatches,
+            "quit": None if report.quit is None else report.quit.to_dict(),
         }
         if result is not None:
             data |= result.to_dict()
         print(json.dumps(data))
-    elif result is not None:
+    elif result is not None and not show:
         table = RichTable(title=f"{len(result.rounds)} round(s), seed {result.seed}")
         for column in ("seat", "player", "rounds", "bonus", "final"):
             table.add_column(column)
@@ -238,8 +316,17 @@ def replay_command(
         out.print(table)
     for problem in report.mismatches:
         err.print(f"mismatch: {problem}", markup=False)
-    if result is None and not report.mismatches:
+    if result is None and report.quit is None and not report.mismatches:
         err.print("the log stops before the end of the game", markup=False)
     if not json_output and report.ok:
-        out.print("replay matches the log", markup=False)
+        if report.quit is not None:
+            left = report.quit
+            who = report.players[left.seat] if left.seat < len(report.players) else f"seat {left.seat}"
+            out.print(
+                f"the game was left by {who} (seat {left.seat}) in round {left.round_number}; "
+                "the replay matches the log up to there",
+                markup=False,
+            )
+        else:
+            out.print("replay matches the log", markup=False)
     raise typer.Exit(0 if report.ok else 1)

@@ -1,10 +1,12 @@
-"""A person at the terminal as a game player, and the narration of what the others do.
+"""A person at the terminal as a game player.
 
 ``TerminalPlayer`` is a ``solver.game.Player``: at each decision it shows the round and
 reads commands until one is a legal action, re-prompting with the referee's reasons
-otherwise.  Input and output are injected (a line reader and a rich console), so the
-interactive game runs the same under a test runner.  ``Narrator`` is a game listener
-that prints the other players' actions, the end of each round and of the game.
+otherwise.  A play is built at the prompt in edits (the whole table, ``+ MELD``,
+``N + CARDS``; see ``solver.cli.draft``) that ``undo`` takes back one by one until
+``done`` plays them.  Input and output are injected (a line reader and a rich
+console), so the interactive game runs the same under a test runner.  What the other
+players do is told by ``solver.cli.narrator.Narrator``.
 """
 
 from __future__ import annotations
@@ -12,37 +14,41 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
-from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cards import Joker, Piece
-from solver.cli.common import print_melds, print_table, styled_meld, styled_piece
+from solver.cli.common import print_melds, print_table, styled_meld
+from solver.cli.draft import Draft
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.game.bots import BOT_TIME_LIMIT, best_play
-from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
-from solver.melds import Meld
-from solver.position import Hand, Position, Table
-from solver.referee import played_pieces
+from solver.plan import plan_play
 
-__all__ = ["HELP", "Narrator", "QuitGame", "TerminalPlayer"]
+__all__ = ["HELP", "QuitGame", "TerminalPlayer"]
 
 HELP = """\
-Commands (one per line):
+Commands (one per line).  Build your play, then type done to play it:
   TABLE          the whole new table in notation, melds separated by |
                  e.g.  7h 8h 9h | Kh Kd Kc   (a table joker is written *7h)
-  + MELD         add one new meld from your hand to the table as it is, e.g.  + Qs Qh Qd
-  hint           show the engine's best play;  ok  then plays it
+  + MELD         add a new meld from your hand, e.g.  + Qs Qh Qd
+  N + CARDS      add cards to meld N as numbered on screen, e.g.  3 + 8d
+  undo           take back your last change to the table (before done)
+  done           play the table as you have built it: that ends your melding
+  hint           show the engine's best play and its steps;  ok  then plays it at once
   draw           do not meld now: draw the next card
   knock          end the round (allowed at the end of your turn with a low hand)
   pass           end your turn without knocking (or let a final turn go without a meld)
-  show           show the table and your hand again
+  show           show the table and your hand again (and your changes so far)
   help           this text
-  quit           leave the game"""
+  quit           leave the game (the log, with --log, records that you left)"""
 
 
 class QuitGame(Exception):
-    """The person at the terminal left the game."""
+    """The person at the terminal left the game, at their move in ``round_number``."""
+
+    def __init__(self, seat: int, round_number: int) -> None:
+        super().__init__(f"seat {seat} left the game in round {round_number}")
+        self.seat = seat
+        self.round_number = round_number
 
 
 class TerminalPlayer:
@@ -63,34 +69,20 @@ class TerminalPlayer:
 
     def act(self, view: PlayerView) -> Action:
         self.show(view)
+        draft = Draft(view.table) if "play" in view.legal_kinds() else None
         suggestion: Hint | None = None
         while True:
-            self.console.print(Text(_prompt(view), style="bold cyan"), end="")
-            line = self.read_line()
-            if line is None:
-                raise QuitGame
-            command = line.strip()
+            command = self._read(view).strip()
             word = command.lower()
             if not command:
                 continue
             if word == "quit":
-                raise QuitGame
-            if word in ("help", "?"):
-                self.console.print(HELP, markup=False)
-                continue
-            if word == "show":
-                self.show(view)
-                continue
+                raise QuitGame(view.seat, view.round_number)
             if word == "hint":
                 suggestion = self._show_hint(view)
                 continue
-            if word == "ok" and (suggestion is None or not suggestion.has_play):
-                self.console.print("no hint to play: type hint first (and it must find a play)", markup=False)
-                continue
-            try:
-                action = _parse_command(command, view, suggestion)
-            except ValueError as error:
-                self.console.print(f"not understood: {error}  (type help)", markup=False)
+            action = self._command(view, word, command, draft, suggestion)
+            if action is None:
                 continue
             reasons = view.problems(action)
             if not reasons:
@@ -99,12 +91,81 @@ class TerminalPlayer:
             for reason in reasons:
                 self.console.print(f"  - {reason}", markup=False)
 
+    def _read(self, view: PlayerView) -> str:
+        """One line from the person; QuitGame at the end of input or on Ctrl-C."""
+        self.console.print(Text(_prompt(view), style="bold cyan"), end="")
+        try:
+            line = self.read_line()
+        except (KeyboardInterrupt, EOFError):
+            line = None
+        if line is None:
+            raise QuitGame(view.seat, view.round_number)
+        return line
+
+    def _command(
+        self, view: PlayerView, word: str, command: str, draft: Draft | None, suggestion: Hint | None
+    ) -> Action | None:
+        """The action a command asks for, or None after a command that only shows or edits."""
+        say = self.console.print
+        if word in ("help", "?"):
+            say(HELP, markup=False)
+        elif word == "show":
+            self.show(view)
+            if draft is not None and draft.changed:
+                self._show_draft(view, draft)
+        elif word == "ok":
+            if suggestion is not None and suggestion.has_play:
+                return Play(suggestion.table)
+            say("no hint to play: type hint first (and it must find a play)", markup=False)
+        elif word == "undo":
+            if draft is not None and draft.undo():
+                say("Taken back.", markup=False)
+                self._show_draft(view, draft)
+            else:
+                say("nothing to undo: no change to the table since your last play or draw", markup=False)
+        elif word in ("done", "play"):
+            if draft is not None and draft.changed:
+                return Play(draft.table())
+            say("nothing to play yet: change the table first (type help)", markup=False)
+        elif word in ("draw", "knock", "pass"):
+            if draft is not None and draft.changed:
+                say(
+                    f"you have changed the table: type done to play it, or undo each change before {word}",
+                    markup=False,
+                )
+                return None
+            simple: dict[str, Action] = {"draw": Draw(), "knock": Knock(), "pass": Pass()}
+            return simple[word]
+        elif draft is None:
+            say("no meld now: knock or pass (type help)", markup=False)
+        else:
+            try:
+                said = draft.edit(command)
+            except ValueError as error:
+                say(f"not understood: {error}  (type help)", markup=False)
+                return None
+            say(f"OK, {said}.", markup=False)
+            self._show_draft(view, draft)
+        return None
+
+    def _show_draft(self, view: PlayerView, draft: Draft) -> None:
+        """The table as the person has built it, and whether it is a legal play yet."""
+        print_table("Your table so far", draft.shown(), self.console)
+        reasons = view.problems(Play(draft.table()))
+        if reasons:
+            self.console.print("Not a legal play yet: " + "; ".join(reasons), markup=False)
+            self.console.print("Keep editing, undo, or type a whole table.", markup=False)
+        else:
+            self.console.print(Text("A legal play: type done to play it, or undo.", style="green"))
+
     def show(self, view: PlayerView) -> None:
         """The round as this player sees it: the table, the hand, the others, the scores."""
         console = self.console
         status = [f"round {view.round_number}", f"stock {view.stock_size}"]
         if view.final_turn:
             status.append("final turn: no draw")
+        if view.phase == "meld" and not view.final_turn and view.settings.turn == "draw_first":
+            status.append(f"draw {view.draws} of {view.settings.draws_per_turn}")
         console.rule(Text(" · ".join(["Your turn", *status]), style="bold"))
         if view.drawn:
             console.print(Text("You drew  ") + styled_meld(view.drawn))
@@ -130,6 +191,10 @@ class TerminalPlayer:
             return found
         self.console.print(Text("Hint: play ", style="bold green") + styled_meld(found.played))
         print_melds(found.table, self.console)
+        self.console.print(Text("Steps", style="bold"))
+        plan = plan_play(view.position, found.table, variant=view.variant)
+        for number, line in enumerate(plan.lines(pretty=True), start=1):
+            self.console.print(f"  {number}. {line}", markup=False)
         notes = [f"leaves {found.hand_points} points"]
         if found.goes_out:
             notes.append("goes out")
@@ -140,114 +205,9 @@ class TerminalPlayer:
 
 
 def _prompt(view: PlayerView) -> str:
+    """The question, with every command that can be typed now."""
     if view.phase == "knock":
-        return f"Your hand is worth {view.hand_points} points: knock or pass? "
-    options = "TABLE, + MELD, hint, " + ("pass" if view.final_turn else "draw") + ", help, quit"
-    return f"Your move ({options}): "
-
-
-def _parse_command(command: str, view: PlayerView, suggestion: Hint | None) -> Action:
-    """The action a command line stands for (ValueError for notation it cannot read)."""
-    word = command.lower()
-    simple: dict[str, Action] = {"draw": Draw(), "knock": Knock(), "pass": Pass()}
-    if word in simple:
-        return simple[word]
-    if word == "ok" and suggestion is not None:
-        return Play(suggestion.table)
-    if command.startswith("+"):
-        return Play(Table.of((*view.table.melds, Meld.parse(command[1:]))))
-    if word.startswith("play "):
-        command = command[5:]
-    return Play(Table.parse(command))
-
-
-class Narrator:
-    """Prints the other players' actions, each round's end and the game's end."""
-
-    def __init__(self, console: Console, names: Sequence[str], *, me: int | None = 0) -> None:
-        self.console = console
-        self.names = list(names)
-        self.me = me
-        self.table = Table()
-
-    def __call__(self, event: GameEvent) -> None:
-        if isinstance(event, Dealt):
-            self.table = Table()
-            dealer = self.names[event.dealer]
-            self.console.rule(Text(f"Round {event.round_number}", style="bold magenta"))
-            verb = "deal" if event.dealer == self.me else "deals"
-            self.console.print(f"{dealer} {verb} {len(event.hands[0])} cards each.", markup=False)
-        elif isinstance(event, Acted):
-            self._acted(event)
-        elif isinstance(event, RoundEnded):
-            self._round_ended(event)
-        elif isinstance(event, GameEnded):
-            self._game_ended(event)
-
-    def _acted(self, event: Acted) -> None:
-        action = event.action
-        before = self.table
-        if isinstance(action, Play):
-            self.table = action.table
-        if event.seat == self.me:
-            return
-        name = self.names[event.seat]
-        if isinstance(action, Play):
-            real, jokers = played_pieces(Position(before, Hand()), action.table)
-            pieces: list[Piece] = [card for card, count in sorted(real.items()) for _ in range(count)]
-            pieces.extend([Joker()] * jokers)
-            self.console.print(Text(f"{name} melds ") + styled_meld(tuple(pieces)))
-        elif isinstance(action, Draw):
-            self.console.print(f"{name} draws.", markup=False)
-        elif isinstance(action, Knock):
-            self.console.print(Text(f"{name} knocks!", style="bold"))
-
-    def _round_ended(self, event: RoundEnded) -> None:
-        record = event.record
-        end = record.end
-        reason = {
-            "knock": f"{self.names[end.knocker or 0]} knocked",
-            "out": f"{self.names[end.out or 0]} went out",
-            "exhausted": "the stock is exhausted",
-            "blocked": "the stock is empty and nobody can play",
-        }[end.reason]
-        self.console.rule(Text(f"Round {record.number} over: {reason}", style="bold"))
-        table = RichTable(show_edge=False)
-        for column in ("player", "hand", "points", "round score", "total"):
-            table.add_column(column)
-        for seat, name in enumerate(self.names):
-            notes = []
-            if seat in record.score.winners:
-                notes.append("won")
-            if seat in record.score.undercut:
-                notes.append("undercut")
-            hand = Text(" ").join(styled_piece(piece) for piece in record.hands[seat]) or Text("-")
-            table.add_row(
-                name + (f" ({', '.join(notes)})" if notes else ""),
-                hand,
-                str(end.hand_points[seat]),
-                f"{record.score.scores[seat]:+d}",
-                str(record.totals[seat]),
-            )
-        self.console.print(table)
-
-    def _game_ended(self, event: GameEnded) -> None:
-        result = event.result
-        self.console.rule(Text("Game over", style="bold magenta"))
-        table = RichTable(show_edge=False)
-        for column in ("player", "rounds", "bonus", "final"):
-            table.add_column(column)
-        for seat, name in enumerate(self.names):
-            table.add_row(
-                name + (" (winner)" if seat in result.winners else ""),
-                str(result.totals[seat]),
-                f"{result.bonuses[seat]:+d}",
-                str(result.final[seat]),
-            )
-        self.console.print(table)
-        winners = " and ".join(self.names[seat] for seat in result.winners)
-        if len(result.winners) > 1:
-            verdict = f"{winners} share the win."
-        else:
-            verdict = f"{winners} {'win' if result.winners[0] == self.me else 'wins'}."
-        self.console.print(Text(verdict, style="bold"))
+        return f"Your hand is worth {view.hand_points} points [knock, pass, show, help, quit]: "
+    decline = "pass" if view.final_turn else "draw"
+    commands = f"TABLE, + MELD, N + CARDS, undo, done, hint, ok, {decline}, show, help, quit"
+    return f"Your move [{commands}]: "

@@ -30,6 +30,18 @@ from solver.variants import VARIANT_NAMES, Variant
 
 __all__ = ["GameSettings", "ScoringStyle", "TurnStyle"]
 
+_DESCRIPTION_TYPES: dict[str, type] = {
+    "variant": str,
+    "players": int,
+    "turn": str,
+    "scoring": str,
+    "draws_per_turn": int,
+    "hand_size": int,
+    "knock_only_after_meld": bool,
+    "round_bonus_to_all": bool,
+}
+"""The keys of ``describe()`` and each one's JSON type."""
+
 TurnStyle = Literal["draw_first", "meld_or_draw"]
 ScoringStyle = Literal["lowest_hand", "first_out"]
 
@@ -126,16 +138,40 @@ class GameSettings:
 
     @classmethod
     def from_description(cls, data: dict[str, object]) -> GameSettings:
-        """Rebuild settings from ``describe()`` output (a game log's header)."""
+        """Rebuild settings from ``describe()`` output (a game log's header).
+
+        The description must be exactly what ``describe()`` gives for the settings it
+        names: keys, JSON types and values (a ``hand_size`` or ``turn`` that the preset
+        does not have is a ValueError, not silently replaced).
+        """
+        expected = _DESCRIPTION_TYPES
+        unknown = sorted(set(data) - set(expected))
+        if unknown:
+            raise ValueError(f"unknown settings key(s): {', '.join(unknown)}")
+        for key, kind in expected.items():
+            if key not in data:
+                raise ValueError(f"settings need {key!r}")
+            value = data[key]
+            if type(value) is not kind:  # exact: True is not a player count, "yes" not a bool
+                raise ValueError(f"settings {key!r} must be a {kind.__name__}, not {value!r}")
         name, players = str(data["variant"]), int(str(data["players"]))
         if name == "machiavelli":
-            return cls.machiavelli(players, hand_size=int(str(data["hand_size"])))
-        return cls.named(
-            name,
-            players,
-            knock_only_after_meld=bool(data.get("knock_only_after_meld", False)),
-            round_bonus_to_all=bool(data.get("round_bonus_to_all", False)),
-        )
+            settings = cls.machiavelli(players, hand_size=int(str(data["hand_size"])))
+        else:
+            settings = cls.named(
+                name,
+                players,
+                knock_only_after_meld=data["knock_only_after_meld"] is True,
+                round_bonus_to_all=data["round_bonus_to_all"] is True,
+            )
+        described = settings.describe()
+        differing = [key for key in described if described[key] != data[key]]
+        if differing:
+            problems = ", ".join(
+                f"{key} {data[key]!r} (the preset has {described[key]!r})" for key in differing
+            )
+            raise ValueError(f"settings do not match the {name} preset for {players} players: {problems}")
+        return settings
 
     @property
     def stock_size(self) -> int:

@@ -1,0 +1,100 @@
+"""The table a player is building at the prompt of ``rummy play``, one edit at a time.
+
+A play in the game is one action (the whole new table), but a person builds it in
+pieces: type the whole table, add a meld (``+ Qs Qh Qd``), lay off cards on a meld
+(``3 + 8d``: add 8d to meld 3).  ``Draft`` holds the edits of one decision, in the
+player's own meld order (new melds at the end, so the numbers shown stay put while
+editing), takes back the last edit on ``undo``, and gives the table to play.  It only
+reads notation (and says what it did with suit symbols, as the screen shows cards):
+whether the table is a legal play is the referee's question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from solver.cards import Piece, parse_piece
+from solver.melds import Meld
+from solver.position import Table
+
+__all__ = ["Draft"]
+
+_LAY_OFF = re.compile(r"^\s*(\d+)\s*\+\s*(.*)$")
+
+
+class Draft:
+    """Edits to the table, undoable one by one (see the module docstring)."""
+
+    def __init__(self, table: Table) -> None:
+        self.melds: list[Meld] = list(table.melds)
+        self._history: list[list[Meld]] = []
+
+    @property
+    def changed(self) -> bool:
+        """Whether any edit is in place."""
+        return bool(self._history)
+
+    def table(self) -> Table:
+        """The table as a play (canonical order)."""
+        return Table.of(self.melds)
+
+    def shown(self) -> Table:
+        """The table in the player's order, numbered as the player refers to it."""
+        return Table(tuple(self.melds))
+
+    def edit(self, command: str) -> str:
+        """Apply one edit and say what it did; ValueError (nothing changed) for bad input.
+
+        ``+ MELD`` adds a meld, ``N + CARDS`` adds cards to meld N, anything else is
+        the whole new table (``play TABLE`` too).
+        """
+        lay_off = _LAY_OFF.match(command)
+        if lay_off:
+            number, cards = int(lay_off.group(1)), lay_off.group(2)
+            if not self.melds:
+                raise ValueError("the table is empty: start a meld with + MELD")
+            if not 1 <= number <= len(self.melds):
+                raise ValueError(f"there is no meld {number}: the table has melds 1-{len(self.melds)}")
+            added = _pieces(cards)
+            melds = list(self.melds)
+            melds[number - 1] = Meld.of((*melds[number - 1].pieces, *added))
+            self._push(melds)
+            return f"added {_text(added)} to meld {number}: {melds[number - 1].pretty}"
+        if command.lstrip().startswith("+"):
+            meld = Meld.parse(command.lstrip()[1:], where="the new meld")
+            self._push([*self.melds, meld])
+            return f"new meld {len(self.melds)}: {meld.pretty}"
+        text = command.strip()
+        if text.lower().startswith("play "):
+            text = text[5:]
+        table = Table.parse(text)
+        self._push(list(table.melds))
+        return "the table as typed"
+
+    def undo(self) -> bool:
+        """Take back the last edit; False when there is none."""
+        if not self._history:
+            return False
+        self.melds = self._history.pop()
+        return True
+
+    def _push(self, melds: list[Meld]) -> None:
+        self._history.append(self.melds)
+        self.melds = melds
+
+
+def _pieces(text: str) -> tuple[Piece, ...]:
+    tokens = text.split()
+    if not tokens:
+        raise ValueError("give the cards to add, e.g. 3 + 8d")
+    pieces = []
+    for token in tokens:
+        try:
+            pieces.append(parse_piece(token))
+        except ValueError as error:
+            raise ValueError(f"bad card {token!r}: {error}") from None
+    return tuple(pieces)
+
+
+def _text(pieces: tuple[Piece, ...]) -> str:
+    return " ".join(piece.pretty for piece in pieces)

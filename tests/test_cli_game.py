@@ -1,0 +1,497 @@
+"""The game commands at the command line: option checks, the log schema, the narrated terminal game."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gamescript import scripted
+from rich.console import Console
+from typer.testing import CliRunner
+
+import solver.cli.game
+from solver.cli import app
+from solver.cli.draft import Draft
+from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
+from solver.game import GameSettings, Knock, Play, make_bots, play_game
+from solver.game.game import Acted, GameEvent, Listener
+from solver.game.log import LogError, LogWriter, read_log, replay
+from solver.position import Table
+
+runner = CliRunner()
+
+
+def assert_usage_error(args: list[str], *words: str) -> str:
+    """The command exits 2 with one line on stderr, ``error: ...``, naming ``words``."""
+    outcome = runner.invoke(app, args, input="quit\n")
+    assert outcome.exit_code == 2, (args, outcome.output, outcome.exception)
+    assert outcome.exception is None or isinstance(outcome.exception, SystemExit), outcome.exception
+    lines = outcome.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), (args, outcome.stderr)
+    for word in words:
+        assert word in lines[0], (args, lines[0])
+    assert "Traceback" not in outcome.output
+    return lines[0]
+
+
+# -- options, checked before any work -----------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", ["-1", "0", "nan", "inf", "-inf", "1e9"])
+def test_play_rejects_a_bad_time_limit_before_the_game_starts(tmp_path: Path, limit: str) -> None:
+    log = tmp_path / "game.jsonl"
+    assert_usage_error(["play", "--seed", "1", "--time-limit", limit, "--log", str(log)], "time limit")
+    assert not log.exists()  # nothing started: no partial log
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "0"], ["2-5 players", "not 0"]),
+        (["--players", "1"], ["2-5 players"]),
+        (["--players", "-3"], ["not -3"]),
+        (["--players", "9"], ["2-5 players", "not 9"]),
+        (["--variant", "rummikub", "--players", "5"], ["2-4 players"]),
+        (["--variant", "poker"], ["unknown variant 'poker'"]),
+        (["--bots", "greedy,nobody"], ["unknown bot 'nobody'"]),
+        (["--bots", ","], ["at least one bot"]),
+        (["--bots", "no.such.module:Bot"], ["cannot load bot"]),
+        (["--players", "4", "--bots", "greedy,random"], ["4 players need 3 bots"]),
+        (["--seed", "-5"], ["--seed", "not -5"]),
+        (["--variant", "rummikub", "--knock-only-after-meld"], ["Manipulation Rummy options"]),
+        (["--variant", "machiavelli", "--round-bonus-to-all"], ["Manipulation Rummy options"]),
+    ],
+)
+def test_play_rejects_bad_players_bots_and_variants(args: list[str], words: list[str]) -> None:
+    assert_usage_error(["play", "--seed", "1", *args], *words)
+
+
+def test_a_bot_module_that_fails_to_load_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "brokenbot.py").write_text("raise RuntimeError('boom')\n")
+    (tmp_path / "fussybot.py").write_text(
+        "from solver.game import Bot\n\nclass Fussy(Bot):\n    def __init__(self) -> None:\n        pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert_usage_error(["play", "--bots", "brokenbot:Bot"], "RuntimeError: boom")
+    assert_usage_error(["play", "--bots", "fussybot:Fussy"], "TypeError")
+    assert_usage_error(["tournament", "--games", "1", "--bots", "greedy,fussybot:Fussy"], "TypeError")
+
+
+def test_play_rejects_a_log_it_cannot_write(tmp_path: Path) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    assert_usage_error(["play", "--log", str(tmp_path)], "--log", "is a directory")
+    assert_usage_error(["play", "--log", str(tmp_path / "missing" / "g.jsonl")], "does not exist")
+    assert_usage_error(["play", "--log", str(a_file / "g.jsonl")], "does not exist")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--games", "0"], ["--games", "not 0"]),
+        (["--games", "-5"], ["--games"]),
+        (["--games", "100000000"], ["--games", "between 1 and"]),
+        (["--jobs", "0"], ["--jobs"]),
+        (["--jobs", "100000"], ["--jobs", "between 1 and"]),
+        (["--time-limit", "nan"], ["time limit"]),
+        (["--time-limit", "-1"], ["time limit"]),
+        (["--bots", "greedy,nobody"], ["unknown bot 'nobody'"]),
+        (["--bots", "greedy"], ["2-5 players, not 1"]),
+        (["--bots", "greedy,random,random,random,random,random"], ["not 6"]),
+        (["--variant", "poker"], ["unknown variant"]),
+        (["--seed", "-1"], ["--seed"]),
+        (["--variant", "rummikub", "--round-bonus-to-all"], ["Manipulation Rummy options"]),
+    ],
+)
+def test_tournament_rejects_bad_options(args: list[str], words: list[str]) -> None:
+    assert_usage_error(["tournament", "--games", "1", *args], *words)
+
+
+def test_tournament_rejects_output_paths_before_playing(tmp_path: Path) -> None:
+    a_file = tmp_path / "hostname"
+    a_file.write_text("box\n")
+    base = ["tournament", "--games", "1", "--bots", "random,random"]
+    assert_usage_error([*base, "--logs", str(a_file)], "--logs", "is not a directory")
+    assert_usage_error([*base, "--logs", str(a_file / "logs")], "--logs", "cannot be created")
+    assert_usage_error([*base, "--out", str(tmp_path)], "--out", "is a directory")
+    assert_usage_error([*base, "--out", str(tmp_path / "no" / "r.json")], "--out", "does not exist")
+    assert a_file.read_text() == "box\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["hostname"]  # nothing written
+
+
+def test_tournament_creates_its_logs_directory(tmp_path: Path) -> None:
+    logs = tmp_path / "deep" / "logs"
+    outcome = runner.invoke(
+        app, ["tournament", "--games", "1", "--bots", "random,random", "--logs", str(logs), "--json"]
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert len(list(logs.glob("*.jsonl"))) == 1
+
+
+def test_replay_rejects_unreadable_files(tmp_path: Path) -> None:
+    assert_usage_error(["replay", str(tmp_path / "none.jsonl")], "cannot read")
+    assert_usage_error(["replay", str(tmp_path)], "cannot read")
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert_usage_error(["replay", str(binary)], "not UTF-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert_usage_error(["replay", str(empty)], "starts with a 'game' line")
+    assert_usage_error(["replay", str(empty), "--show", "--json"], "--show", "--json")
+
+
+# -- the log schema -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def game_log() -> list[dict[str, object]]:
+    """A whole two-player Manipulation game (three rounds) as log records."""
+    settings = GameSettings.manipulation(2)
+    names = ["random", "random"]
+    stream = io.StringIO()
+    play_game(
+        settings, make_bots(names, 1), seed=1, listeners=[LogWriter(stream, settings, seed=1, players=names)]
+    )
+    return read_log(stream.getvalue().splitlines())
+
+
+def write_log(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+def with_header(records: list[dict[str, object]], **changes: object) -> list[dict[str, object]]:
+    return [{**records[0], **changes}, *records[1:]]
+
+
+def with_settings(records: list[dict[str, object]], **changes: object) -> list[dict[str, object]]:
+    settings = records[0]["settings"]
+    assert isinstance(settings, dict)
+    return with_header(records, settings={**settings, **changes})
+
+
+def test_the_untouched_log_replays(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "g.jsonl", game_log))])
+    assert outcome.exit_code == 0, outcome.output
+    assert "replay matches the log" in outcome.stdout
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"hand_size": 12}, ["hand_size 12", "the preset has 10"]),
+        ({"draws_per_turn": 1}, ["draws_per_turn 1"]),
+        ({"turn": "meld_or_draw"}, ["turn 'meld_or_draw'"]),
+        ({"scoring": "first_out"}, ["scoring 'first_out'"]),
+        ({"turn": "sideways"}, ["settings.turn"]),
+        ({"colour": "blue"}, ["settings.colour: unknown key"]),
+        ({"knock_only_after_meld": "yes"}, ["settings.knock_only_after_meld", "boolean"]),
+        ({"round_bonus_to_all": 1}, ["settings.round_bonus_to_all", "boolean"]),
+        ({"players": "2"}, ["settings.players", "integer"]),
+        ({"players": True}, ["settings.players", "integer"]),
+        ({"players": 9}, ["2-5 players"]),
+        ({"variant": "poker"}, ["settings.variant"]),
+    ],
+)
+def test_every_setting_of_the_header_is_checked(
+    tmp_path: Path, game_log: list[dict[str, object]], change: dict[str, object], words: list[str]
+) -> None:
+    log = write_log(tmp_path / "g.jsonl", with_settings(game_log, **change))
+    assert_usage_error(["replay", str(log)], "bad log", *words)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"version": 999}, ["log version 999 is not supported", "version 1"]),
+        ({"version": "1"}, ["version", "integer"]),
+        ({"seed": 1.5}, ["seed", "integer"]),
+        ({"seed": "1"}, ["seed", "integer"]),
+        ({"players": ["only one"]}, ["1 player names for a 2-player game"]),
+        ({"players": [1, 2]}, ["players.0"]),
+        ({"extra": True}, ["extra: unknown key"]),
+    ],
+)
+def test_the_rest_of_the_header_is_checked(
+    tmp_path: Path, game_log: list[dict[str, object]], change: dict[str, object], words: list[str]
+) -> None:
+    log = write_log(tmp_path / "g.jsonl", with_header(game_log, **change))
+    assert_usage_error(["replay", str(log)], "bad log", *words)
+
+
+def test_an_actions_round_is_checked(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    index = next(i for i, record in enumerate(game_log) if record["type"] == "action")
+    records = [*game_log]
+    records[index] = {**records[index], "round": 2}
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "g.jsonl", records))])
+    assert outcome.exit_code == 1
+    assert "logged in round 2, but the game is in round 1" in outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (
+            {"type": "action", "round": 1, "seat": 0, "action": {"type": "fly"}, "ms": 1.0},
+            ["unknown type 'fly'"],
+        ),
+        ({"type": "action", "round": 1, "seat": True, "action": {"type": "draw"}, "ms": 1.0}, ["seat"]),
+        ({"type": "action", "round": 1, "seat": 0, "action": {"type": "draw"}, "ms": -1.0}, ["ms"]),
+        ({"type": "action", "round": 1, "seat": 0, "action": {"type": "draw"}}, ["ms: missing"]),
+        ({"type": "party"}, ["unknown type 'party'"]),
+        ({"round": 1}, ["needs a 'type'"]),
+        ([1, 2], ["object"]),
+    ],
+)
+def test_every_line_is_checked(
+    tmp_path: Path, game_log: list[dict[str, object]], record: object, words: list[str]
+) -> None:
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps(game_log[0]) + "\n" + json.dumps(record) + "\n")
+    message = assert_usage_error(["replay", str(log)], "bad log", "line 2", *words)
+    assert len(message) < 400
+
+
+def test_a_deeply_nested_line_is_a_one_line_error(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    log = tmp_path / "deep.jsonl"
+    log.write_text(json.dumps(game_log[0]) + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert_usage_error(["replay", str(log)], "line 2", "recursion limit")
+    log.write_text('{"type": "game", "x": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    assert_usage_error(["replay", str(log)], "line 1")
+
+
+def test_quit_lines_are_checked(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    quit_line: dict[str, object] = {"type": "quit", "round": 1, "seat": 0}
+    first_action = next(i for i, record in enumerate(game_log) if record["type"] == "action")
+    to_move = game_log[first_action]["seat"]
+    before_it = game_log[:first_action]
+    ok = runner.invoke(
+        app, ["replay", str(write_log(tmp_path / "a.jsonl", [*before_it, {**quit_line, "seat": to_move}]))]
+    )
+    assert ok.exit_code == 0 and f"seat {to_move}) in round 1" in ok.stdout, ok.output
+    no_seat = {**quit_line, "seat": 2}
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "b.jsonl", [*before_it, no_seat]))])
+    assert outcome.exit_code == 1 and "the game has seats 0-1" in outcome.stderr, outcome.output
+    wrong_round = {**quit_line, "round": 2}
+    outcome = runner.invoke(app, ["replay", str(write_log(tmp_path / "e.jsonl", [*before_it, wrong_round]))])
+    assert outcome.exit_code == 1 and "logged in round 2, but the game is in round 1" in outcome.stderr
+    not_last = write_log(tmp_path / "c.jsonl", [*before_it, quit_line, *game_log[first_action:]])
+    assert_usage_error(["replay", str(not_last)], "must be the last line")
+    after_end = write_log(tmp_path / "d.jsonl", [*game_log, quit_line])
+    assert runner.invoke(app, ["replay", str(after_end)]).exit_code == 1
+
+
+def test_replay_reports_a_quit_game_in_json(game_log: list[dict[str, object]]) -> None:
+    first_action = next(i for i, record in enumerate(game_log) if record["type"] == "action")
+    seat = game_log[first_action]["seat"]
+    report = replay([*game_log[:first_action], {"type": "quit", "round": 1, "seat": seat}])
+    assert report.ok and report.result is None and report.quit is not None
+    assert report.quit.to_dict() == {"round": 1, "seat": seat}
+    with pytest.raises(LogError, match="version"):
+        replay(with_header(game_log, version=2))
+
+
+def test_settings_descriptions_are_strict() -> None:
+    described = GameSettings.manipulation(3).describe()
+    assert GameSettings.from_description(described) == GameSettings.manipulation(3)
+    machiavelli = GameSettings.machiavelli(6).describe()
+    assert GameSettings.from_description(machiavelli).variant.hand_size == 10
+    for change, message in [
+        ({"knock_only_after_meld": "yes"}, "must be a bool"),
+        ({"players": 3.0}, "must be a int"),
+        ({"hand_size": 11}, "hand_size 11"),
+        ({"extra": 1}, "unknown settings key"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            GameSettings.from_description({**described, **change})
+    with pytest.raises(ValueError, match="need 'turn'"):
+        GameSettings.from_description({key: value for key, value in described.items() if key != "turn"})
+
+
+def test_replay_show_prints_every_move(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    outcome = runner.invoke(app, ["replay", "--show", str(write_log(tmp_path / "g.jsonl", game_log))])
+    assert outcome.exit_code == 0, outcome.output
+    text = outcome.stdout
+    actions = [record for record in game_log if record["type"] == "action"]
+    plays = sum(record["action"]["type"] == "play" for record in actions)  # type: ignore[index]
+    assert len(re.findall(r"^random \(seat [01]\) melds ", text, flags=re.MULTILINE)) == plays > 0
+    assert "Round 1" in text and "Round 3 over" in text and "Game over" in text
+    assert "random (seat 0): 10 cards" not in text and "random (seat 1): turn begins, draws " in text
+    assert "the third draw of the turn: the last one" in text
+    assert "replay matches the log" in text
+
+
+# -- the terminal game ----------------------------------------------------------------------
+
+
+def test_draft_edits_and_undo() -> None:
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"))
+    assert draft.shown().melds[0] == Table.parse("5h 6h 7h").melds[0]
+    assert not draft.changed and not draft.undo()
+    assert draft.edit("1 + 8h") == "added 8♥ to meld 1: 5♥ 6♥ 7♥ 8♥"
+    assert draft.edit("+ 2c 3c 4c").startswith("new meld 3")
+    assert draft.edit("3 + 5c 6c") == "added 5♣ 6♣ to meld 3: 2♣ 3♣ 4♣ 5♣ 6♣"
+    assert draft.table() == Table.parse("5h 6h 7h 8h | Qs Qh Qd | 2c 3c 4c 5c 6c")
+    assert draft.undo() and draft.undo()
+    assert draft.table() == Table.parse("5h 6h 7h 8h | Qs Qh Qd")
+    for bad, message in [("4 + 8h", "no meld 4"), ("1 + ", "give the cards"), ("1 + 8x", "bad card '8x'")]:
+        with pytest.raises(ValueError, match=message):
+            draft.edit(bad)
+    assert draft.table() == Table.parse("5h 6h 7h 8h | Qs Qh Qd")  # a bad edit changes nothing
+    assert draft.edit("play Kh Kd Kc") == "the table as typed"
+    assert draft.table() == Table.parse("Kh Kd Kc")
+    with pytest.raises(ValueError, match="table is empty"):
+        Draft(Table()).edit("1 + 8h")
+
+
+def lines(*typed: str) -> Iterator[str]:
+    yield from typed
+
+
+def terminal(typed: Iterator[str]) -> tuple[TerminalPlayer, io.StringIO]:
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, highlight=False)
+    return TerminalPlayer(console, lambda: next(typed, None), ["You", "Bot 1"]), screen
+
+
+def test_a_play_is_built_in_edits_and_undone_before_done() -> None:
+    settings = GameSettings.machiavelli(2)
+    state = scripted(settings, ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+    state.table = Table.parse("5h 6h 7h | Qs Qh Qd")
+    player, screen = terminal(lines("1 + 8h", "2 + Kc", "draw", "undo", "undo", "undo", "1 + 8h", "done"))
+    action = player.act(state.view(0))
+    assert action == Play(Table.parse("5h 6h 7h 8h | Qs Qh Qd"))
+    text = screen.getvalue()
+    assert "A legal play: type done" in text
+    assert "Not a legal play yet" in text  # 2 + Kc: a king is not a queen
+    assert "you have changed the table" in text  # draw refused with edits in place
+    assert text.count("Taken back.") == 2 and "nothing to undo" in text
+
+
+def test_the_prompt_lists_every_command_and_quit_is_a_quit_at_the_seat() -> None:
+    settings = GameSettings.manipulation(2)
+    state = scripted(settings, ["8h Kc 2d 9s Ah", "2s 3s 4s"], "5c 6c 7c 9c", dealer=1)
+    view = state.view(0)
+    prompt = _prompt(view)
+    for command in (
+        "TABLE",
+        "+ MELD",
+        "N + CARDS",
+        "undo",
+        "done",
+        "hint",
+        "ok",
+        "draw",
+        "show",
+        "help",
+        "quit",
+    ):
+        assert command in prompt
+    player, screen = terminal(lines("hint"))
+    with pytest.raises(QuitGame) as left:
+        player.act(view)
+    assert (left.value.seat, left.value.round_number) == (0, 1)
+    assert "No play: draw." in screen.getvalue()
+
+
+def test_ctrl_c_at_the_prompt_leaves_the_game() -> None:
+    state = scripted(GameSettings.machiavelli(2), ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+
+    def interrupted() -> str | None:
+        raise KeyboardInterrupt
+
+    player = TerminalPlayer(Console(file=io.StringIO()), interrupted, ["You", "Bot 1"])
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+
+
+def test_ctrl_c_while_a_bot_thinks_leaves_a_log_that_replays_as_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_play_game = solver.cli.game.play_game
+
+    def interrupt_at_the_bots_move(event: GameEvent) -> None:
+        if isinstance(event, Acted) and event.seat == 1:
+            raise KeyboardInterrupt
+
+    def play_game(*args: Any, listeners: list[Listener], **kwargs: Any) -> Any:
+        return real_play_game(*args, listeners=[*listeners, interrupt_at_the_bots_move], **kwargs)
+
+    monkeypatch.setattr(solver.cli.game, "play_game", play_game)
+    log = tmp_path / "g.jsonl"
+    outcome = runner.invoke(
+        app, ["play", "--seed", "3", "--bots", "greedy", "--log", str(log)], input="draw\n" * 9
+    )
+    assert outcome.exit_code == 0 and "Game left" in outcome.stdout, outcome.output
+    records = read_log(log.read_text().splitlines())
+    assert records[-1] == {"type": "quit", "round": 1, "seat": 0}
+    assert records[-2]["type"] == "action" and records[-2]["seat"] == 1
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
+
+
+def test_knock_prompt_lists_its_commands() -> None:
+    settings = GameSettings.manipulation(2)
+    state = scripted(settings, ["Ah 2d 3d 4d", "2s 3s 4s"], "Ac 6c 7c 9c", dealer=1)
+    state.apply(Play(Table.parse("2d 3d 4d")))  # Ah Ac left: 2 points, low enough to knock
+    view = state.view(0)
+    assert view.phase == "knock"
+    assert _prompt(view) == "Your hand is worth 2 points [knock, pass, show, help, quit]: "
+    player, screen = terminal(lines("undo", "1 + 5d", "knock"))
+    assert player.act(view) == Knock()
+    assert "nothing to undo" in screen.getvalue() and "no meld now: knock or pass" in screen.getvalue()
+
+
+def steps_after(header: str, text: str) -> list[str]:
+    """The numbered step lines right under the line ``header`` (first occurrence)."""
+    lines = text.splitlines()
+    start = lines.index(header) + 1
+    steps = []
+    for line in lines[start:]:
+        if not re.match(r"^  \d+\. ", line):
+            break
+        steps.append(line)
+    return steps
+
+
+def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    outcome = runner.invoke(
+        app,
+        ["play", "--seed", "3", "--bots", "greedy,random", "--log", str(log)],
+        input="hint\ndraw\ndraw\nquit\n",
+    )
+    assert outcome.exit_code == 0, outcome.output
+    text = outcome.stdout
+    hint_steps = steps_after("Steps", text)
+    assert hint_steps and "J♦ Q♦ K♦" in hint_steps[0]  # the in-game hint shows its steps
+    assert "You draw 7♣, the second draw of the turn." in text
+    assert "You draw J♦, the third draw of the turn: the last one, so the turn ends without a meld." in text
+    assert "Your turn is over." in text
+    assert "Bot 1 (greedy) draws a card, the third draw of the turn: the last one" in text
+    assert "Bot 1 (greedy): turn over." in text
+    bot_steps = steps_after("Bot 1 (greedy) melds 3♠ 3♥ 3♦.", text)
+    assert bot_steps and "3♠ 3♥ 3♦" in bot_steps[0]  # a bot's play comes with its steps
+    assert not any("your hand" in step for step in bot_steps)  # the hand is the bot's
+    assert "Bot 2 (random) draws a card" in text and "draws 5" not in text  # others' cards stay hidden
+    replayed = runner.invoke(app, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
+
+
+def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:
+    outcome = runner.invoke(
+        app,
+        ["play", "--variant", "machiavelli", "--bots", "random", "--seed", "9"],
+        input="+ 2c 3c 4c\n1 + 5c\nundo\ndone\nquit\n",
+    )
+    assert outcome.exit_code == 0, outcome.output
+    text = outcome.stdout
+    assert "OK, new meld 1: 2♣ 3♣ 4♣." in text
+    assert "OK, added 5♣ to meld 1: 2♣ 3♣ 4♣ 5♣." in text
+    assert "Not a legal play yet" in text  # 5c is not in the hand
+    assert "You meld 2♣ 3♣ 4♣.\n  Played.  Your hand: 12 cards, 81 points.\nYour turn is over." in text
