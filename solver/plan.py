@@ -6,7 +6,8 @@ with their new declaration, and, for every other new meld, which cards come to i
 which old meld or from the hand.
 
 Old melds are named by their 1-based place in the old table ("meld 2"), new melds by
-their place in the new table ("new meld 3").
+their place in the new table ("new meld 3").  A step that builds on an old meld says
+both what it takes out of that meld (and for which new meld) and what it adds.
 
 Fewest cards moved.  A new meld may be built *on* an old meld: the cards they share
 stay where they lie, everything else moves.  Each old meld hosts at most one new meld
@@ -26,6 +27,10 @@ distinct real X on the new table (RULES.md's counting rule guarantees enough of 
 
 ``Plan.replay`` applies the steps to the old table and the hand and rebuilds the new
 table, so a plan can be checked without trusting how it was made.
+
+``Plan.flow`` is the card flow of the play as a networkx graph (``solver.flow``), read
+off the steps: it groups the steps into independent rearrangements and measures how
+tangled each one is.
 """
 
 from __future__ import annotations
@@ -39,15 +44,17 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
 from solver.cards import Card, Joker, Piece
+from solver.flow import CardFlow, FlowEdge, Node, Rearrangement
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.referee import check_play
 from solver.variants import Variant
 
-if TYPE_CHECKING:  # only the type of hint_payload's argument: the plan needs no engine to run
+if TYPE_CHECKING:  # the plan imports without OR-Tools: the hint type only for the checker
     from solver.engine import Hint
 
 __all__ = [
+    "Departure",
     "JokerStep",
     "KeepStep",
     "MeldStep",
@@ -101,6 +108,20 @@ class Transfer:
 
     def describe(self, *, pretty: bool = False) -> str:
         return f"{_cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """Pieces taken out of the old meld a new meld is built on, and the new meld they go to."""
+
+    target: int
+    pieces: tuple[Piece, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"to": self.target, "cards": [str(p) for p in self.pieces]}
+
+    def describe(self, *, pretty: bool = False) -> str:
+        return f"{_cards_text(self.pieces, pretty)} for new meld {self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +195,9 @@ class MeldStep:
     """One new meld that is not an untouched old meld: where it is built and what comes to it.
 
     ``on_meld`` is the old meld it is built on (its shared cards stay in place), or None
-    for a meld started from scratch.  Cards that leave ``on_meld`` are named in the steps
-    of the melds they go to; a freed joker arriving here is named in its ``JokerStep``.
+    for a meld started from scratch.  ``removes`` lists what leaves ``on_meld`` and where
+    it goes (each piece is also named, as an arrival, in the step of the meld it goes
+    to); a freed joker arriving here is named in its ``JokerStep``.
     """
 
     new_meld: int
@@ -183,6 +205,7 @@ class MeldStep:
     meld: Meld
     transfers: tuple[Transfer, ...]
     gets_freed_joker: bool = False
+    removes: tuple[Departure, ...] = ()
 
     action = "meld"
 
@@ -192,6 +215,7 @@ class MeldStep:
             "new_meld": self.new_meld,
             "on_meld": self.on_meld,
             "meld": str(self.meld),
+            "remove": [departure.to_dict() for departure in self.removes],
             "add": [transfer.to_dict() for transfer in self.transfers],
         }
 
@@ -208,7 +232,12 @@ class MeldStep:
             head = f"Start new meld {self.new_meld}, {meld}, with "
             return head + _join(added) + "."
         head = f"Meld {self.on_meld} becomes new meld {self.new_meld}, {meld}"
-        return head + (f": add {_join(added)}." if added else ".")
+        parts = []
+        if self.removes:
+            parts.append("take out " + _join([d.describe(pretty=pretty) for d in self.removes]))
+        if added:
+            parts.append("add " + _join(added))
+        return head + (f": {'; '.join(parts)}." if parts else ".")
 
 
 def _join(parts: list[str]) -> str:
@@ -243,8 +272,36 @@ class Plan:
     def replay(self, before: Position | None = None) -> Position:
         """Apply the steps to ``before`` (default: the plan's own) and return the table
         they build with the hand that is left.  Raises PlanError when a step takes a
-        piece that is not where it says, or leaves a piece behind."""
+        piece that is not where it says, leaves a piece behind, or says it takes out of
+        its meld other pieces than the other steps take from there."""
         return _replay(self.steps, before or self.before, len(self.after))
+
+    def flow(self) -> CardFlow:
+        """The card flow of the play (``solver.flow``), read off the steps: which pieces
+        go from each old meld, or the hand, to each new meld, and which stay in place."""
+        return CardFlow.of(_flow_edges(self.steps, self.after), len(self.before.table), len(self.after))
+
+    def step_numbers(self) -> dict[Node, list[int]]:
+        """The 1-based numbers of the steps that touch each old and new meld."""
+        touched: defaultdict[Node, list[int]] = defaultdict(list)
+        for number, step in enumerate(self.steps, start=1):
+            nodes: list[Node]
+            if isinstance(step, KeepStep):
+                nodes = [n for old, new in step.pairs for n in (("old", old), ("new", new))]
+            elif isinstance(step, JokerStep):
+                nodes = [("old", step.old_meld), ("new", step.new_meld)]
+            else:
+                nodes = [("new", step.new_meld)]
+                if step.on_meld is not None:
+                    nodes.append(("old", step.on_meld))
+            for node in nodes:
+                touched[node].append(number)
+        return dict(touched)
+
+    def rearrangements(self) -> tuple[Rearrangement, ...]:
+        """The independent rearrangements of the play (connected parts of the flow
+        without the hand), each with its step numbers; see ``solver.flow``."""
+        return self.flow().rearrangements(self.step_numbers())
 
 
 def plan_play(before: Position, after: Table, *, variant: Variant | None = None) -> Plan:
@@ -264,8 +321,9 @@ def plan_play(before: Position, after: Table, *, variant: Variant | None = None)
 
 
 def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object]:
-    """``h.to_dict()`` plus ``moves``: the plan's steps (structured, each with ``text``);
-    an empty list when the hint has no play.
+    """``h.to_dict()`` plus ``moves``: the plan's steps (structured, each with ``text``),
+    and ``rearrangements``: the steps grouped into independent rearrangements
+    (``solver.flow``); empty lists when the hint has no play.
 
     ``before`` is the hint's position as the user entered it (``Position.parse(text,
     keep_order=True)``): the steps then number old melds in the order they were typed,
@@ -275,9 +333,12 @@ def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object
     if entered.canonical() != h.position.canonical():
         raise ValueError(f"'before' ({entered}) is not the hint's position ({h.position})")
     moves: list[dict[str, object]] = []
+    groups: list[dict[str, object]] = []
     if h.has_play:
-        moves = plan_play(entered, h.table, variant=h.variant).to_dicts()
-    return {**h.to_dict(), "old_table": str(entered.table), "moves": moves}
+        plan = plan_play(entered, h.table, variant=h.variant)
+        moves = plan.to_dicts()
+        groups = [group.to_dict() for group in plan.rearrangements()]
+    return {**h.to_dict(), "old_table": str(entered.table), "moves": moves, "rearrangements": groups}
 
 
 def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, int]:
@@ -357,13 +418,15 @@ class _Builder:
         for j, meld in enumerate(self.after):
             if j in untouched_new:
                 continue
+            host = host_of.get(j)
             steps.append(
                 MeldStep(
                     new_meld=j + 1,
-                    on_meld=None if j not in host_of else host_of[j] + 1,
+                    on_meld=None if host is None else host + 1,
                     meld=meld,
                     transfers=_transfers(a for a in arrivals if a.target == j),
                     gets_freed_joker=j in freed_targets,
+                    removes=() if host is None else _departures(host, j, arrivals, joker_steps),
                 )
             )
         kept_count = sum(sum(k.values()) for k in kept)
@@ -470,6 +533,46 @@ class _Builder:
         return best[0], best[2]
 
 
+def _departures(
+    host: int, new_index: int, arrivals: Sequence[_Arrival], joker_steps: Sequence[JokerStep]
+) -> tuple[Departure, ...]:
+    """What leaves old meld ``host`` (0-based), which new meld ``new_index`` is built on:
+    its pieces that arrive elsewhere, and its freed jokers that go to another new meld;
+    grouped by new meld, in new-table order."""
+    going: defaultdict[int, list[Piece]] = defaultdict(list)
+    for arrival in arrivals:
+        if arrival.source == host + 1 and arrival.target != new_index:
+            going[arrival.target].append(arrival.piece)
+    for step in joker_steps:
+        if step.old_meld == host + 1 and step.new_meld != new_index + 1:
+            going[step.new_meld - 1].append(step.joker)
+    return tuple(Departure(j + 1, tuple(Meld.of(going[j]).pieces)) for j in sorted(going))
+
+
+def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
+    """The flow's edges from the steps: an untouched meld stays whole; a built meld's
+    arrivals move, and whatever else it holds stays on its old meld; a freed joker moves
+    from its old meld."""
+    edges: list[FlowEdge] = []
+    for step in steps:
+        if isinstance(step, KeepStep):
+            edges.extend(FlowEdge(old, new, stays=after.melds[new - 1].pieces) for old, new in step.pairs)
+        elif isinstance(step, JokerStep):
+            edges.append(FlowEdge(step.old_meld, step.new_meld, moves=(step.joker,)))
+        else:
+            arrived: Counter[Piece] = Counter()
+            for transfer in step.transfers:
+                edges.append(FlowEdge(transfer.source, step.new_meld, moves=transfer.pieces))
+                arrived.update(transfer.pieces)
+            for other in steps:
+                if isinstance(other, JokerStep) and other.new_meld == step.new_meld:
+                    arrived[Joker(other.declared)] += 1
+            if step.on_meld is not None:
+                stays = Meld.of((Counter(step.meld.pieces) - arrived).elements()).pieces
+                edges.append(FlowEdge(step.on_meld, step.new_meld, stays=stays))
+    return edges
+
+
 def _transfers(arrivals: Iterable[_Arrival]) -> tuple[Transfer, ...]:
     """Group a meld's arrivals by source: old melds in order, then the hand."""
     grouped: dict[Source, list[Piece]] = defaultdict(list)
@@ -484,6 +587,12 @@ def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position
     hand = Counter(before.hand.pieces)
     built: list[list[Piece]] = [[] for _ in range(new_count)]
     hosted: dict[int, int] = {}
+    taken: defaultdict[int, Counter[Piece]] = defaultdict(Counter)
+    """Per old meld (0-based): the pieces the steps take out of it."""
+    freed: list[tuple[int, int, Joker]] = []
+    """Freed jokers: (old meld, new meld, the joker), 0-based."""
+    announced: dict[int, Counter[Piece]] = {}
+    """Per old meld that hosts a new meld: what its step says it takes out."""
 
     def check_new(number: int) -> int:
         if not 1 <= number <= new_count:
@@ -512,23 +621,40 @@ def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position
         if isinstance(step, KeepStep):
             for old_number, new_number in step.pairs:
                 host(old_number, check_new(new_number))
+                announced[old_number - 1] = Counter()
         elif isinstance(step, JokerStep):
             take(step.old_meld, step.joker)
             built[check_new(step.new_meld)].append(Joker(step.declared))
+            freed.append((step.old_meld - 1, step.new_meld - 1, step.joker))
         else:
             target = check_new(step.new_meld)
             if step.on_meld is not None:
                 host(step.on_meld, target)
+                announced[step.on_meld - 1] = Counter(p for d in step.removes for p in d.pieces)
+            elif step.removes:
+                raise PlanError(f"new meld {step.new_meld} takes cards out of no meld")
             for transfer in step.transfers:
                 for piece in transfer.pieces:
                     take(transfer.source, piece)
                     built[target].append(piece)
+                    if transfer.source is not None:
+                        taken[transfer.source - 1][piece] += 1
     for index, target in hosted.items():
         built[target].extend(old[index].elements())
         old[index].clear()
     for index, rest in enumerate(old):
         if +rest:
             raise PlanError(f"meld {index + 1} still holds {_cards_text(sorted(rest.elements(), key=str))}")
+    for index, target, joker in freed:  # a joker freed into its own meld's successor stays
+        if hosted.get(index) != target:
+            taken[index][joker] += 1
+    for index, said in announced.items():
+        if said != taken[index]:
+            raise PlanError(
+                f"the steps take {_cards_text(sorted(taken[index].elements(), key=str)) or 'nothing'} "
+                f"out of meld {index + 1}, its step says "
+                f"{_cards_text(sorted(said.elements(), key=str)) or 'nothing'}"
+            )
     if any(not pieces for pieces in built):
         raise PlanError("a new meld gets no cards")
     # New-table order, not re-sorted: meld j of the result must equal new meld j.

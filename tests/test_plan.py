@@ -4,6 +4,7 @@ bad input is refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -33,9 +34,12 @@ def test_three_groups_become_three_sequences() -> None:
     position, table, lines = _plan("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac")
     assert str(table) == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
     assert lines == [
-        "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Kh from meld 3.",
-        "Meld 2 becomes new meld 2, Jd Qd Kd: add Jd from meld 1 and Kd from meld 3.",
-        "Meld 3 becomes new meld 3, Jc Qc Kc Ac: add Jc from meld 1, Qc from meld 2 and Ac from your hand.",
+        "Meld 1 becomes new meld 1, Jh Qh Kh: take out Jd for new meld 2 and Jc for new meld 3; "
+        "add Qh from meld 2 and Kh from meld 3.",
+        "Meld 2 becomes new meld 2, Jd Qd Kd: take out Qh for new meld 1 and Qc for new meld 3; "
+        "add Jd from meld 1 and Kd from meld 3.",
+        "Meld 3 becomes new meld 3, Jc Qc Kc Ac: take out Kh for new meld 1 and Kd for new meld 2; "
+        "add Jc from meld 1, Qc from meld 2 and Ac from your hand.",
     ]
     plan = plan_play(position, table)
     assert (plan.moved, plan.kept) == (7, 3)
@@ -60,6 +64,7 @@ def test_joker_replaced_from_the_hand_and_redeclared() -> None:
     )
     assert meld.on_meld == 1 and meld.gets_freed_joker
     assert [t.to_dict() for t in meld.transfers] == [{"from": "hand", "cards": ["9h", "Jh"]}]
+    assert meld.removes == ()  # the joker stays in its meld with a new declaration
 
 
 def test_joker_freed_by_a_table_card_and_untouched_meld() -> None:
@@ -69,6 +74,12 @@ def test_joker_freed_by_a_table_card_and_untouched_meld() -> None:
     keep = plan.steps[0]
     assert isinstance(keep, KeepStep) and keep.pairs == ((1, 1),)
     assert keep.text == "Leave meld 1 as it is (new meld 1)."
+    # The freed joker leaving its meld is named among what that meld's step takes out.
+    (built,) = [s for s in plan.steps if isinstance(s, MeldStep) and s.on_meld == 3]
+    assert [d.to_dict() for d in built.removes] == [{"to": 4, "cards": ["*Qc", "Kc"]}]
+    assert built.text == (
+        "Meld 3 becomes new meld 2, *9c 10c Jc: take out *Qc Kc for new meld 4; add the freed joker."
+    )
     jokers = [step for step in plan.steps if isinstance(step, JokerStep)]
     assert sorted((str(s.joker), str(s.freed_by), s.freed_by_moves, str(s.declared)) for s in jokers) == [
         ("*10c", "10c", False, "9c"),
@@ -107,6 +118,21 @@ def test_illegal_after_table_is_refused() -> None:
         plan_play(position, position.table)  # nothing played
 
 
+def test_steps_say_what_they_take_out() -> None:
+    """Issue 20, item 8: a step built on an old meld names the cards that leave it."""
+    position = Position.parse("5h 6h 7h 8h | 5s 5d 5c / 9h")
+    after = Table.parse("6h 7h 8h 9h | 5s 5h 5d 5c")
+    plan = plan_play(position, after)
+    run = next(s for s in plan.steps if isinstance(s, MeldStep) and s.meld == after.melds[0])
+    assert run.to_dict()["remove"] == [{"to": 2, "cards": ["5h"]}]
+    assert run.text == (
+        "Meld 1 becomes new meld 1, 6h 7h 8h 9h: take out 5h for new meld 2; add 9h from your hand."
+    )
+    group = next(s for s in plan.steps if isinstance(s, MeldStep) and s.meld == after.melds[1])
+    assert group.removes == () and group.text.endswith("add 5h from meld 1.")
+    assert plan.replay().table == after
+
+
 def test_replay_detects_a_tampered_plan() -> None:
     position = Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac")
     after = Table.parse("Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac")
@@ -116,18 +142,30 @@ def test_replay_detects_a_tampered_plan() -> None:
     dropped = type(plan)(plan.before, plan.after, plan.steps[1:], plan.moved, plan.kept)
     with pytest.raises(PlanError, match="still holds"):
         dropped.replay()
+    # A step that does not say what it takes out of its meld is caught.
+    first = plan.steps[0]
+    assert isinstance(first, MeldStep) and first.removes
+    silent = dataclasses.replace(first, removes=first.removes[:1])
+    quiet = type(plan)(plan.before, plan.after, (silent, *plan.steps[1:]), plan.moved, plan.kept)
+    with pytest.raises(PlanError, match="out of meld 1, its step says"):
+        quiet.replay()
 
 
 def test_hint_payload_adds_moves() -> None:
     found = hint(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"))
     payload = hint_payload(found)
-    assert {k: v for k, v in payload.items() if k not in ("moves", "old_table")} == found.to_dict()
+    assert {k: v for k, v in payload.items() if k not in ("moves", "old_table", "rearrangements")} == (
+        found.to_dict()
+    )
     assert payload["old_table"] == str(found.position.table)  # no 'before': canonical numbering
+    (group,) = payload["rearrangements"]  # type: ignore[misc]
+    assert group["kind"] == "trade" and group["steps"] == [1, 2, 3] and group["tangle"] == 4
     moves = payload["moves"]
     assert isinstance(moves, list) and len(moves) == 3
     assert all(isinstance(m, dict) and m["action"] == "meld" and m["text"] for m in moves)
     nothing = hint(Position.parse("10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"))
     assert hint_payload(nothing)["moves"] == []
+    assert hint_payload(nothing)["rearrangements"] == []
 
 
 def test_hint_payload_numbers_old_melds_as_entered() -> None:
@@ -194,6 +232,13 @@ def test_replay_rebuilds_the_hint_table_on_random_positions(variant: Variant) ->
         after_jokers = Counter(p.declared for p in found.table.pieces if isinstance(p, Joker))
         changed = sum((before_jokers - after_jokers).values())
         assert sum(isinstance(s, JokerStep) for s in plan.steps) == changed
+        # What a built-on meld's step takes out is exactly what leaves that old meld.
+        for step in plan.steps:
+            if isinstance(step, MeldStep) and step.on_meld is not None:
+                old = Counter(position.table.melds[step.on_meld - 1].real_cards)
+                left = Counter(p for d in step.removes for p in d.pieces if not isinstance(p, Joker))
+                assert not (old - left) - Counter(step.meld.pieces), plan.lines()
+                assert all(d.target != step.new_meld for d in step.removes)
         plans += 1
     assert plans >= 25
 
@@ -225,10 +270,21 @@ def test_cli_hint_shows_the_steps_and_json_moves() -> None:
     assert human.exit_code == 0
     assert "Steps" in human.stdout
     # Old melds are numbered as typed: meld 1 is Kh Kd Kc, meld 3 the jacks (issue 20).
-    assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: add Q♥ from meld 2 and J♥ from meld 3." in human.stdout
+    assert (
+        "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: take out K♦ for new meld 2 and K♣ for new meld 3; "
+        "add Q♥ from meld 2 and J♥ from meld 3." in human.stdout
+    )
+    assert "Rearrangements" in human.stdout
+    assert (
+        "- Melds 1, 2 and 3 trade cards into new melds 1, 2 and 3, with A♣ from your hand "
+        "(steps 1-3; tangle 4)." in human.stdout
+    )
     data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
     assert [move["new_meld"] for move in data["moves"]] == [1, 2, 3]
     assert data["moves"][2]["add"][-1] == {"from": "hand", "cards": ["Ac"]}
+    assert data["moves"][2]["remove"] == [{"to": 1, "cards": ["Kh"]}, {"to": 2, "cards": ["Kd"]}]
+    assert [group["kind"] for group in data["rearrangements"]] == ["trade"]
+    assert data["rearrangements"][0]["old_melds"] == [1, 2, 3]
 
 
 def test_cli_numbers_old_melds_as_typed_in_text_json_batch_and_analyze(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from solver.cli.common import (
     styled_meld,
 )
 from solver.engine import DEFAULT_TIME_LIMIT, Hint, Objective, hint
+from solver.flow import summary_lines
 from solver.plan import hint_payload, plan_play
 from solver.position import Position
 from solver.variants import Variant
@@ -95,6 +96,9 @@ def print_hint(result: Hint, before: Position | None = None) -> None:
     plan = plan_play(pos, result.table, variant=result.variant)  # old melds numbered as typed
     for number, line in enumerate(plan.lines(pretty=True), start=1):
         out.print(f"  {number}. {line}", markup=False)
+    out.print(Text("Rearrangements", style="bold"))
+    for line in summary_lines(plan.rearrangements(), pretty=True):
+        out.print(f"  - {line}", markup=False)
     notes = [f"hand points {result.hand_points}"]
     if result.goes_out:
         notes.append("goes out")
