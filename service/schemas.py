@@ -27,6 +27,7 @@ __all__ = [
     "Move",
     "PlayerCount",
     "PositionRequest",
+    "Rearrangement",
     "VariantInfo",
     "VariantsResponse",
 ]
@@ -147,9 +148,35 @@ class Move(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     action: Literal["keep", "joker", "meld"] = Field(
-        description="keep: old melds left as they are; joker: a freed table joker; meld: a new meld built."
+        description=(
+            "keep: old melds left as they are; joker: a freed table joker; meld: a new meld built "
+            "(on_meld: the old meld it is built on; remove: what leaves that meld, to which new meld; "
+            "add: what comes to it, from which old meld or the hand)."
+        )
     )
     text: str = Field(description="The step in plain English.")
+
+
+class Rearrangement(BaseModel):
+    """One independent part of the play: old and new melds tied by the table cards that
+    pass between them (the card flow's connected components, solver.flow)."""
+
+    kind: Literal["trade", "split", "join", "grow", "new", "keep"] = Field(
+        description=(
+            "trade: several old melds give cards to several new melds; split: one old meld becomes "
+            "several; join: several old melds become one; grow: one old meld takes cards from the hand; "
+            "new: a meld laid from the hand alone; keep: an old meld left as it is."
+        )
+    )
+    old_melds: list[int] = Field(description="Old melds it involves (1-based, as in the moves).")
+    new_melds: list[int] = Field(description="New melds it builds (1-based, in the new table's order).")
+    hand: list[str] = Field(description="Cards it takes from the hand (jokers with their declaration).")
+    moved: int = Field(description="Table cards that change meld in it.")
+    tangle: int = Field(
+        description="Cycle rank of its card flow: 0 when cards pass one way, more when melds trade both ways."
+    )
+    steps: list[int] = Field(description="The moves (1-based) that carry it out.")
+    text: str = Field(description="It in plain English.")
 
 
 class HintResponse(BaseModel):
@@ -183,6 +210,13 @@ class HintResponse(BaseModel):
     stats: HintStats
     moves: list[Move] = Field(
         description="How to get from the old table to the new one, step by step (empty without a play)."
+    )
+    rearrangements: list[Rearrangement] = Field(
+        description=(
+            "The moves grouped into independent rearrangements: real ones (trade, split, join) first, "
+            "then melds that only grow, new melds from the hand, melds left as they are "
+            "(empty without a play)."
+        )
     )
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "Rearrangement",
     "RearrangementKind",
     "flow_graph",
+    "summary_lines",
 ]
 
 Node = tuple[Literal["old", "new", "hand"], int]

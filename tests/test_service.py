@@ -55,6 +55,20 @@ def test_hint_worked_example_gives_the_shared_hint_json_with_moves(client: TestC
     assert body["melds"] == [["Jh", "Qh", "Kh"], ["Jd", "Qd", "Kd"], ["Jc", "Qc", "Kc", "Ac"]]
     assert [move["action"] for move in body["moves"]] == ["meld", "meld", "meld"]
     assert all(move["text"] for move in body["moves"])
+    assert body["moves"][0]["remove"] == [{"to": 2, "cards": ["Jd"]}, {"to": 3, "cards": ["Jc"]}]
+    assert body["rearrangements"] == [
+        {
+            "kind": "trade",
+            "old_melds": [1, 2, 3],
+            "new_melds": [1, 2, 3],
+            "hand": ["Ac"],
+            "moved": 6,
+            "tangle": 4,
+            "steps": [1, 2, 3],
+            "text": "Melds 1, 2 and 3 trade cards into new melds 1, 2 and 3, with Ac from your hand "
+            "(steps 1-3; tangle 4).",
+        }
+    ]
     assert set(body["stats"]) == {"build_ms", "solve_ms", "engine"}
     assert body["stats"]["engine"] == "search"  # no table jokers: the fast path answers
 
@@ -107,6 +121,7 @@ def test_hint_without_a_play_is_a_normal_answer(client: TestClient) -> None:
     body = client.post("/v1/hint", json={"position": "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"}).json()
     assert body["status"] == "no_play"
     assert body["played"] == [] and body["moves"] == [] and body["hand"] == ["9s"]
+    assert body["rearrangements"] == []
 
 
 def test_hint_options_reach_the_engine(client: TestClient) -> None:
