@@ -88,6 +88,7 @@ def test_generated_puzzles_are_verified_and_graded(difficulty: Difficulty) -> No
         assert features.moved == puzzle.plan.moved - len(position.hand)
         assert features.jokers == jokers_involved(position, solution)
         assert features.decoys == sum(d.copies for d in puzzle.decoys)
+        assert features.tangle == puzzle.plan.flow().tangle >= 0
         assert puzzle.plan.replay().table == solution
 
 
@@ -249,9 +250,13 @@ def test_partition_leaves_spare_pieces_off_and_refuses_bad_problems() -> None:
 
 
 def test_score_formula_and_bands() -> None:
-    features = Features(broken=3, moved=5, hand=4, decoys=1, jokers=1)
+    features = Features(broken=3, moved=5, hand=4, decoys=1, jokers=1, tangle=0)
     assert features.score == 3 * 3 + 5 + 4 + 2 * 1 + 2 * 1 == 22
     assert features.difficulty == "expert"
+    # The tangle (cycle rank of the solution's card flow) counts one point per independent cycle.
+    tangled = Features(broken=2, moved=4, hand=2, decoys=0, jokers=0, tangle=2)
+    assert tangled.score == 3 * 2 + 4 + 2 + 2 == 14 and tangled.difficulty == "medium"
+    assert tangled.to_dict()["tangle"] == 2
     assert [band_of(score) for score in (0, 8, 9, 14, 15, 21, 22, 90)] == [
         "easy",
         "easy",
@@ -317,8 +322,11 @@ def test_cli_json_prints_one_verified_puzzle_per_line() -> None:
         record = json.loads(line)
         assert set(record) == PUZZLE_KEYS
         assert record["number"] == number and record["seed"] == 3 and record["difficulty"] == "easy"
-        assert set(record["features"]) == {"broken", "moved", "hand", "decoys", "jokers"}
-        assert set(record["solution"]) == {"table", "melds", "moves"}
+        assert set(record["features"]) == {"broken", "moved", "hand", "decoys", "jokers", "tangle"}
+        assert set(record["solution"]) == {"table", "melds", "moves", "rearrangements"}
+        assert record["solution"]["rearrangements"] and all(
+            group["text"] for group in record["solution"]["rearrangements"]
+        )
         assert all(move["text"] for move in record["solution"]["moves"])
         assert record["verification"]["ok"] is True
         position = Position.parse(record["position"])
@@ -341,6 +349,10 @@ def test_cli_human_output_shows_features_solution_and_steps() -> None:
         "broken",
         "Solution",
         "Steps",
+        "take out",
+        "Rearrangements",
+        "trade cards into new melds",
+        " tangle",
         "Verified",
     ):
         assert part in text

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from service import edge
 from service.deps import PoolDep, SettingsDep
 from service.errors import ERROR_RESPONSES, InputError
+from service.schemas import Rearrangement
 from solver.puzzles import Difficulty, GenerationError, generate_puzzles
 from solver.variants import Variant, VariantName
 
@@ -41,7 +42,7 @@ class PuzzleRequest(BaseModel):
     difficulty: Difficulty = Field(
         default="medium",
         description="easy, medium, hard or expert: score bands 0-8, 9-14, 15-21, 22+ "
-        "(score = 3*broken + moved + hand + 2*decoys + 2*jokers).",
+        "(score = 3*broken + moved + hand + 2*decoys + 2*jokers + tangle).",
     )
     variant: VariantName = Field(default="manipulation", description="Rule variant.")
     players: int | None = Field(
@@ -66,12 +67,18 @@ class PuzzleFeatures(BaseModel):
     hand: int = Field(description="Pieces in the hand.")
     decoys: int = Field(description="Hand cards that fit a table meld as it stands but are not played there.")
     jokers: int = Field(description="Jokers that take part: in the hand, or in table melds that are broken.")
+    tangle: int = Field(
+        description="Cycle rank of the solution's card flow: 0 when cards pass one way, +1 per trade ring."
+    )
 
 
 class PuzzleSolution(BaseModel):
     table: str = Field(description="The final table, in notation.")
     melds: list[list[str]]
     moves: list[dict[str, Any]] = Field(description="How to get there, step by step ('text' each).")
+    rearrangements: list[Rearrangement] = Field(
+        description="The moves grouped into independent rearrangements, as in the hint answer."
+    )
 
 
 class PuzzleVerification(BaseModel):

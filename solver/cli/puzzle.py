@@ -30,6 +30,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
+from solver.flow import summary_lines
 from solver.puzzles import MAX_COUNT, GenerationError, Puzzle, generate_puzzles, parse_difficulty
 from solver.puzzles.grade import BANDS
 
@@ -78,7 +79,7 @@ def _features_text(puzzle: Puzzle) -> str:
     f = puzzle.features
     return (
         f"score {puzzle.score} = 3*{f.broken} broken + {f.moved} moved + {f.hand} in hand"
-        f" + 2*{f.decoys} decoys + 2*{f.jokers} jokers"
+        f" + 2*{f.decoys} decoys + 2*{f.jokers} jokers + {f.tangle} tangle"
     )
 
 
@@ -101,6 +102,9 @@ def print_puzzle(puzzle: Puzzle, number: int, count: int) -> None:
     out.print(Text("Steps", style="bold"))
     for step, line in enumerate(puzzle.plan.lines(pretty=True), start=1):
         out.print(f"  {step}. {line}", markup=False)
+    out.print(Text("Rearrangements", style="bold"))
+    for line in summary_lines(puzzle.plan.rearrangements(), pretty=True):
+        out.print(f"  - {line}", markup=False)
     out.print(
         "Verified: the referee accepts the solution; no way out keeps every table meld whole; "
         "no other final table (up to how sequences are cut).",

@@ -14,7 +14,7 @@
   and which copy of a card a joker stands in for, may differ (``layout``).
 - **Decoy**: a hand card that fits a table meld as it stands but that no way out lays
   there (``grade``).
-- **Difficulty**: ``score = 3*broken + moved + hand + 2*decoys + 2*jokers`` and four bands
+- **Difficulty**: ``score = 3*broken + moved + hand + 2*decoys + 2*jokers + tangle`` and four bands
   (``grade``).
 
 Modules: ``layout`` (canonical form), ``partition`` (the all-pieces model), ``keeping``

@@ -102,6 +102,7 @@ class Puzzle:
                 "table": str(self.solution),
                 "melds": [[str(piece) for piece in meld.pieces] for meld in self.solution],
                 "moves": self.plan.to_dicts(),
+                "rearrangements": [group.to_dict() for group in self.plan.rearrangements()],
             },
             "verification": self.verification.to_dict(),
         }
@@ -143,12 +144,12 @@ def _evaluate(
     hand = len(position.hand)
     jokers = jokers_involved(position, found.table)
     # Every broken meld moves at least one piece: a bound before the plan is made.
-    least = Features(found.melds_broken, found.melds_broken, hand, 0, jokers).score
+    least = Features(found.melds_broken, found.melds_broken, hand, 0, jokers, 0).score
     if _miss(least, least + 1000, difficulty) > 0:
         stats.reject("score out of band")
         return 1
     plan = plan_play(position, found.table, variant=variant)
-    base = Features(found.melds_broken, plan.moved - hand, hand, 0, jokers)
+    base = Features(found.melds_broken, plan.moved - hand, hand, 0, jokers, plan.flow().tangle)
     hand_cards = count_real(position.hand.pieces)
     fitting = sum(
         copies
@@ -163,7 +164,9 @@ def _evaluate(
     if found_decoys is None:
         stats.reject("time limit")
         return 0
-    features = Features(base.broken, base.moved, hand, sum(d.copies for d in found_decoys), jokers)
+    features = Features(
+        base.broken, base.moved, hand, sum(d.copies for d in found_decoys), jokers, base.tangle
+    )
     miss = _miss(features.score, features.score, difficulty)
     if miss:
         stats.reject("score out of band")
