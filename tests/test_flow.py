@@ -13,8 +13,8 @@ import networkx as nx
 import pytest
 from randpos import random_position
 
+from solver import hint
 from solver.cards import Joker, Piece
-from solver.cpsat import hint
 from solver.flow import HAND, CardFlow, FlowEdge, Rearrangement, flow_graph, summary_lines
 from solver.plan import JokerStep, plan_play
 from solver.position import Position, Table

@@ -121,6 +121,7 @@ def test_no_import_cycle_between_packages() -> None:
         ("solver.referee", ("solver.cpsat", "solver.fastpath", "solver.engine")),
         ("solver.solution", ("solver.cpsat", "solver.fastpath", "solver.engine")),
         ("solver.plan", ("solver.cpsat", "solver.fastpath", "solver.engine")),
+        ("solver.flow", ("solver.cpsat", "solver.fastpath", "solver.engine", "solver.plan")),
         ("solver.game.rules", ("solver.cpsat", "solver.fastpath", "solver.engine", "solver.game.view")),
         ("solver", ("service", "solver.cli")),
     ],
@@ -145,7 +146,7 @@ def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:
         "import solver",
         "from solver import Position, Variant, check_play, Hint",
         "import solver.game.rules, solver.game.state, solver.game.scoring, solver.game.view",
-        "import solver.plan, solver.referee, solver.exact",
+        "import solver.plan, solver.flow, solver.referee, solver.exact",
         "from solver import hint; hint('Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac')",  # the search answers
     ],
 )
