@@ -297,6 +297,54 @@ def test_example_entered_by_clicking_gives_three_sequences_and_the_moves(watched
     assert _cards(page, ".hl") == []
 
 
+def test_the_hint_groups_its_steps_into_independent_rearrangements(watched: Watched) -> None:
+    """Issue 20: the card flow's independent rearrangements are listed and light up their
+    melds and steps; a step lights the cards it takes out of its meld apart from the rest."""
+    page = _open(watched)
+    position = "2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh"  # typed in canonical order
+    page.fill("#notation", position)
+    page.click("#hint-button")
+    page.wait_for_selector("#rearrangements")
+    expected = _post_json(f"{watched.base_url}/v1/hint", {"position": position})
+    groups = expected["rearrangements"]
+    assert [group["kind"] for group in groups] == ["trade", "keep"]
+    lines = page.eval_on_selector_all("#rearrangements li", "items => items.map(i => i.dataset.text)")
+    assert lines == [groups[0]["text"], "Meld 1 stays as it is."]
+    assert "Melds 2 and 3 trade cards into new melds 2, 3 and 4" in page.inner_text("#rearrangements")
+    assert page.get_attribute("#rearrangements li >> nth=0", "data-kind") == "trade"
+    _shot(page, "2b-hint-rearrangements")
+
+    # A rearrangement lights up its old melds, its new melds and its steps.
+    page.click("#rearrangements li >> nth=0 >> button")
+    assert page.get_attribute("#rearrangements li >> nth=0", "aria-current") == "true"
+    numbers = "melds => melds.map(m => +m.dataset.meld)"
+    lit_before = page.eval_on_selector_all("#before-board .meld.hl-meld", numbers)
+    lit_after = page.eval_on_selector_all("#after-board .meld.hl-meld", numbers)
+    assert lit_before == groups[0]["old_melds"] == [2, 3]
+    assert lit_after == groups[0]["new_melds"] == [2, 3, 4]
+    in_group = page.eval_on_selector_all(
+        "#moves li", "items => items.flatMap((item, at) => item.matches('.in-group') ? [at + 1] : [])"
+    )
+    assert in_group == groups[0]["steps"]
+    assert _cards(page, "#before-hand .hl") == groups[0]["hand"] == ["Kh"]
+    assert page.inner_text("#step-where").startswith("Rearrangement: steps")
+    assert not page.is_disabled("#step-all")
+    _shot(page, "2c-hint-rearrangement-lit")
+
+    # A step built on an old meld marks what it takes out of that meld (hl-out), not as arriving.
+    index, move = next(
+        (at, move) for at, move in enumerate(expected["moves"]) if move["action"] == "meld" and move["remove"]
+    )
+    page.click(f"#moves li >> nth={index} >> button")
+    assert page.get_attribute("#rearrangements li >> nth=0", "aria-current") is None
+    taken = sorted(card for departure in move["remove"] for card in departure["cards"])
+    out = _cards(page, f"#before-board .meld[data-meld='{move['on_meld']}'] .hl-out")
+    assert sorted(out) == taken and "take out" in move["text"]
+    _shot(page, "2d-hint-step-take-out")
+    page.click("#step-all")
+    assert _cards(page, ".hl-out") == [] and _cards(page, ".hl") == []
+
+
 # --- the notation field and the picker stay in sync ----------------------------------------
 
 

@@ -1,7 +1,8 @@
 // The best play: the final table drawn as cards (hand cards and moved cards marked,
-// joker declarations shown), the facts (points left, knock, going out), and the moves,
-// which can be stepped through: each step lights up the cards it moves, on the table
-// before and on the table after.
+// joker declarations shown), the facts (points left, knock, going out), the independent
+// rearrangements (which melds trade cards, which only grow), and the moves, which can be
+// stepped through: each step lights up the cards it moves, on the table before and on
+// the table after; a rearrangement lights up its melds and its steps.
 
 import { cardView, el, miniCards, richText } from "./cards.js";
 import { parseHand, parsePiece, parseTable, splitPosition } from "./notation.js";
@@ -105,9 +106,12 @@ function fact(list, term, value, flag) {
   list.append(dt, dd);
 }
 
-/** Cards in a board to light up for one step: [meld number, card notation] pairs. */
+/**
+ * Cards in a board to light up for one step: [meld number, card notation] pairs; on the
+ * table before, "out" holds the cards the step takes out of the meld it builds on.
+ */
 function stepTargets(move) {
-  const before = { melds: [], cards: [], hand: [] };
+  const before = { melds: [], cards: [], hand: [], out: [] };
   const after = { melds: [], cards: [] };
   if (move.action === "keep") {
     for (const pair of move.melds) {
@@ -123,6 +127,9 @@ function stepTargets(move) {
   } else if (move.action === "meld") {
     if (move.on_meld) before.melds.push(move.on_meld);
     after.melds.push(move.new_meld);
+    for (const departure of move.remove || []) {
+      for (const card of departure.cards) before.out.push([move.on_meld, card]);
+    }
     for (const transfer of move.add) {
       for (const card of transfer.cards) {
         if (transfer.from === "hand") before.hand.push(card);
@@ -134,11 +141,11 @@ function stepTargets(move) {
   return { before, after };
 }
 
-function lightCard(container, card) {
+function lightCard(container, card, mark = "hl") {
   const candidates = [...container.querySelectorAll(".card")].filter(
-    (node) => node.dataset.card === card && !node.classList.contains("hl"),
+    (node) => node.dataset.card === card && !node.classList.contains("hl") && !node.classList.contains("hl-out"),
   );
-  if (candidates.length) candidates[0].classList.add("hl");
+  if (candidates.length) candidates[0].classList.add(mark);
 }
 
 function light(boardEl, handEl, targets) {
@@ -150,7 +157,60 @@ function light(boardEl, handEl, targets) {
     const meld = boardEl.querySelector(`.meld[data-meld="${number}"]`);
     if (meld) lightCard(meld, card);
   }
+  for (const [number, card] of targets.out || []) {
+    const meld = boardEl.querySelector(`.meld[data-meld="${number}"]`);
+    if (meld) lightCard(meld, card, "hl-out");
+  }
   if (handEl) for (const card of targets.hand || []) lightCard(handEl, card);
+}
+
+const REARRANGING = new Set(["trade", "split", "join"]);
+
+/** "meld 3" / "melds 1 and 4" / "melds 1, 2 and 5", capitalized. */
+function numbered(label, numbers) {
+  const text = numbers.length === 1
+    ? `${label} ${numbers[0]}`
+    : `${label}s ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+/**
+ * The rearrangements as lines for a person, as `rummy hint` prints them: each real one
+ * (trade, split, join) on its own line, then the melds that only grow, the new melds from
+ * the hand alone and the melds left as they are, each kind on one line.  Each line keeps
+ * the old and new melds and the steps it covers.
+ */
+export function rearrangementLines(groups) {
+  const lines = groups.filter((group) => REARRANGING.has(group.kind)).map((group) => ({
+    kind: group.kind, text: group.text, old: group.old_melds, new: group.new_melds, steps: group.steps,
+    hand: group.hand,
+  }));
+  const traded = lines.length > 0;
+  const merged = (kind, text) => {
+    const chosen = groups.filter((group) => group.kind === kind);
+    if (!chosen.length) return;
+    const line = {
+      kind,
+      old: chosen.flatMap((group) => group.old_melds),
+      new: chosen.flatMap((group) => group.new_melds),
+      steps: chosen.flatMap((group) => group.steps),
+      hand: chosen.flatMap((group) => group.hand),
+    };
+    line.text = text(line);
+    lines.push(line);
+  };
+  merged("grow", (line) => `${numbered("meld", line.old)} only grow${line.old.length === 1 ? "s" : ""}, `
+    + "with cards from your hand.");
+  merged("new", (line) => `${numbered("new meld", line.new)} `
+    + `come${line.new.length === 1 ? "s" : ""} from your hand alone.`);
+  merged("keep", (line) => `${numbered("meld", line.old)} `
+    + `${line.old.length === 1 ? "stays as it is" : "stay as they are"}.`);
+  if (!traded && lines.length) {
+    lines.unshift({
+      kind: "none", text: "No meld trades cards with another.", old: [], new: [], steps: [], hand: [],
+    });
+  }
+  return lines;
 }
 
 /**
@@ -240,10 +300,53 @@ export function renderHint(root, hint, rules = {}) {
     return item;
   });
 
+  const groupLines = rearrangementLines(hint.rearrangements || []);
+  const groupList = el("ul", "rearrangements");
+  groupList.id = "rearrangements";
+  const groupItems = groupLines.map((line) => {
+    const item = el("li", `group group-${line.kind}`);
+    item.dataset.kind = line.kind;
+    item.dataset.text = line.text;
+    item.dataset.old = line.old.join(" ");
+    item.dataset.new = line.new.join(" ");
+    item.dataset.steps = line.steps.join(" ");
+    if (!line.steps.length) {
+      item.append(el("span", "group-text", line.text));
+    } else {
+      const button = el("button", "group-text");
+      button.type = "button";
+      button.append(richText(line.text));
+      button.addEventListener("click", () => showGroup(line, item));
+      item.append(button);
+    }
+    groupList.append(item);
+    return item;
+  });
+
   let current = -1;
+  function clear() {
+    for (const node of root.querySelectorAll(".hl, .hl-out, .hl-meld")) {
+      node.classList.remove("hl", "hl-out", "hl-meld");
+    }
+    for (const node of root.querySelectorAll(".in-group")) node.classList.remove("in-group");
+    for (const item of groupItems) item.removeAttribute("aria-current");
+  }
+  function showGroup(line, item) {
+    show(-1);
+    current = -1;
+    root.classList.add("stepping");
+    item.setAttribute("aria-current", "true");
+    all.disabled = false;
+    for (const number of line.steps) items[number - 1]?.classList.add("in-group");
+    where.replaceChildren(`Rearrangement: steps ${line.steps.join(", ")}`, el("span", "sr-only", `: ${line.text}`));
+    // A hand joker is "*" in the hand row, "*7h" (its declaration) in the rearrangement.
+    const fromHand = line.hand.map((card) => (card.startsWith("*") ? "*" : card));
+    light(before, hand, { melds: line.old, cards: [], hand: fromHand });
+    light(after, null, { melds: line.new, cards: [] });
+  }
   function show(index) {
     current = index;
-    for (const node of root.querySelectorAll(".hl, .hl-meld")) node.classList.remove("hl", "hl-meld");
+    clear();
     root.classList.toggle("stepping", index >= 0);
     items.forEach((item, at) => {
       if (at === index) item.setAttribute("aria-current", "step");
@@ -265,9 +368,16 @@ export function renderHint(root, hint, rules = {}) {
   next.addEventListener("click", () => show(Math.min(moves.length - 1, current + 1)));
   all.addEventListener("click", () => show(-1));
 
+  const groupsHeading = el("h3", "", "Independent rearrangements");
+  groupsHeading.id = "rearrangements-heading";
+  groupList.setAttribute("aria-labelledby", groupsHeading.id);
+  if (groupLines.length) root.append(groupsHeading, groupList);
+
   const howTo = el("h3", "", "How to get there");
   const steps = el("div", "steps");
-  steps.append(stepper, list);
+  const key = el("p", "step-key", "A step lights up the cards it moves; cards ringed in red are taken out "
+    + "of the meld it builds on.");
+  steps.append(stepper, key, list);
   const start = el("div", "before");
   start.append(
     el("h3", "", "Table before (melds numbered as in the moves)"), before,

@@ -200,6 +200,7 @@ export class PuzzleMode {
       can_knock: true,
       goes_out: true,
       moves: solution.moves,
+      rearrangements: solution.rearrangements,
     };
     box.hidden = false;
     const body = box.querySelector(".solution-body");
