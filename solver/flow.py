@@ -228,12 +228,15 @@ class CardFlow:
         olds = tuple(sorted(number for kind, number in nodes if kind == "old"))
         news = tuple(sorted(number for kind, number in nodes if kind == "new"))
         from_hand: list[Piece] = []
-        for number in news:
-            if self.graph.has_edge(HAND, ("new", number)):
-                from_hand.extend(self.graph.edges[HAND, ("new", number)]["moves"])
-        moved = sum(len(data["moves"]) for source, _, data in self.graph.edges(data=True) if source in nodes)
-        part = self._tables.subgraph(nodes)
-        tangle = part.number_of_edges() - part.number_of_nodes() + 1
+        moved = edges = 0
+        for number in news:  # every edge ends at a new meld: the in-edges cover the part once
+            for source, _, data in self.graph.in_edges(("new", number), data=True):
+                if source == HAND:
+                    from_hand.extend(data["moves"])
+                else:
+                    moved += len(data["moves"])
+                    edges += 1
+        tangle = edges - len(nodes) + 1  # the cycle rank of one connected part
         kind: RearrangementKind
         if not olds:
             kind = "new"

@@ -554,6 +554,9 @@ def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
     arrivals move, and whatever else it holds stays on its old meld; a freed joker moves
     from its old meld."""
     edges: list[FlowEdge] = []
+    freed_into: Counter[tuple[int, Piece]] = Counter(
+        (step.new_meld, Joker(step.declared)) for step in steps if isinstance(step, JokerStep)
+    )
     for step in steps:
         if isinstance(step, KeepStep):
             edges.extend(FlowEdge(old, new, stays=after.melds[new - 1].pieces) for old, new in step.pairs)
@@ -564,12 +567,17 @@ def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
             for transfer in step.transfers:
                 edges.append(FlowEdge(transfer.source, step.new_meld, moves=transfer.pieces))
                 arrived.update(transfer.pieces)
-            for other in steps:
-                if isinstance(other, JokerStep) and other.new_meld == step.new_meld:
-                    arrived[Joker(other.declared)] += 1
+            for (number, joker), count in freed_into.items():
+                if number == step.new_meld:
+                    arrived[joker] += count
             if step.on_meld is not None:
-                stays = Meld.of((Counter(step.meld.pieces) - arrived).elements()).pieces
-                edges.append(FlowEdge(step.on_meld, step.new_meld, stays=stays))
+                stays: list[Piece] = []
+                for piece in step.meld.pieces:  # in the meld's order, less what arrived
+                    if arrived[piece] > 0:
+                        arrived[piece] -= 1
+                    else:
+                        stays.append(piece)
+                edges.append(FlowEdge(step.on_meld, step.new_meld, stays=tuple(stays)))
     return edges
 
 
