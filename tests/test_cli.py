@@ -86,6 +86,27 @@ def test_hint_batch_json_answers_every_line_in_order(tmp_path: Path) -> None:
     assert answers[0]["table"] == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac" and answers[0]["moves"]
     assert answers[1]["status"] == "no_play" and answers[1]["moves"] == []
     assert answers[2]["goes_out"] is True
+    assert [group["kind"] for group in answers[0]["rearrangements"]] == ["trade"]
+    assert answers[1]["rearrangements"] == []
+    assert [group["kind"] for group in answers[2]["rearrangements"]] == ["new"]
+
+
+def test_hint_shows_the_independent_rearrangements() -> None:
+    """Issue 20, item 9: the steps grouped by the card flow, real rearrangements apart."""
+    code, out, _ = run("hint", "2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh")
+    assert code == 0
+    listed = out[out.index("Rearrangements") :].splitlines()[1:3]
+    assert [line.strip() for line in listed] == [
+        "- Melds 2 and 3 trade cards into new melds 2, 3 and 4, with K♥ from your hand (steps 2-5).",
+        "- Meld 1 stays as it is.",
+    ]
+    code, out, _ = run("hint", "5h 6h 7h | Kc Kd Ks / 8h 2c 3c 4c", "--json")
+    groups = json.loads(out)["rearrangements"]
+    assert code == 0 and [(g["kind"], g["old_melds"], g["new_melds"]) for g in groups] == [
+        ("grow", [1], [1]),
+        ("new", [], [2]),
+        ("keep", [2], [3]),
+    ]
 
 
 def test_hint_batch_text_answers_every_line_in_order(tmp_path: Path) -> None:
