@@ -150,7 +150,7 @@ class Rearrangement:
         if self.kind == "keep":
             head = f"{_capital(olds)} stays as it is, now {news}"
         elif self.kind == "grow":
-            head = f"{_capital(olds)} grows into {news} with {hand} from your hand"
+            head = f"{_capital(olds)} grows into {news}" + (f" with {hand} from your hand" if hand else "")
         elif self.kind == "new":
             head = f"{_capital(news)} comes from your hand alone: {hand}"
         else:

@@ -215,3 +215,13 @@ def test_plan_and_flow_import_without_ortools() -> None:
         "assert not any(name.startswith('ortools') and sys.modules[name] for name in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_texts_of_hand_built_rearrangements() -> None:
+    """describe() reads well for every kind, also without hand cards or steps."""
+    grow = Rearrangement("grow", (1,), (1,), (), 1, 0, (2,))
+    assert grow.describe() == "Meld 1 grows into new meld 1 (step 2)."
+    assert Rearrangement("keep", (4,), (2,), (), 0, 0).describe() == "Meld 4 stays as it is, now new meld 2."
+    assert Rearrangement("trade", (1, 2), (1, 2), (), 2, 1, (1, 2, 3, 5)).describe() == (
+        "Melds 1 and 2 trade cards into new melds 1 and 2 (steps 1-3 and 5; tangle 1)."
+    )
