@@ -282,7 +282,7 @@ def test_cli_hint_shows_the_steps_and_json_moves() -> None:
     data = json.loads(runner.invoke(app, ["hint", text, "--json"]).stdout)
     assert [move["new_meld"] for move in data["moves"]] == [1, 2, 3]
     assert data["moves"][2]["add"][-1] == {"from": "hand", "cards": ["Ac"]}
-    assert data["moves"][2]["remove"] == [{"to": 1, "cards": ["Kh"]}, {"to": 2, "cards": ["Kd"]}]
+    assert data["moves"][2]["remove"] == [{"to": 1, "cards": ["Jh"]}, {"to": 2, "cards": ["Jd"]}]
     assert [group["kind"] for group in data["rearrangements"]] == ["trade"]
     assert data["rearrangements"][0]["old_melds"] == [1, 2, 3]
 

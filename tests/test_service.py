@@ -55,7 +55,7 @@ def test_hint_worked_example_gives_the_shared_hint_json_with_moves(client: TestC
     assert body["melds"] == [["Jh", "Qh", "Kh"], ["Jd", "Qd", "Kd"], ["Jc", "Qc", "Kc", "Ac"]]
     assert [move["action"] for move in body["moves"]] == ["meld", "meld", "meld"]
     assert all(move["text"] for move in body["moves"])
-    assert body["moves"][0]["remove"] == [{"to": 2, "cards": ["Jd"]}, {"to": 3, "cards": ["Jc"]}]
+    assert body["moves"][0]["remove"] == [{"to": 2, "cards": ["Kd"]}, {"to": 3, "cards": ["Kc"]}]  # as typed
     assert body["rearrangements"] == [
         {
             "kind": "trade",
@@ -103,7 +103,11 @@ def test_hint_numbers_old_melds_in_the_order_they_were_written(client: TestClien
         first = body["moves"][0]
         assert first["on_meld"] == 1 and first["meld"] == "Jh Qh Kh"
         assert first["add"] == [{"from": 2, "cards": ["Qh"]}, {"from": 3, "cards": ["Jh"]}]
-        assert first["text"] == "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Jh from meld 3."
+        assert first["text"] == (
+            "Meld 1 becomes new meld 1, Jh Qh Kh: take out Kd for new meld 2 and Kc for new meld 3; "
+            "add Qh from meld 2 and Jh from meld 3."
+        )
+        assert first["remove"] == [{"to": 2, "cards": ["Kd"]}, {"to": 3, "cards": ["Kc"]}]
     # Written in canonical order, the numbers follow that order.
     canonical = client.post("/v1/hint", json={"position": "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc / Ac"}).json()
     assert canonical["old_table"] == "Jh Jd Jc | Qh Qd Qc | Kh Kd Kc"

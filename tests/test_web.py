@@ -532,7 +532,10 @@ def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(
     assert _entry_melds(page) == typed
     assert _meld_cards(page, "#before-board") == typed
     texts = page.eval_on_selector_all("#moves li", "items => items.map(i => i.dataset.text)")
-    assert texts[0] == "Meld 1 becomes new meld 1, Jh Qh Kh: add Qh from meld 2 and Jh from meld 3."
+    assert texts[0] == (
+        "Meld 1 becomes new meld 1, Jh Qh Kh: take out Kd for new meld 2 and Kc for new meld 3; "
+        "add Qh from meld 2 and Jh from meld 3."
+    )
     assert texts[2].endswith("add Kc from meld 1, Qc from meld 2 and Ac from your hand.")
     # Each step's "from meld N" lights a card in the panel's meld N.
     page.click("#step-next")
@@ -546,7 +549,10 @@ def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(
         "document.querySelector('#before-board .meld .card').dataset.card === 'Qh'"
     )
     first = page.get_attribute("#moves li >> nth=0", "data-text") or ""
-    assert first == "Meld 1 becomes new meld 1, Jh Qh Kh: add Jh from meld 2 and Kh from meld 3."
+    assert first == (
+        "Meld 1 becomes new meld 1, Jh Qh Kh: take out Qd for new meld 2 and Qc for new meld 3; "
+        "add Jh from meld 2 and Kh from meld 3."
+    )
     assert _meld_cards(page, "#before-board")[0] == ["Qh", "Qd", "Qc"]
 
 
@@ -697,7 +703,7 @@ def test_touch_targets_on_a_phone_are_at_least_40_px(watched: Watched) -> None:
     page.click("#hint-button")
     page.wait_for_selector("#after-board")
     steps = _boxes(page, "#hint-view button")
-    assert len(steps) == 3 + 3  # previous, next, all; one button per step
+    assert len(steps) == 3 + 1 + 3  # previous, next, all; one per rearrangement; one per step
     small = [box for box in steps if box["width"] < 40 or box["height"] < 40]
     assert not small, f"hint buttons under 40 px on a 360 px phone: {small}"
 
