@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 
 from solver.game.bots import BOT_TIME_LIMIT, Bot, GreedyBot, RandomBot
 from solver.game.expert import ExpertBot
+from solver.game.hoarder import HoarderBot
+from solver.game.pimc import PimcBot
 
 __all__ = ["BOTS", "bot_rng", "make_bot", "make_bots"]
 
@@ -22,13 +24,15 @@ BOTS: dict[str, Callable[..., Bot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
     ExpertBot.name: ExpertBot,
+    HoarderBot.name: HoarderBot,
+    PimcBot.name: PimcBot,
 }
 """The built-in bots by name."""
 
 
 def make_bot(spec: str, *, rng: random.Random | None = None, time_limit: float = BOT_TIME_LIMIT) -> Bot:
-    """A bot from its name (``random``, ``greedy``, ``expert``) or ``module.path:ClassName``
-    of a ``Bot`` subclass; a ValueError names the unknown bot."""
+    """A bot from its name (``random``, ``greedy``, ``expert``, ``hoarder``, ``pimc``) or
+    ``module.path:ClassName`` of a ``Bot`` subclass; a ValueError names the unknown bot."""
     key = spec.strip()
     if key.lower() in BOTS:
         return BOTS[key.lower()](rng, time_limit=time_limit)

@@ -1,0 +1,139 @@
+"""``rummy match``: two bots in mirrored pairs, with the win rate's interval, Elo and an SPRT."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+
+from solver.cli.common import VariantOption, app, err, fail, out
+from solver.game import BOTS, GameSettings
+from solver.game.bots import BOT_TIME_LIMIT
+from solver.game.match import MatchResult, run_match
+
+BotArgument = Annotated[
+    str,
+    typer.Argument(help=f"A bot: {', '.join(BOTS)}, or module:Class of a Bot subclass.", show_default=False),
+]
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``elo0,elo1`` as two numbers with ``elo0 < elo1``; ValueError names the problem."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2:
+        raise ValueError(f"--sprt takes two Elo bounds as elo0,elo1 (e.g. 0,50), not {text!r}")
+    try:
+        elo0, elo1 = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt takes two numbers as elo0,elo1 (e.g. 0,50), not {text!r}") from None
+    if not elo0 < elo1:
+        raise ValueError(f"--sprt needs elo0 < elo1, not {text!r}")
+    return elo0, elo1
+
+
+def _fmt_elo(value: float) -> str:
+    return f"{value:+.0f}" if abs(value) != float("inf") else ("+inf" if value > 0 else "-inf")
+
+
+def print_match(result: MatchResult) -> None:
+    """The per-bot table, then A's win rate with its interval, the Elo and the SPRT."""
+    name = result.settings.variant.name
+    title = f"{len(result.pairs)} pairs ({result.games} games), {name}, seed {result.seed}"
+    table = RichTable(title=title)
+    columns = ("bot", "games won", "rounds won", "pts/round", "knocks", "undercuts", "draws", "median ms")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for entry in result.entries:
+        table.add_row(
+            entry.label,
+            f"{entry.won:g}",
+            str(entry.rounds_won),
+            f"{entry.points_per_round:.2f}",
+            str(entry.knocks),
+            str(entry.undercuts),
+            str(entry.actions.get("draw", 0)),
+            f"{entry.median_ms:.1f}",
+        )
+    out.print(table)
+    a, b = result.entries
+    score, elo = result.score, result.elo
+    out.print(
+        f"{a.label} against {b.label}: win rate {score.estimate:.1%} "
+        f"(95% CI {score.low:.1%} to {score.high:.1%}, pairs as clusters); "
+        f"Elo {_fmt_elo(elo.estimate)} ({_fmt_elo(elo.low)} to {_fmt_elo(elo.high)})",
+        markup=False,
+    )
+    if result.sprt is not None:
+        test = result.sprt
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", "continue": "no decision"}[test.decision]
+        if result.stopped_early:
+            verdict += f", stopped after {len(result.pairs)} of {result.pairs_requested} pairs"
+        out.print(
+            f"SPRT elo0={test.elo0:g} elo1={test.elo1:g}: LLR {test.llr:.2f} "
+            f"(bounds {test.lower:.2f}, {test.upper:.2f}): {verdict}",
+            markup=False,
+        )
+    for entry in result.entries:
+        if entry.counters:
+            counts = ", ".join(f"{key} {value}" for key, value in sorted(entry.counters.items()))
+            out.print(f"{entry.label} choices: {counts}", markup=False)
+    out.print(f"{result.seconds:.1f} s wall clock", markup=False)
+
+
+@app.command()
+def match(
+    bot_a: BotArgument,
+    bot_b: BotArgument,
+    pairs: Annotated[int, typer.Option(help="Mirrored pairs to play (two games each, seats swapped).")] = 100,
+    seed: Annotated[int, typer.Option(help="Match seed; each pair's deal derives from it.")] = 0,
+    variant: VariantOption = "manipulation",
+    players: Annotated[int, typer.Option(help="Players per game (a match is between two bots: 2).")] = 2,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    sprt_text: Annotated[
+        str | None,
+        typer.Option("--sprt", help="Stop early by an SPRT of elo0,elo1 (alpha = beta = 0.05), e.g. 0,50."),
+    ] = None,
+    time_limit: Annotated[float, typer.Option(help="Seconds per hint-engine call.")] = BOT_TIME_LIMIT,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+) -> None:
+    """Play BOT_A against BOT_B in mirrored pairs: each deal twice, seats swapped.
+
+    Prints games won, points per round, A's win rate with its 95% Wilson interval (pairs
+    as clusters), the Elo difference with its interval and, with --sprt, the test's
+    decision.  The same seed gives the same results whatever --jobs.
+    """
+    if players != 2:
+        fail(f"a match is played by 2 players, not {players}")
+    if pairs < 1 or jobs < 1:
+        fail("--pairs and --jobs must be at least 1")
+    if not 0 < time_limit <= 3600:
+        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    try:
+        bounds = parse_sprt(sprt_text) if sprt_text is not None else None
+        settings = GameSettings.named(variant, players)
+    except ValueError as error:
+        fail(str(error))
+    columns = (TextColumn("pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("pairs", total=pairs)
+        try:
+            result = run_match(
+                bot_a,
+                bot_b,
+                pairs=pairs,
+                seed=seed,
+                settings=settings,
+                jobs=jobs,
+                sprt_elo=bounds,
+                time_limit=time_limit,
+                on_pair_done=lambda _pair: progress.advance(task),
+            )
+        except ValueError as error:
+            fail(str(error))
+    if json_output:
+        print(json.dumps(result.to_dict()))
+    else:
+        print_match(result)

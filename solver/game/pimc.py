@@ -1,0 +1,197 @@
+"""The search bot ``pimc``: perfect-information Monte Carlo over the choices that matter.
+
+At each real decision it lists a few candidate actions, deals the hidden cards at random
+``samples`` times consistently with what it has seen (``solver.game.rollout``), plays
+every candidate in every deal (the same deals for all candidates, so their difference is
+not blurred by the luck of the deal), plays the round on with the greedy policy for
+every player up to a horizon, and takes the candidate with the best mean utility (the
+round score against the other players plus bonus weights for winning the round and the
+game: ``rollout.utility``).
+
+Candidates at a meld decision (when the hint engine finds a play):
+
+- ``best``: the best play (fewest points left), what ``greedy`` plays;
+- ``draw``: decline and take the next draw (where a draw is allowed);
+- ``hold``: smaller plays that keep cards back: the best play that keeps the hand's
+  jokers, and for the largest (``max_holds``) groups of hand cards the
+  best play lays in one meld, the best play of the hand without those cards.
+
+Candidates at a knock decision: ``knock`` (scored at once against each guessed hand) and
+``pass`` (played on).  No search where there is no choice: no legal play (decline), a
+play that goes out (always taken), a final turn (the best play: the hands are counted
+next), or the opponents' view being unknowable.  Those cost one hint call.
+
+Deterministic from its generator (``samples`` deals per decision, a fixed horizon);
+``time_budget`` (seconds, off by default) stops adding deals once spent, at the price of
+reproducibility.  ``counters`` counts what it chose, for the match reports.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from solver.cards import Card, piece_sort_key
+from solver.cpsat import Hint, hint
+from solver.game.actions import Action, Draw, Knock, Pass, Play
+from solver.game.bots import BOT_TIME_LIMIT, Bot
+from solver.game.rollout import PlayedHint, Rollout, RolloutSettings, determinize, mean, play_out, utility
+from solver.game.view import PlayerView
+from solver.position import Hand
+
+__all__ = ["Candidate", "PimcBot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One action the search weighs: a label for the reports and how to apply it."""
+
+    label: str
+    action: Action
+    found: Hint | None = None
+    """The hint behind a play (so rollouts need not ask the referee again)."""
+
+
+class PimcBot(Bot):
+    """Determinized rollouts over meld, hold-back, draw and knock choices (module docstring)."""
+
+    name = "pimc"
+    samples = 4
+    max_holds = 1
+    rollout = RolloutSettings(horizon=3, time_limit=1.0)
+    time_budget: float | None = None
+
+    def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
+        super().__init__(rng, time_limit=time_limit)
+        self.counters: Counter[str] = Counter()
+        self._round = -1
+        self._my_cards = 0
+        self._last_card_mine = False
+
+    # -- what the bot remembers of the round --------------------------------------
+
+    def _observe(self, view: PlayerView) -> None:
+        if view.round_number != self._round:
+            self._round = view.round_number
+            self._my_cards = 0
+            self._last_card_mine = False
+        if view.stock_size == 0 and not view.final_turn and view.phase == "meld":
+            self._last_card_mine = True
+
+    def _others_opened(self, view: PlayerView) -> bool:
+        """Whether another player has melded: the table holds cards this bot did not lay."""
+        return len(view.table.pieces) > self._my_cards
+
+    def _chosen(self, view: PlayerView, action: Action) -> Action:
+        if isinstance(action, Play):
+            self._my_cards += len(action.table.pieces) - len(view.table.pieces)
+        return action
+
+    # -- deciding -----------------------------------------------------------------
+
+    def act(self, view: PlayerView) -> Action:
+        self._observe(view)
+        self.counters["decisions"] += 1
+        if view.phase == "knock":
+            return self._chosen(view, self._knock_or_pass(view))
+        return self._chosen(view, self._meld_decision(view))
+
+    def _meld_decision(self, view: PlayerView) -> Action:
+        best = self.best_play(view)
+        if not best.has_play:
+            return view.decline()
+        self.counters["meld_choices"] += 1
+        if best.goes_out or view.final_turn:
+            self.counters["played_best"] += 1
+            return Play(best.table)
+        candidates = [Candidate("best", Play(best.table), best)]
+        if "draw" in view.legal_kinds():
+            candidates.append(Candidate("draw", Draw()))
+        candidates.extend(self._holds(view, best))
+        choice = self._search(view, candidates)
+        self.counters["searched"] += 1
+        if choice.label == "draw":
+            self.counters["drew_with_play"] += 1
+        elif choice.label == "best":
+            self.counters["played_best"] += 1
+        else:
+            self.counters["held_back"] += 1
+        return choice.action
+
+    def _holds(self, view: PlayerView, best: Hint) -> list[Candidate]:
+        """Smaller plays than ``best`` that keep some of its cards in the hand: the best
+        play keeping the jokers back, and the best play without the real cards ``best``
+        lays in one meld (the largest such groups first)."""
+        seen = {str(best.table)}
+        holds: list[Candidate] = []
+
+        def add(label: str, found: Hint) -> None:
+            if found.has_play and str(found.table) not in seen:
+                seen.add(str(found.table))
+                holds.append(Candidate(label, Play(found.table), found))
+
+        if best.hand.joker_count < view.hand.joker_count:
+            add(
+                "hold:jokers",
+                hint(
+                    view.position,
+                    variant=view.variant,
+                    keep_jokers=True,
+                    opened=view.opened,
+                    time_limit=self.time_limit,
+                ),
+            )
+        played = Counter(piece for piece in best.played if isinstance(piece, Card))
+        groups: list[list[Card]] = []
+        for meld in best.table:
+            laid = Counter(piece for piece in meld.pieces if isinstance(piece, Card)) & played
+            if laid:
+                groups.append(sorted(laid.elements(), key=piece_sort_key))
+                played -= laid
+        groups.sort(key=lambda group: -len(group))
+        for group in groups[: self.max_holds]:
+            if len(group) == len(best.played):
+                continue
+            kept = Counter(view.hand.pieces)
+            kept.subtract(group)
+            add("hold:meld", self.best_play(view, hand=Hand.of(kept.elements())))
+        return holds
+
+    def _knock_or_pass(self, view: PlayerView) -> Action:
+        self.counters["knock_choices"] += 1
+        candidates = [Candidate("knock", Knock()), Candidate("pass", Pass())]
+        choice = self._search(view, candidates)
+        self.counters["knocked" if choice.label == "knock" else "knock_declined"] += 1
+        return choice.action
+
+    def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:
+        """The candidate with the best mean utility over the same guessed deals."""
+        started = time.perf_counter()
+        totals: list[list[float]] = [[] for _ in candidates]
+        others_opened = self._others_opened(view)
+        for _ in range(self.samples):
+            spent = time.perf_counter() - started
+            if self.time_budget is not None and spent > self.time_budget and totals[0]:
+                break
+            seed = self.rng.getrandbits(64)
+            for index, candidate in enumerate(candidates):
+                state = determinize(
+                    view,
+                    random.Random(seed),
+                    others_opened=others_opened,
+                    last_card_mine=self._last_card_mine,
+                )
+                totals[index].append(self._value(state, candidate, view.seat))
+        means = [mean(values) for values in totals]
+        return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+
+    def _value(self, state: Rollout, candidate: Candidate, seat: int) -> float:
+        if candidate.found is not None:
+            state.act(PlayedHint(candidate.found))
+        else:
+            state.act(candidate.action)
+        if state.end is None:
+            play_out(state, self.rollout)
+        return utility(state, seat)

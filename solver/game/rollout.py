@@ -1,0 +1,198 @@
+"""Determinized rollouts: guess the hidden cards, play the round on with a fast policy, score it.
+
+The search bot (``solver.game.pimc``) judges a candidate action by playing it in many
+*determinizations*: complete rounds consistent with what the player has seen (its own
+hand, the table, the other hands' sizes, the stock size), with the hidden cards dealt at
+random.  This module builds such a round (``determinize``), applies actions to it
+without asking the referee again (``Rollout.act``: the actions come from the hint
+engine, whose plays the test suite checks against the referee), plays it on with the
+greedy policy up to a horizon (``play_out``) and scores the outcome for one player
+(``utility``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import Piece
+from solver.cpsat import Hint, hint
+from solver.game.actions import Action, Draw, Knock, Pass, Play
+from solver.game.scoring import EndReason, RoundEnd, score_round
+from solver.game.state import RoundState
+from solver.game.view import PlayerView
+from solver.position import Hand, Position
+
+__all__ = ["Rollout", "RolloutSettings", "determinize", "play_out", "utility"]
+
+GAME_WIN_WEIGHT = 100
+"""Utility of winning the game (a one-round game, or a round that ends a game to 150),
+on top of the points: a match counts games won, not margins."""
+
+ROUND_WIN_WEIGHT = 25
+"""Utility of winning a round of Manipulation Rummy: the end-of-game bonus per round won."""
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutSettings:
+    """How far and how fast a rollout plays: ``horizon`` turns after the current one, each
+    hint within ``time_limit`` seconds."""
+
+    horizon: int = 4
+    time_limit: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHint:
+    """A play whose result (the table and the hand left) the hint engine already knows."""
+
+    found: Hint
+
+
+class Rollout(RoundState):
+    """A round rebuilt from one player's view with guessed hidden cards (see ``determinize``).
+
+    ``act`` applies an action without the referee's check: callers pass only the
+    actions of the hint engine and the legal kinds of the view.
+    """
+
+    def act(self, action: Action | PlayedHint) -> None:
+        if isinstance(action, PlayedHint):
+            self._play_known(action.found)
+        elif isinstance(action, Play):
+            self.apply(action)
+        elif isinstance(action, Draw):
+            self._draw_instead_of_meld()
+        elif isinstance(action, Knock):
+            self._end_round("knock", knocker=self.to_move)
+        elif self.phase == "knock":
+            self._finish_turn()
+        else:
+            self._end_of_turn()
+
+    def _play_known(self, found: Hint) -> None:
+        seat = self.to_move
+        self.hands[seat] = list(found.hand.pieces)
+        self.table = found.table
+        self.melded = True
+        self.opened[seat] = True
+        self.idle_turns = 0
+        if not self.hands[seat]:
+            self._end_round("out", out=seat)
+        else:
+            self._end_of_turn()
+
+
+def determinize(
+    view: PlayerView, rng: random.Random, *, others_opened: bool = True, last_card_mine: bool = False
+) -> Rollout:
+    """A round consistent with ``view``: the unseen cards dealt at random to the other hands
+    (their sizes as seen) and the stock (its size as seen), mid-turn as the view is.
+    In a real game the unseen cards are exactly those; cards beyond them (a hand-dealt
+    test round) are left out of play.
+
+    ``others_opened`` says whether the other players have made their opening meld
+    (Rummikub); ``last_card_mine`` whether this player drew the stock's last card (then a
+    final turn of this player is the last of the round).
+    """
+    unseen = list(view.unseen())
+    rng.shuffle(unseen)
+    settings = view.settings
+    players = settings.players
+    hands: list[list[Piece]] = []
+    start = 0
+    for seat in range(players):
+        if seat == view.seat:
+            hands.append(list(view.hand.pieces))
+            continue
+        size = view.hand_sizes[seat]
+        hands.append(unseen[start : start + size])
+        start += size
+    stock = unseen[start : start + view.stock_size]
+    if len(stock) != view.stock_size:
+        raise ValueError(f"the view does not add up: {len(stock)} cards left, stock of {view.stock_size}")
+    state = Rollout.__new__(Rollout)
+    state.settings = settings
+    state.hands = hands
+    state.stock = stock
+    state.table = view.table
+    state.dealer = (view.seat - 1) % players
+    state.round_number = view.round_number
+    state.totals = view.totals
+    state.opened = [view.opened if seat == view.seat else others_opened for seat in range(players)]
+    state.to_move = view.seat
+    state.phase = view.phase
+    state.draws = view.draws
+    state.melded = view.melded
+    state.drawn = list(view.drawn)
+    state.turns = 0
+    state.final_turns_left = None
+    state.last_card_drawer = None
+    state.idle_turns = 0
+    state.end = None
+    if settings.turn == "draw_first" and not stock:
+        if view.final_turn:
+            state.final_turns_left = 1 if last_card_mine else players
+            state.last_card_drawer = view.seat if last_card_mine else (view.seat - 1) % players
+        else:
+            state.last_card_drawer = view.seat
+    return state
+
+
+def greedy_action(state: Rollout, settings: RolloutSettings) -> Action | PlayedHint:
+    """The rollout policy: the best play (fewest points) as soon as there is one; knock
+    whenever allowed."""
+    if state.phase == "knock":
+        return Knock()
+    seat = state.to_move
+    found = hint(
+        Position(state.table, Hand.of(state.hands[seat])),
+        variant=state.settings.variant,
+        opened=state.opened[seat],
+        time_limit=settings.time_limit,
+    )
+    if found.has_play:
+        return PlayedHint(found)
+    return Pass() if state.final_turn else Draw()
+
+
+def play_out(state: Rollout, settings: RolloutSettings) -> Rollout:
+    """Play the round on with ``greedy_action`` until it ends or ``settings.horizon`` more
+    turns have started; returns the same state."""
+    limit = state.turns + settings.horizon
+    while state.end is None and state.turns <= limit:
+        state.act(greedy_action(state, settings))
+    return state
+
+
+def utility(state: Rollout, seat: int) -> float:
+    """What the round as it stands is worth to ``seat``: its round score minus the best
+    other player's, plus the bonus weights for winning the round and the game.
+
+    A round still running is scored as if the hands were counted now (the lowest hand
+    wins the differences: an exhausted or blocked end).
+    """
+    settings = state.settings
+    end = state.end
+    if end is None:
+        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
+        end = RoundEnd(reason, state.hand_points())
+    score = score_round(end, settings)
+    others = [s for s in range(settings.players) if s != seat]
+    value = float(score.scores[seat] - max(score.scores[s] for s in others))
+    won = seat in score.winners
+    if settings.scoring == "lowest_hand":
+        value += ROUND_WIN_WEIGHT * (won - any(s in score.winners for s in others))
+        target = settings.variant.target_score
+        totals = [total + gained for total, gained in zip(state.totals, score.scores, strict=True)]
+        if target is not None and max(totals) >= target:
+            best = max(totals)
+            value += GAME_WIN_WEIGHT if totals[seat] == best else -GAME_WIN_WEIGHT
+    else:
+        value += GAME_WIN_WEIGHT if won else -GAME_WIN_WEIGHT
+    return value
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
