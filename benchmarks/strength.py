@@ -72,11 +72,14 @@ def _ci(score: dict[str, float]) -> str:
     return f"{_pct(score['estimate'])} ({_pct(score['low'])}-{_pct(score['high'])})"
 
 
-def _elo(elo: dict[str, float | None]) -> str:
-    def one(value: float | None, sign: str) -> str:
-        return f"{sign}inf" if value is None else f"{value:+.0f}"
+def _elo(elo: dict[str, float | None], score: dict[str, float]) -> str:
+    """Elo and its interval; JSON keeps an infinite Elo (a 0% or 100% score) as null."""
 
-    return f"{one(elo['estimate'], '+')} ({one(elo['low'], '-')} to {one(elo['high'], '+')})"
+    def one(value: float | None, sign: str) -> str:
+        return f"{sign}inf" if value is None else f"{round(value) + 0:+d}"
+
+    middle = one(elo["estimate"], "+" if score["estimate"] > 0.5 else "-")
+    return f"{middle} ({one(elo['low'], '-')} to {one(elo['high'], '+')})"
 
 
 def _flip(score: dict[str, float]) -> dict[str, float]:
@@ -117,7 +120,7 @@ def render(rows: list[Row], meta: Row) -> str:
         ppr, med, p90 = row["points_per_round"], row["median_ms"], row["p90_ms"]
         assert isinstance(ppr, list) and isinstance(med, list) and isinstance(p90, list)
         lines.append(
-            f"| {row['a']} | {row['b']} | {row['pairs']} | {_ci(score)} | {_elo(elo)} | "
+            f"| {row['a']} | {row['b']} | {row['pairs']} | {_ci(score)} | {_elo(elo, score)} | "
             f"{ppr[0]}, {ppr[1]} | {med[0]}, {med[1]} | {p90[0]}, {p90[1]} |"
         )
     lines += [

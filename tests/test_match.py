@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -118,3 +120,15 @@ def test_cli_match_bad_input_is_one_line_and_exit_2(args: list[str], message: st
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_strength_benchmark_renders_its_tables() -> None:
+    root = str(Path(__file__).resolve().parents[1])  # benchmarks/ ships with the repository
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks.strength import render, summarize
+
+    rows = [summarize(run_match("greedy", "random", pairs=1, seed=3))]
+    text = render(rows, {"date": "today", "cpu": "cpu", "seed": 3, "jobs": 1, "machine_cores": 2})
+    assert "| **greedy** |" in text and "Targets:" in text
+    assert "| greedy | random | 1 |" in text
