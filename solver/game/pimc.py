@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from solver.cards import Card, piece_sort_key
-from solver.cpsat import Hint, hint
+from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.bots import BOT_TIME_LIMIT, Bot
 from solver.game.rollout import PlayedHint, Rollout, RolloutSettings, determinize, mean, play_out, utility

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import Piece
-from solver.cpsat import Hint, hint
+from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, score_round
 from solver.game.state import RoundState
