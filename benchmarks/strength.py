@@ -4,6 +4,8 @@
     python -m benchmarks.strength --pairs 100 --other-pairs 40 --jobs 2
     python -m benchmarks.strength --quick                 # 40 and 20 pairs
     python -m benchmarks.strength --render                # print the tables of the last run again
+    python -m benchmarks.strength --pairings pimc-expert --results a.json    # one pairing only
+    python -m benchmarks.strength --render --merge a.json b.json            # tables of runs side by side
 
 Each pairing is a ``solver.game.match.run_match`` of 2-player Manipulation Rummy from the
 same measuring seed (``--seed``, default 1; tune on other seeds).  The script prints and
@@ -38,6 +40,11 @@ Row = dict[str, object]
 def pairings() -> list[tuple[str, str]]:
     """Every pair of bots once, the stronger-looking one (earlier in ``BOTS``) as A."""
     return list(itertools.combinations(BOTS, 2))
+
+
+def _order(a: str, b: str) -> tuple[bool, int, int]:
+    """The focus pairing first, then the rest in ``BOTS`` order."""
+    return (a, b) != FOCUS, BOTS.index(a), BOTS.index(b)
 
 
 def summarize(result: MatchResult) -> Row:
@@ -208,13 +215,39 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the measuring seed (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--markdown", type=Path, default=None, help="also write the tables to this file")
-    parser.add_argument("--render", action="store_true", help="print the tables of the last results file")
+    parser.add_argument("--render", action="store_true", help="print the tables of the results file")
+    parser.add_argument(
+        "--pairings", default=None, help="only these pairings, e.g. pimc-expert,greedy-random (default all)"
+    )
+    parser.add_argument(
+        "--results", type=Path, default=RESULTS / "strength.json", help="the results file to write or render"
+    )
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", default=None, help="results files merged into --results first"
+    )
     args = parser.parse_args(argv)
-    path = RESULTS / "strength.json"
+    path: Path = args.results
+    if args.merge:
+        runs = [json.loads(Path(part).read_text()) for part in args.merge]
+        merged = {"meta": runs[0]["meta"], "pairings": [row for run in runs for row in run["pairings"]]}
+        merged["pairings"].sort(key=lambda row: _order(str(row["a"]), str(row["b"])))
+        path.write_text(json.dumps(merged, indent=1) + "\n")
     if args.render:
         saved = json.loads(path.read_text())
-        print(render(saved["pairings"], saved["meta"]))
+        text = render(saved["pairings"], saved["meta"])
+        print(text)
+        if args.markdown is not None:
+            args.markdown.write_text(text + "\n")
         return
+    chosen = pairings()
+    if args.pairings is not None:
+        wanted = {tuple(part.strip().split("-", 1)) for part in args.pairings.split(",")}
+        unknown = wanted - set(chosen)
+        if unknown:
+            parser.error(
+                f"unknown pairings {sorted(unknown)}; write them as A-B from {', '.join(BOTS)} in order"
+            )
+        chosen = [pair for pair in chosen if pair in wanted]
     focus = args.pairs or (40 if args.quick else 400)
     others = args.other_pairs or (20 if args.quick else 200)
     if focus < 1 or others < 1 or args.jobs < 1:
@@ -229,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     rows: list[Row] = []
     settings = GameSettings.manipulation(2)
     RESULTS.mkdir(exist_ok=True)
-    for a, b in sorted(pairings(), key=lambda pair: pair != FOCUS):
+    for a, b in sorted(chosen, key=lambda pair: _order(*pair)):
         pairs = focus if (a, b) == FOCUS else others
         started = time.perf_counter()
         result = run_match(a, b, pairs=pairs, seed=args.seed, settings=settings, jobs=args.jobs)
