@@ -111,7 +111,11 @@ def test_cli_match_json_and_sprt() -> None:
         (["greedy", "random", "--sprt", "a,b"], "--sprt takes two numbers"),
         (["greedy", "random", "--sprt", "50,0"], "elo0 < elo1"),
         (["greedy", "random", "--players", "3"], "2 players"),
-        (["greedy", "random", "--pairs", "0"], "at least 1"),
+        (["greedy", "random", "--sprt", "0,inf"], "finite"),
+        (["greedy", "random", "--pairs", "0"], "--pairs must be between 1"),
+        (["greedy", "random", "--jobs", "0"], "--jobs must be between 1"),
+        (["greedy", "random", "--seed", "-1"], "--seed must be 0 or more"),
+        (["greedy", "random", "--time-limit", "0"], "time limit"),
         (["greedy", "random", "--variant", "poker"], "unknown variant"),
     ],
 )

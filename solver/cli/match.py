@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from solver.cli.common import VariantOption, app, err, fail, out
+from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
+from solver.cli.game import MAX_JOBS
 from solver.game import BOTS, GameSettings
 from solver.game.bots import BOT_TIME_LIMIT
 from solver.game.match import MatchResult, run_match
@@ -18,6 +20,10 @@ BotArgument = Annotated[
     str,
     typer.Argument(help=f"A bot: {', '.join(BOTS)}, or module:Class of a Bot subclass.", show_default=False),
 ]
+
+
+MAX_PAIRS = 500_000
+"""The most pairs one match plays (a million games, as ``rummy tournament`` allows)."""
 
 
 def parse_sprt(text: str) -> tuple[float, float]:
@@ -29,6 +35,8 @@ def parse_sprt(text: str) -> tuple[float, float]:
         elo0, elo1 = float(parts[0]), float(parts[1])
     except ValueError:
         raise ValueError(f"--sprt takes two numbers as elo0,elo1 (e.g. 0,50), not {text!r}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1)):
+        raise ValueError(f"--sprt takes finite Elo bounds, not {text!r}")
     if not elo0 < elo1:
         raise ValueError(f"--sprt needs elo0 < elo1, not {text!r}")
     return elo0, elo1
@@ -107,10 +115,13 @@ def match(
     """
     if players != 2:
         fail(f"a match is played by 2 players, not {players}")
-    if pairs < 1 or jobs < 1:
-        fail("--pairs and --jobs must be at least 1")
-    if not 0 < time_limit <= 3600:
-        fail(f"time limit must be between 0 and 3600 seconds, not {time_limit}")
+    if not 1 <= pairs <= MAX_PAIRS:
+        fail(f"--pairs must be between 1 and {MAX_PAIRS}, not {pairs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    if seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")
+    check_time_limit(time_limit)
     try:
         bounds = parse_sprt(sprt_text) if sprt_text is not None else None
         settings = GameSettings.named(variant, players)
