@@ -4,8 +4,9 @@ Manipulation Rummy as RULES.md gives it, with Machiavelli and Rummikub.  Modules
 using only those before it: ``settings`` (the rules of a game), ``actions``, ``deck``,
 ``rules`` (pure judgement from a player's ``view``), ``view``, ``scoring`` (pure),
 ``state`` (one round's flow), ``game`` (rounds up to the end of the game), ``bots``,
-``expert``, ``registry`` (bots by name), ``runner``, ``log`` (JSON lines and replay),
-``tournament``.
+``expert``, ``hoarder`` and ``pimc`` (with ``rollout``), ``registry`` (bots by name),
+``runner``, ``log`` (JSON lines and replay), ``tournament``, and ``match`` (mirrored pairs,
+with ``stats`` and ``parallel``).
 
 The names below are loaded on first use (PEP 562), so that importing the pure rules
 (``solver.game.rules``, ``settings``, ``scoring``, ``state``) loads neither the hint
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from solver.game.bots import Bot, GreedyBot, Player, RandomBot
     from solver.game.expert import ExpertBot
     from solver.game.game import Game, GameResult, RoundRecord
+    from solver.game.hoarder import HoarderBot
+    from solver.game.match import MatchResult, run_match
+    from solver.game.pimc import PimcBot
     from solver.game.registry import BOTS, make_bot, make_bots
     from solver.game.runner import play_game
     from solver.game.scoring import RoundEnd, RoundScore
@@ -35,6 +39,9 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(("Bot", "GreedyBot", "Player", "RandomBot"), "bots"),
     "ExpertBot": "expert",
+    "HoarderBot": "hoarder",
+    "PimcBot": "pimc",
+    **dict.fromkeys(("MatchResult", "run_match"), "match"),
     **dict.fromkeys(("Game", "GameResult", "RoundRecord"), "game"),
     **dict.fromkeys(("BOTS", "make_bot", "make_bots"), "registry"),
     "play_game": "runner",
@@ -55,9 +62,12 @@ __all__ = [
     "GameResult",
     "GameSettings",
     "GreedyBot",
+    "HoarderBot",
     "IllegalActionError",
     "Knock",
+    "MatchResult",
     "Pass",
+    "PimcBot",
     "Play",
     "Player",
     "PlayerView",
@@ -70,6 +80,7 @@ __all__ = [
     "make_bots",
     "parse_action",
     "play_game",
+    "run_match",
 ]
 
 
