@@ -49,9 +49,10 @@ def _fmt_elo(value: float) -> str:
 def print_match(result: MatchResult) -> None:
     """The per-bot table, then A's win rate with its interval, the Elo and the SPRT."""
     name = result.settings.variant.name
-    title = f"{len(result.pairs)} pairs ({result.games} games), {name}, seed {result.seed}"
+    count = len(result.pairs)
+    title = f"{count} pair{'s' if count != 1 else ''} ({result.games} games), {name}, seed {result.seed}"
     table = RichTable(title=title)
-    columns = ("bot", "games won", "rounds won", "pts/round", "knocks", "undercuts", "draws", "median ms")
+    columns = ("bot", "won", "rounds won", "pts/round", "knocks", "undercuts", "draws", "ms p50")
     for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for entry in result.entries:
