@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from service.docs import install_docs
 from service.errors import install_error_handlers
-from service.limits import BodyLimitMiddleware, LoadShedMiddleware
+from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.pool import SolvePool
 from service.routes import analyze, check, hint, meta, puzzles
 from service.settings import Settings
@@ -26,8 +26,9 @@ from service.web import install_page
 
 __all__ = ["SOLVING_PATHS", "create_app"]
 
-SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze", "/v1/puzzles"})
-"""Endpoints whose work runs on the solver pool (and may be refused with 503)."""
+SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze", "/v1/check", "/v1/puzzles"})
+"""Endpoints whose work runs on the solver pool (and may be refused with 503, or abandoned when
+the client disconnects)."""
 
 DESCRIPTION = """\
 Best plays, rule checks and analysis for **Manipulation Rummy**, **Machiavelli** and
@@ -50,6 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         queue=settings.queue_size,
         kind=settings.executor,
         retry_after=settings.retry_after,
+        watchdog=settings.worker_watchdog,
+        start_seconds=settings.worker_start_timeout,
     )
 
     @asynccontextmanager
@@ -72,9 +75,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.pool = pool
     install_error_handlers(app)
-    # Added last, runs first: the body limit, then load shedding, then the app.
+    # Added last, runs first: the request limits, then load shedding, then the app.
     app.add_middleware(LoadShedMiddleware, pool=pool, paths=SOLVING_PATHS)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        max_headers=settings.max_headers,
+        body_timeout=settings.body_timeout,
+        watch=SOLVING_PATHS,
+    )
     app.include_router(hint.router)
     app.include_router(analyze.router)
     app.include_router(check.router)

@@ -20,10 +20,11 @@ from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, hint
 from solver.plan import hint_payload
-from solver.position import Position, PositionError
+from solver.position import Position, PositionError, Table
+from solver.referee import check_play
 from solver.variants import Variant
 
-__all__ = ["analyze_job", "hint_job"]
+__all__ = ["analyze_job", "check_job", "hint_job"]
 
 
 def _input_error(error: ValueError) -> Exception:
@@ -85,3 +86,11 @@ def analyze_job(
     except ValueError as error:
         raise _input_error(error) from None
     return {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
+
+
+def check_job(position_text: str, after_text: str, variant: Variant, *, opened: bool) -> dict[str, Any]:
+    """The referee's verdict on turning the position's table into ``after``."""
+    before = Position.parse(position_text)
+    after = Table.parse(after_text)
+    verdict = check_play(before, after, variant=variant, opened=opened)
+    return {"position": str(before), "after": str(after), **verdict.to_dict()}

@@ -7,25 +7,24 @@ tests and small machines.  Either way every job passes one admission counter: at
 ``workers`` jobs run and ``queue`` wait; a request beyond that is refused at once with
 ``Busy`` (503 + Retry-After) instead of waiting without bound.  A job's slot is freed
 when the job really ends, not when its caller stops waiting, so the bound holds even
-for callers that gave up.
+for callers that gave up; but a caller that gives up (timeout, client gone) *ends* its
+job: a queued job is dropped, and a running one has its worker process killed and
+replaced (``service.workers``), so the slot frees at once.  Thread workers cannot be
+stopped: with them only queued jobs are dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import os
-import signal
 import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from service.errors import Busy
 from service.settings import ExecutorKind
+from service.workers import JobAbandoned, JobTimeout, WorkerDied, WorkerProcesses, warm_up
 
 __all__ = ["SolvePool"]
 
@@ -33,69 +32,75 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def _init_worker(server_pid: int) -> None:
-    """Set up a worker process: Ctrl-C is the server's to handle (it shuts the pool down),
-    and the worker exits when the server is gone, however it died, instead of lingering."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == server_pid:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="server-watch", daemon=True).start()
-
-
-def _warm_up() -> bool:
-    """Import the engine and build its catalogue once, so the first real job is not slow."""
-    from solver.engine import hint
-    from solver.position import Position
-
-    hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0)
-    return True
-
-
 class SolvePool:
-    """At most ``workers`` jobs at once, ``queue`` more waiting, everything else refused."""
+    """At most ``workers`` jobs at once, ``queue`` more waiting, everything else refused.
 
-    def __init__(self, *, workers: int, queue: int, kind: ExecutorKind, retry_after: int) -> None:
+    ``watchdog``: seconds a worker process has to take a job or answer a ping before it
+    is replaced; ``start_seconds``: how long a new worker process may take to start.
+    """
+
+    def __init__(
+        self,
+        *,
+        workers: int,
+        queue: int,
+        kind: ExecutorKind,
+        retry_after: int,
+        watchdog: float = 5.0,
+        start_seconds: float = 120.0,
+    ) -> None:
         self.workers = workers
         self.queue = queue
         self.kind = kind
         self.retry_after = retry_after
+        self.watchdog = watchdog
+        self.start_seconds = start_seconds
         self._capacity = workers + queue
         self._pending = 0
         self._lock = threading.Lock()
-        self._executor: Executor | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        self._processes: WorkerProcesses | None = None
 
-    def _new_executor(self) -> Executor:
-        if self.kind == "thread":
-            return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="solve")
-        # spawn, not fork: the server process has threads, and forking those is unsafe.
-        context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
-        )
-
-    def _get_executor(self) -> Executor:
+    def _executor(self) -> ThreadPoolExecutor | WorkerProcesses:
         with self._lock:
-            if self._executor is None:
-                self._executor = self._new_executor()
-            return self._executor
+            if self.kind == "thread":
+                if self._threads is None:
+                    self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="solve")
+                return self._threads
+            if self._processes is None:
+                self._processes = WorkerProcesses(
+                    self.workers,
+                    watchdog=self.watchdog,
+                    ping_interval=self.watchdog,
+                    start_seconds=self.start_seconds,
+                )
+            return self._processes
+
+    @property
+    def processes(self) -> WorkerProcesses | None:
+        """The worker processes (None with thread workers or before the first job)."""
+        return self._processes
 
     def start(self) -> None:
         """Create the workers and warm each one up (the first job would otherwise pay it)."""
-        executor = self._get_executor()
-        futures = [executor.submit(_warm_up) for _ in range(self.workers)]
+        executor = self._executor()
+        if isinstance(executor, WorkerProcesses):
+            executor.wait_ready(self.start_seconds)
+            return
+        futures = [executor.submit(warm_up) for _ in range(self.workers)]
         for future in futures:
             future.result()
 
     def close(self) -> None:
-        """Stop the workers: queued jobs are cancelled, running ones end (within their time limit)."""
+        """Stop the workers: queued jobs are cancelled; running jobs are stopped (processes)
+        or waited for (threads, within their time limit)."""
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            threads, self._threads = self._threads, None
+            processes, self._processes = self._processes, None
+        if threads is not None:
+            threads.shutdown(wait=True, cancel_futures=True)
+        if processes is not None:
+            processes.shutdown()
 
     def stats(self) -> dict[str, int]:
         """Sizes and current load, for the health endpoint."""
@@ -107,6 +112,11 @@ class SolvePool:
             "running": min(pending, self.workers),
             "waiting": max(pending - self.workers, 0),
         }
+
+    def replaced(self) -> int:
+        """Worker processes started in place of one that died, froze or had its job stopped."""
+        processes = self._processes
+        return processes.replaced if processes is not None else 0
 
     def busy(self) -> Busy:
         """The error for a request that finds the pool full."""
@@ -131,50 +141,56 @@ class SolvePool:
         with self._lock:
             self._pending -= 1
 
-    def _broken(self, executor: Executor) -> None:
-        """Replace a pool whose worker process died, so later requests work again."""
-        with self._lock:
-            if self._executor is executor:
-                self._executor = None
-        executor.shutdown(wait=False, cancel_futures=True)
-
     def _submit(
-        self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[Future[T], Executor]:
-        """Admit the job and hand it to a worker, or raise ``Busy``."""
+        self, seconds: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> Future[T]:
+        """Admit the job and queue it for a worker, or raise ``Busy``."""
         self._admit()
-        executor = self._get_executor()
         try:
-            future: Future[T] = executor.submit(function, *args, **kwargs)
-        except (BrokenProcessPool, RuntimeError):
+            executor = self._executor()
+            if isinstance(executor, WorkerProcesses):
+                future: Future[T] = executor.submit(seconds, function, *args, **kwargs)
+            else:
+                future = executor.submit(function, *args, **kwargs)
+        except RuntimeError:  # shut down meanwhile
             self._release()
-            self._broken(executor)
-            raise Busy("the solver pool was restarting; retry", retry_after=self.retry_after) from None
+            raise Busy("the solver pool is shutting down; retry", retry_after=self.retry_after) from None
         future.add_done_callback(self._release)
-        return future, executor
+        return future
+
+    def _abandon(self, future: Future[Any]) -> None:
+        """The caller stopped waiting: drop the job, or stop it where it runs (processes)."""
+        processes = self._processes
+        if processes is not None and self.kind == "process":
+            processes.abandon(future)
+        else:
+            future.cancel()  # a thread cannot be stopped: only a queued job is dropped
 
     def _late(self, timeout: float) -> Busy:
         return Busy(f"the solver did not answer within {timeout:g} s", retry_after=self.retry_after)
 
-    def _died(self, executor: Executor) -> Busy:
-        self._broken(executor)
-        return Busy("a solver worker died; retry", retry_after=self.retry_after)
+    def _failed(self, error: Exception, timeout: float) -> Busy:
+        if isinstance(error, JobTimeout):
+            return self._late(timeout)
+        if isinstance(error, WorkerDied):
+            return Busy("a solver worker died; retry", retry_after=self.retry_after)
+        return Busy(f"the job was stopped: {error}; retry", retry_after=self.retry_after)
 
     def run(self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``function`` on a worker and return its result, or raise ``Busy``.
 
         Busy when the pool is full, when the job does not finish within ``timeout``
-        seconds, or when its worker process died.  Exceptions of the job itself
-        propagate unchanged.
+        seconds (the job is then stopped), or when its worker process died.  Exceptions
+        of the job itself propagate unchanged.
         """
-        future, executor = self._submit(function, *args, **kwargs)
+        future = self._submit(timeout, function, *args, **kwargs)
         try:
             return future.result(timeout=timeout)
         except FutureTimeout:
-            future.cancel()
+            self._abandon(future)
             raise self._late(timeout) from None
-        except BrokenProcessPool:
-            raise self._died(executor) from None
+        except (JobTimeout, WorkerDied, JobAbandoned) as error:
+            raise self._failed(error, timeout) from None
 
     async def run_async(
         self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
@@ -183,13 +199,18 @@ class SolvePool:
 
         A request handler that only parses and then waits should not occupy one of the
         server's threads for the length of a solve: with many requests waiting, those
-        threads would fight over the GIL with the threads that do real work.  A job not
-        yet started when its caller goes away (timeout, client disconnect) is cancelled.
+        threads would fight over the GIL with the threads that do real work.  When the
+        caller goes away (timeout, or the task is cancelled because the client
+        disconnected) the job is abandoned: dropped if it waits, stopped if it runs.
         """
-        future, executor = self._submit(function, *args, **kwargs)
+        future = self._submit(timeout, function, *args, **kwargs)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
+            self._abandon(future)
             raise self._late(timeout) from None
-        except BrokenProcessPool:
-            raise self._died(executor) from None
+        except asyncio.CancelledError:
+            self._abandon(future)
+            raise
+        except (JobTimeout, WorkerDied, JobAbandoned) as error:
+            raise self._failed(error, timeout) from None

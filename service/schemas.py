@@ -319,6 +319,9 @@ class PoolInfo(BaseModel):
     queue: int = Field(description="Requests that may wait for a worker.")
     running: int
     waiting: int
+    replaced: int = Field(
+        description="Worker processes started in place of one that died, froze or had its job stopped."
+    )
 
 
 class HealthResponse(BaseModel):

@@ -68,6 +68,51 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds beyond its time limit that a request waits for its job before a 503.",
     )
+    worker_watchdog: float = Field(
+        default=5.0,
+        gt=0,
+        le=600,
+        description=(
+            "Seconds a worker process has to take a job or answer a ping (idle workers are pinged "
+            "this often); one that does not (frozen, e.g. SIGSTOP) is killed and replaced."
+        ),
+    )
+    worker_start_timeout: float = Field(
+        default=120.0, gt=0, le=3600, description="Seconds a new worker process may take to start."
+    )
+    max_header_bytes: int = Field(
+        default=16 * 1024,
+        ge=1024,
+        le=1024 * 1024,
+        description="Largest request head (request line and headers) accepted, in bytes (431).",
+    )
+    max_headers: int = Field(
+        default=100, ge=8, le=10_000, description="Most header lines a request may have (431)."
+    )
+    header_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="Seconds from a request's first byte until its head is complete (408, then closed).",
+    )
+    body_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description="Seconds from a request's head until its body is complete (408, then closed).",
+    )
+    keep_alive: float = Field(
+        default=5.0,
+        gt=0,
+        le=3600,
+        description="Seconds an idle connection (new, or between requests) stays open.",
+    )
+    max_connections: int = Field(
+        default=512,
+        ge=1,
+        le=1_000_000,
+        description="Open connections at most; one beyond gets 503 and is closed.",
+    )
 
     @model_validator(mode="after")
     def _default_within_cap(self) -> Settings:

@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
-from service import edge
+from service import edge, jobs
+from service.deps import PoolDep, SettingsDep
 from service.errors import ERROR_RESPONSES
 from service.schemas import CheckRequest, CheckResponse
-from solver.referee import check_play
 
 __all__ = ["router"]
 
@@ -29,16 +29,20 @@ EXAMPLES: dict[str, Any] = {
     },
 }
 
-_RESPONSES = {code: answer for code, answer in ERROR_RESPONSES.items() if code != 503}
 
-
-@router.post("/v1/check", response_model=CheckResponse, responses=_RESPONSES, summary="Judge a play")
-def post_check(body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)]) -> dict[str, Any]:
+@router.post("/v1/check", response_model=CheckResponse, responses=ERROR_RESPONSES, summary="Judge a play")
+async def post_check(
+    body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)],
+    settings: SettingsDep,
+    pool: PoolDep,
+) -> dict[str, Any]:
     """Whether turning the position's table into ``after`` is a legal play, with every rule
     it breaks.  An illegal play is a normal answer (``ok: false``); a malformed or
-    impossible before-position is a 422."""
+    impossible before-position is a 422.  Judging a large table costs real CPU, so the
+    referee runs on the solver pool like the other CPU-heavy endpoints (503 when full)."""
     variant = edge.variant_of(body)
     before = edge.position_of(body, variant)
     after = edge.table_of(body.after, "after")
-    verdict = check_play(before, after, variant=variant, opened=body.opened)
-    return {"position": str(before), "after": str(after), **verdict.to_dict()}
+    return await pool.run_async(
+        settings.wait_grace, jobs.check_job, str(before), str(after), variant, opened=body.opened
+    )

@@ -32,7 +32,7 @@ def healthz(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
         "status": "ok",
         "version": _version(),
         "executor": settings.executor,
-        "pool": pool.stats(),
+        "pool": {**pool.stats(), "replaced": pool.replaced()},
         "max_time_limit": settings.max_time_limit,
         "default_time_limit": settings.default_time_limit,
         "max_body_bytes": settings.max_body_bytes,

@@ -1,0 +1,464 @@
+"""Solver worker processes that can be stopped one at a time.
+
+``concurrent.futures.ProcessPoolExecutor`` cannot stop one job: a job that is running
+can only be waited for, and a worker that dies or is killed breaks the whole pool,
+failing the jobs of every other worker.  Its workers also share one call queue, so a
+worker frozen while reading it (SIGSTOP) stalls them all.  Here every worker is a
+process of its own with its own pipe and a thread in the server that drives it:
+
+- a job whose caller is gone is *abandoned*: taken off the queue if it waits, or its
+  worker is killed and replaced if it runs, so its slot frees at once;
+- a worker that does not acknowledge a job or answer a ping within ``watchdog``
+  seconds (frozen, swapped out) is killed and replaced; the job it had not taken goes
+  back to the front of the queue for another worker;
+- a job that runs past its deadline is stopped the same way;
+- a worker that dies fails only the job it was running, and only it is replaced.
+
+A replacement is a fresh process (spawned, not forked: the server has threads) that
+imports and warms up the engine before it takes a job.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+__all__ = ["JobAbandoned", "JobTimeout", "WorkerDied", "WorkerProcesses", "warm_up"]
+
+
+class WorkerDied(Exception):
+    """The worker process running the job died (killed, crashed, out of memory)."""
+
+
+class JobTimeout(Exception):
+    """The job ran past its deadline; its worker was stopped."""
+
+
+class JobAbandoned(Exception):
+    """The job's caller went away; the job was stopped."""
+
+
+def _watch_server(server_pid: int) -> None:
+    """Exit when the server is gone, however it died, instead of lingering."""
+    while os.getppid() == server_pid:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def warm_up() -> None:
+    """Import the engine and build its catalogue once, so the first real job is not slow."""
+    from solver.engine import hint
+    from solver.position import Position
+
+    hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0)
+
+
+def _worker_main(conn: Connection, server_pid: int, warm: bool) -> None:
+    """A worker's life: say ready, then answer pings and run jobs one at a time."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    threading.Thread(target=_watch_server, args=(server_pid,), name="server-watch", daemon=True).start()
+    if warm:
+        warm_up()
+    conn.send(("ready", None))
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        except Exception as error:  # a job that cannot be unpickled here
+            conn.send(("error", RuntimeError(f"the job could not be read by the worker: {error!r}")))
+            continue
+        if message[0] == "ping":
+            conn.send(("pong", None))
+            continue
+        if message[0] == "stop":
+            return
+        _, function, args, kwargs = message
+        conn.send(("taken", None))
+        try:
+            reply: tuple[str, Any] = ("ok", function(*args, **kwargs))
+        except BaseException as error:
+            reply = ("error", error)
+        try:
+            conn.send(reply)
+        except Exception as error:  # an unpicklable result or exception
+            conn.send(("error", RuntimeError(f"the job's answer could not be sent back: {error!r}")))
+
+
+@dataclass(eq=False)
+class _Job:
+    future: Future[Any]
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    seconds: float
+    started: bool = False  # the future is marked running
+    abandoned: bool = False
+    slot: _Slot | None = None  # the slot that holds it, None while queued
+    tries: int = 0
+
+
+def _settle(future: Future[Any], *, result: Any = None, error: BaseException | None = None) -> None:
+    """Set a future's outcome unless it already has one (a race with cancellation)."""
+    with contextlib.suppress(Exception):  # InvalidStateError: already settled
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+
+class _Slot:
+    """One worker process and the server thread that feeds it."""
+
+    def __init__(self, owner: WorkerProcesses, number: int) -> None:
+        self.owner = owner
+        self.number = number
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+        self.ready = threading.Event()
+        self.failure: BaseException | None = None
+        self._wake_r, self._wake_w = os.pipe()
+        self.thread = threading.Thread(target=self._serve, name=f"solve-worker-{number}", daemon=True)
+
+    # --- signals from other threads ----------------------------------------------------
+
+    def wake(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"!")
+
+    def _drain(self) -> None:
+        os.set_blocking(self._wake_r, False)
+        with contextlib.suppress(BlockingIOError, OSError):
+            while os.read(self._wake_r, 512):
+                pass
+
+    @property
+    def pid(self) -> int | None:
+        process = self.process
+        return process.pid if process is not None else None
+
+    # --- the process -------------------------------------------------------------------
+
+    def _spawn(self) -> bool:
+        """Start a worker and wait until it is ready; False if the pool is closing."""
+        owner = self.owner
+        while not owner.closing:
+            parent, child = multiprocessing.Pipe(duplex=True)
+            process = owner.context.Process(
+                target=_worker_main,
+                args=(child, os.getpid(), owner.warm),
+                name=f"rummy-solver-{self.number}",
+                daemon=True,
+            )
+            process.start()
+            child.close()
+            self.process, self.conn = process, parent
+            reply = self._receive(owner.start_seconds)
+            if reply is not None and reply[0] == "ready":
+                owner.note_started(self)
+                self.ready.set()
+                return True
+            self._kill()
+            if owner.closing:
+                break
+            self.failure = RuntimeError(f"a solver worker did not start within {owner.start_seconds:g} s")
+            self.ready.set()  # start() reports the failure; this thread keeps trying
+            time.sleep(min(owner.watchdog, 1.0))
+        return False
+
+    def _kill(self) -> None:
+        process, conn = self.process, self.conn
+        self.process = self.conn = None
+        self.ready.clear()
+        if process is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.kill()  # SIGKILL: works on a stopped process too
+            process.join(5)
+            with contextlib.suppress(ValueError):
+                process.close()
+        if conn is not None:
+            conn.close()
+
+    def _receive(self, seconds: float) -> tuple[str, Any] | None:
+        """The worker's next message within ``seconds``; None when it died, did not answer,
+        or this slot was woken (the caller re-checks why)."""
+        conn, process = self.conn, self.process
+        assert conn is not None and process is not None
+        ready = wait([conn, process.sentinel, self._wake_r], timeout=max(seconds, 0.0))
+        if conn in ready:
+            try:
+                message: tuple[str, Any] = conn.recv()
+            except (EOFError, OSError):
+                return ("died", None)
+            return message
+        if process.sentinel in ready:
+            return ("died", None)
+        if self._wake_r in ready:
+            self._drain()
+            return ("woken", None)
+        return None
+
+    def _ping(self) -> bool:
+        """Whether the idle worker answers a ping within the watchdog's bound."""
+        assert self.conn is not None
+        try:
+            self.conn.send(("ping",))
+        except OSError:
+            return False
+        deadline = time.monotonic() + self.owner.watchdog
+        while True:
+            reply = self._receive(deadline - time.monotonic())
+            if reply is None or reply[0] == "died":
+                return False
+            if reply[0] == "pong":
+                return True
+            if self.owner.closing:
+                return True
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        owner = self.owner
+        try:
+            while not owner.closing:
+                if self.process is None and not self._spawn():
+                    break
+                job = owner.take(self, timeout=owner.ping_interval)
+                if job is None:
+                    if not owner.closing and not self._ping():
+                        owner.note_frozen()
+                        self._kill()
+                    continue
+                self._run(job)
+        finally:
+            self._stop()
+
+    def _run(self, job: _Job) -> None:
+        owner = self.owner
+        if not job.started:
+            if not job.future.set_running_or_notify_cancel():
+                owner.forget(job)  # cancelled while it waited
+                return
+            job.started = True
+        self._drain()
+        if job.abandoned:
+            owner.finish(job, error=JobAbandoned("the job's caller went away"))
+            return
+        job.tries += 1
+        assert self.conn is not None
+        try:
+            self.conn.send(("job", job.function, job.args, job.kwargs))
+        except OSError:
+            self._kill()
+            owner.requeue(job)
+            return
+        except Exception as error:  # the job cannot be pickled
+            owner.finish(job, error=error)
+            return
+        # The worker must take the job within the watchdog's bound, else it is frozen.
+        deadline = time.monotonic() + owner.watchdog
+        while True:
+            reply = self._receive(deadline - time.monotonic())
+            if reply is None or reply[0] == "died":
+                if reply is None:
+                    owner.note_frozen()
+                self._kill()
+                owner.requeue(job)
+                return
+            if reply[0] == "taken":
+                break
+            if self._stopped(job):
+                return
+        # Then it must finish within the job's own bound.
+        deadline = time.monotonic() + job.seconds
+        while True:
+            reply = self._receive(deadline - time.monotonic())
+            if reply is None:
+                self._kill()
+                owner.finish(job, error=JobTimeout(f"the job did not finish within {job.seconds:g} s"))
+                return
+            kind, payload = reply
+            if kind == "ok":
+                owner.finish(job, result=payload)
+                return
+            if kind == "error":
+                owner.finish(job, error=payload)
+                return
+            if kind == "died":
+                self._kill()
+                owner.finish(job, error=WorkerDied("the solver worker running the job died"))
+                return
+            if self._stopped(job):
+                return
+
+    def _stopped(self, job: _Job) -> bool:
+        """After a wake-up: stop the job (killing its worker) if it was abandoned or the pool closes."""
+        if job.abandoned or self.owner.closing:
+            self._kill()
+            reason = "the job's caller went away" if job.abandoned else "the solver pool is shutting down"
+            self.owner.finish(job, error=JobAbandoned(reason))
+            return True
+        return False
+
+    def _stop(self) -> None:
+        conn = self.conn
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn.send(("stop",))
+        process = self.process
+        if process is not None:
+            process.join(2)
+        self._kill()
+        self.ready.set()
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class WorkerProcesses:
+    """``count`` worker processes fed from one queue; jobs can be abandoned one by one.
+
+    ``watchdog``: seconds a worker has to acknowledge a job or answer a ping;
+    ``ping_interval``: how often an idle worker is pinged; ``start_seconds``: how long a
+    new worker may take to import and warm up the engine.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        *,
+        watchdog: float,
+        ping_interval: float,
+        start_seconds: float,
+        warm: bool = True,
+    ) -> None:
+        self.watchdog = watchdog
+        self.ping_interval = ping_interval
+        self.start_seconds = start_seconds
+        self.warm = warm
+        self.context = multiprocessing.get_context("spawn")
+        self.closing = False
+        self.replaced = 0  # workers started in place of one that died, froze or was stopped
+        self.frozen = 0  # workers the watchdog found unresponsive
+        self._lock = threading.Lock()
+        self._work = threading.Condition(self._lock)
+        self._queue: deque[_Job] = deque()
+        self._jobs: dict[Future[Any], _Job] = {}
+        self._seen: set[int] = set()
+        self.slots = [_Slot(self, number) for number in range(count)]
+        for slot in self.slots:
+            slot.thread.start()
+
+    def note_started(self, slot: _Slot) -> None:
+        """Count a worker started in a slot that had one before (a replacement)."""
+        with self._lock:
+            if slot.number in self._seen:
+                self.replaced += 1
+            self._seen.add(slot.number)
+
+    def note_frozen(self) -> None:
+        with self._lock:
+            self.frozen += 1
+
+    def pids(self) -> list[int | None]:
+        """The process id of each slot's worker (None while one is being replaced)."""
+        return [slot.pid for slot in self.slots]
+
+    def wait_ready(self, seconds: float) -> None:
+        """Block until every worker has started once; raise if one could not."""
+        deadline = time.monotonic() + seconds
+        for slot in self.slots:
+            if not slot.ready.wait(max(deadline - time.monotonic(), 0.0)):
+                raise RuntimeError(f"the solver workers did not start within {seconds:g} s")
+            if slot.failure is not None and slot.process is None:
+                raise RuntimeError(str(slot.failure))
+
+    def submit(self, seconds: float, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+        """Queue ``function(*args, **kwargs)``; it must finish within ``seconds`` once taken."""
+        future: Future[Any] = Future()
+        job = _Job(future, function, args, kwargs, seconds)
+        with self._lock:
+            if self.closing:
+                raise RuntimeError("the solver pool is shut down")
+            self._queue.append(job)
+            self._jobs[future] = job
+            self._work.notify()
+        return future
+
+    def take(self, slot: _Slot, timeout: float) -> _Job | None:
+        """The next queued job for ``slot``, or None after ``timeout`` idle seconds."""
+        with self._lock:
+            if not self._queue:
+                self._work.wait(timeout)
+            if self.closing or not self._queue:
+                return None
+            job = self._queue.popleft()
+            job.slot = slot
+            return job
+
+    def requeue(self, job: _Job) -> None:
+        """Put a job its worker never took back at the front of the queue."""
+        with self._lock:
+            if not job.abandoned and not self.closing and job.tries < 3:
+                job.slot = None
+                self._queue.appendleft(job)
+                self._work.notify()
+                return
+        reason: BaseException = (
+            JobAbandoned("the job's caller went away")
+            if job.abandoned or self.closing
+            else WorkerDied("the solver workers kept failing to take the job")
+        )
+        self.finish(job, error=reason)
+
+    def finish(self, job: _Job, *, result: Any = None, error: BaseException | None = None) -> None:
+        self.forget(job)
+        _settle(job.future, result=result, error=error)
+
+    def forget(self, job: _Job) -> None:
+        with self._lock:
+            self._jobs.pop(job.future, None)
+
+    def abandon(self, future: Future[Any]) -> None:
+        """The caller of ``future`` is gone: drop the job if queued, stop it if running."""
+        with self._lock:
+            job = self._jobs.get(future)
+            if job is None or future.done():
+                return
+            job.abandoned = True
+            slot = job.slot
+            if slot is None:
+                with contextlib.suppress(ValueError):
+                    self._queue.remove(job)
+                self._jobs.pop(future, None)
+        if slot is not None:
+            slot.wake()
+        elif not future.cancel():
+            _settle(future, error=JobAbandoned("the job's caller went away"))
+
+    def shutdown(self) -> None:
+        """Stop every worker: queued jobs are cancelled, running ones are stopped."""
+        with self._lock:
+            self.closing = True
+            queued = list(self._queue)
+            self._queue.clear()
+            self._work.notify_all()
+        for job in queued:
+            self.forget(job)
+            if not job.future.cancel():
+                _settle(job.future, error=JobAbandoned("the solver pool is shutting down"))
+        for slot in self.slots:
+            slot.wake()
+        for slot in self.slots:
+            slot.thread.join(10)
