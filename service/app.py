@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_bytes=settings.max_body_bytes,
         max_headers=settings.max_headers,
         body_timeout=settings.body_timeout,
-        watch=SOLVING_PATHS,
+        watch=None,  # every POST queues work on the pool
     )
     app.include_router(hint.router)
     app.include_router(analyze.router)

@@ -11,7 +11,7 @@ refused (408); the connection is then closed.  Bodies within the limit are buffe
 (they are small by definition) and replayed to the application unchanged, and kept in
 the scope (``BODY_KEY``) so that an error handler can say what is wrong with them.
 Once the body is read, nothing else can arrive on the request but ``http.disconnect``:
-on the paths that queue work, the middleware listens for it and cancels the
+on a POST (the endpoints that queue work), the middleware listens for it and cancels the
 application when the client goes away, so that the job it waits for is abandoned
 instead of occupying the solver pool for nobody.
 
@@ -38,7 +38,8 @@ _CLOSE = {"Connection": "close"}
 
 class RequestLimitMiddleware:
     """Header count (431), body size (413) and body time (408) limits, in the service's
-    error shape; then the application, cancelled if the client disconnects on ``watch``."""
+    error shape; then the application, cancelled if the client disconnects during a POST
+    (to a path in ``watch``, or any when ``watch`` is None)."""
 
     def __init__(
         self,
@@ -47,13 +48,14 @@ class RequestLimitMiddleware:
         max_bytes: int,
         max_headers: int = 100,
         body_timeout: float = 10.0,
-        watch: frozenset[str] = frozenset(),
+        watch: frozenset[str] | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_headers = max_headers
         self.body_timeout = body_timeout
-        self.watch = watch
+        self.watch = watch or frozenset()
+        self.watch_all = watch is None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -99,7 +101,7 @@ class RequestLimitMiddleware:
         whole = b"".join(chunks)
         scope[BODY_KEY] = whole
         replay: Message = first or {"type": "http.request", "body": whole, "more_body": False}
-        if first is None and scope["method"] == "POST" and scope["path"] in self.watch:
+        if first is None and scope["method"] == "POST" and (self.watch_all or scope["path"] in self.watch):
             await self._watched(scope, receive, send, replay)
             return
         replayed = False

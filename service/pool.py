@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, ParamSpec, TypeVar
 
@@ -36,7 +36,8 @@ class SolvePool:
     """At most ``workers`` jobs at once, ``queue`` more waiting, everything else refused.
 
     ``watchdog``: seconds a worker process has to take a job or answer a ping before it
-    is replaced; ``start_seconds``: how long a new worker process may take to start.
+    is replaced; ``start_seconds``: how long a new worker process may take to start;
+    ``warm``: whether a worker imports and warms up the engine before its first job.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class SolvePool:
         retry_after: int,
         watchdog: float = 5.0,
         start_seconds: float = 120.0,
+        warm: bool = True,
     ) -> None:
         self.workers = workers
         self.queue = queue
@@ -55,6 +57,7 @@ class SolvePool:
         self.retry_after = retry_after
         self.watchdog = watchdog
         self.start_seconds = start_seconds
+        self.warm = warm
         self._capacity = workers + queue
         self._pending = 0
         self._lock = threading.Lock()
@@ -73,6 +76,7 @@ class SolvePool:
                     watchdog=self.watchdog,
                     ping_interval=self.watchdog,
                     start_seconds=self.start_seconds,
+                    warm=self.warm,
                 )
             return self._processes
 
@@ -86,6 +90,8 @@ class SolvePool:
         executor = self._executor()
         if isinstance(executor, WorkerProcesses):
             executor.wait_ready(self.start_seconds)
+            return
+        if not self.warm:
             return
         futures = [executor.submit(warm_up) for _ in range(self.workers)]
         for future in futures:
@@ -191,6 +197,8 @@ class SolvePool:
             raise self._late(timeout) from None
         except (JobTimeout, WorkerDied, JobAbandoned) as error:
             raise self._failed(error, timeout) from None
+        except CancelledError:  # dropped from the queue: the pool is closing
+            raise Busy("the solver pool is shutting down; retry", retry_after=self.retry_after) from None
 
     async def run_async(
         self, timeout: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs

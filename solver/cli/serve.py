@@ -1,21 +1,23 @@
 """``rummy serve``: run the HTTP hint service with uvicorn.
 
-The command only starts the server: the application lives in ``service`` and is
-loaded by uvicorn from its import path, so the ``solver`` package never imports the
-service.  Limits come from ``RUMMY_*`` environment variables (see
-``service.settings``); ``--workers`` and ``--queue`` set the two most often tuned.
+The command only starts the server: the application and the server set-up live in
+``service`` (``service.server.serve``), imported by name when the command runs, so
+the ``solver`` package never imports the service.  Limits come from ``RUMMY_*``
+environment variables (see ``service.settings``); ``--workers`` and ``--queue`` set the
+two most often tuned.  Every setting, the log level and the address are checked
+before the command says it serves: a bad one is one line on stderr and exit 2.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Annotated
+import importlib
+from typing import Annotated, Any
 
 import typer
 
-from solver.cli.common import app, err
+from solver.cli.common import app, err, fail
 
-APP_FACTORY = "service.app:create_app"
+SERVER_MODULE = "service.server"
 
 
 @app.command()
@@ -24,35 +26,36 @@ def serve(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
     workers: Annotated[
         int | None,
-        typer.Option(min=1, help="Solves at once (RUMMY_WORKERS; default: one per core)."),
+        typer.Option(help="Solves at once (RUMMY_WORKERS; default: one per core)."),
     ] = None,
     queue: Annotated[
         int | None,
-        typer.Option(min=0, help="Requests that may wait before a 503 (RUMMY_QUEUE; default 8 per worker)."),
+        typer.Option(help="Requests that may wait before a 503 (RUMMY_QUEUE; default 8 per worker)."),
     ] = None,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level: error, warning, info, debug.")] = "info",
+    log_level: Annotated[
+        str, typer.Option(help="uvicorn log level: critical, error, warning, info, debug, trace.")
+    ] = "info",
     access_log: Annotated[bool, typer.Option(help="Log every request.")] = True,
 ) -> None:
     """Serve the web page at / and the API: POST /v1/hint, /v1/check, /v1/analyze; docs at /docs.
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
-    (process or thread), RUMMY_RETRY_AFTER (s, 1).
+    (process or thread), RUMMY_RETRY_AFTER (s, 1), RUMMY_MAX_HEADER_BYTES (16384),
+    RUMMY_MAX_HEADERS (100), RUMMY_HEADER_TIMEOUT (s, 10), RUMMY_BODY_TIMEOUT (s, 10),
+    RUMMY_KEEP_ALIVE (s, 5), RUMMY_MAX_CONNECTIONS (512), RUMMY_WORKER_WATCHDOG (s, 5);
+    the README lists them all.
     """
-    import uvicorn  # the server is needed only here
-
-    if workers is not None:
-        os.environ["RUMMY_WORKERS"] = str(workers)
-    if queue is not None:
-        os.environ["RUMMY_QUEUE"] = str(queue)
-    shown = f"[{host}]" if ":" in host else host
-    base = f"http://{shown}:{port}"
-    err.print(f"rummy: serving the page on {base}/  (API docs: {base}/docs)", markup=False)
-    uvicorn.run(
-        APP_FACTORY,
-        factory=True,
-        host=host,
-        port=port,
-        log_level=log_level.lower(),
-        access_log=access_log,
-    )
+    server: Any = importlib.import_module(SERVER_MODULE)
+    try:
+        settings = server.load_settings(workers=workers, queue=queue)
+        server.serve(
+            host=host,
+            port=port,
+            settings=settings,
+            log_level=log_level,
+            access_log=access_log,
+            announce=lambda line: err.print(line, markup=False),
+        )
+    except server.ServeError as error:
+        fail(str(error))
