@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
@@ -56,8 +57,14 @@ def _watch_server(server_pid: int) -> None:
     os._exit(0)
 
 
+_PING = b"ping"
+_STOP = b"stop"
+
+
 def warm_up() -> None:
-    """Import the engine and build its catalogue once, so the first real job is not slow."""
+    """Import the engine and the jobs and build the catalogue once, so the first real job is
+    not slow."""
+    import service.jobs  # noqa: F401  # what the jobs need, FastAPI's error types included
     from solver.engine import hint
     from solver.position import Position
 
@@ -65,7 +72,10 @@ def warm_up() -> None:
 
 
 def _worker_main(conn: Connection, server_pid: int, warm: bool) -> None:
-    """A worker's life: say ready, then answer pings and run jobs one at a time."""
+    """A worker's life: say ready, then answer pings and run jobs one at a time.
+
+    A job arrives as bytes and is acknowledged *before* it is unpickled: unpickling may
+    import modules for seconds, which is the job's time, not a sign of a frozen worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     threading.Thread(target=_watch_server, args=(server_pid,), name="server-watch", daemon=True).start()
     if warm:
@@ -73,20 +83,17 @@ def _worker_main(conn: Connection, server_pid: int, warm: bool) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            message = conn.recv()
+            message = conn.recv_bytes()
         except EOFError:
             return
-        except Exception as error:  # a job that cannot be unpickled here
-            conn.send(("error", RuntimeError(f"the job could not be read by the worker: {error!r}")))
-            continue
-        if message[0] == "ping":
+        if message == _PING:
             conn.send(("pong", None))
             continue
-        if message[0] == "stop":
+        if message == _STOP:
             return
-        _, function, args, kwargs = message
         conn.send(("taken", None))
         try:
+            function, args, kwargs = pickle.loads(message)
             reply: tuple[str, Any] = ("ok", function(*args, **kwargs))
         except BaseException as error:
             reply = ("error", error)
@@ -213,7 +220,7 @@ class _Slot:
         """Whether the idle worker answers a ping within the watchdog's bound."""
         assert self.conn is not None
         try:
-            self.conn.send(("ping",))
+            self.conn.send_bytes(_PING)
         except OSError:
             return False
         deadline = time.monotonic() + self.owner.watchdog
@@ -258,13 +265,15 @@ class _Slot:
         job.tries += 1
         assert self.conn is not None
         try:
-            self.conn.send(("job", job.function, job.args, job.kwargs))
+            message = pickle.dumps((job.function, job.args, job.kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # the job cannot be pickled
+            owner.finish(job, error=error)
+            return
+        try:
+            self.conn.send_bytes(message)
         except OSError:
             self._kill()
             owner.requeue(job)
-            return
-        except Exception as error:  # the job cannot be pickled
-            owner.finish(job, error=error)
             return
         # The worker must take the job within the watchdog's bound, else it is frozen.
         deadline = time.monotonic() + owner.watchdog
@@ -315,7 +324,7 @@ class _Slot:
         conn = self.conn
         if conn is not None:
             with contextlib.suppress(OSError):
-                conn.send(("stop",))
+                conn.send_bytes(_STOP)
         process = self.process
         if process is not None:
             process.join(2)

@@ -28,6 +28,16 @@ def _version() -> str:
 @router.get("/healthz", response_model=HealthResponse, summary="Liveness and load")
 def healthz(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
     """Always 200 while the server runs: the version, the pool's size and current load, and the limits."""
+    return _health(settings, pool)
+
+
+@router.head("/healthz", response_model=HealthResponse, summary="Liveness (headers only)")
+def healthz_head(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
+    """The same answer as ``GET /healthz`` without its body: what load balancers probe with."""
+    return _health(settings, pool)
+
+
+def _health(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
     return {
         "status": "ok",
         "version": _version(),
