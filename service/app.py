@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from service.docs import install_docs
+from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.pool import SolvePool
@@ -90,5 +90,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(puzzles.router)
     app.include_router(meta.router)
     install_docs(app)
+    integer_bounds(app)
     install_page(app)
     return app

@@ -1,4 +1,5 @@
-"""The API docs pages, served offline: ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc).
+"""The API docs pages, served offline: ``/docs`` (Swagger UI) and ``/redoc`` (ReDoc), and
+an OpenAPI document whose integer bounds are integers.
 
 FastAPI's own docs pages load Swagger UI and ReDoc from a CDN, so they are blank on a
 machine without internet.  These pages load the same tools from ``/docs-assets``, which
@@ -9,6 +10,7 @@ the OpenAPI 3.1 document FastAPI writes, and ReDoc 2); no page refers to any oth
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import fastapi_offline
 from fastapi import FastAPI, Request
@@ -16,7 +18,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagge
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["ASSETS_DIR", "ASSETS_URL", "install_docs"]
+__all__ = ["ASSETS_DIR", "ASSETS_URL", "install_docs", "integer_bounds"]
 
 ASSETS_DIR = Path(fastapi_offline.__file__).resolve().parent / "static"
 """``swagger-ui-bundle.js``, ``swagger-ui.css``, ``redoc.standalone.js`` and ``favicon.png``."""
@@ -63,3 +65,37 @@ def install_docs(app: FastAPI, docs_url: str = "/docs", redoc_url: str = "/redoc
         )
 
     app.mount(ASSETS_URL, StaticFiles(directory=ASSETS_DIR), name="docs-assets")
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _integral(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            for key in _BOUNDS:
+                value = node.get(key)
+                if isinstance(value, float) and value.is_integer():
+                    node[key] = int(value)
+        for value in node.values():
+            _integral(value)
+    elif isinstance(node, list):
+        for value in node:
+            _integral(value)
+
+
+def integer_bounds(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI document state the bounds of integer fields as integers.
+
+    FastAPI's OpenAPI models type every bound as a float, so ``ge=1`` on an ``int`` is
+    written ``1.0`` and a large bound is rounded (2**63 - 1 became 9.223372036854776e18,
+    which is 2**63); a client generator then reads a fractional or wrong limit."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _integral(generate())
+        assert app.openapi_schema is not None
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -8,6 +8,7 @@ this module only adds *where* in the request it was (``position``, ``table``,
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Protocol
 
 from service.errors import InputError
@@ -22,10 +23,12 @@ __all__ = [
     "cards_of",
     "entered_of",
     "position_of",
+    "seconds_text",
     "table_of",
     "time_limit_of",
     "unseen_of",
     "variant_of",
+    "visible",
 ]
 
 
@@ -52,8 +55,31 @@ def _notation(error: NotationError, field: str) -> InputError:
     return InputError(f"{field}: {error}", kind="notation", field=field)
 
 
+def visible(text: str, field: str) -> str:
+    """``text`` unless it holds a character that cannot be seen (zero-width space, byte-order
+    mark, a control character): the parser would blame the card it sticks to, and the
+    person reading the error could not see why."""
+    for index, char in enumerate(text):
+        if not char.isprintable() and not char.isspace():
+            name = unicodedata.name(char, "a control character")
+            raise InputError(
+                f"{field}: invisible character U+{ord(char):04X} ({name}) at character {index + 1}; "
+                "remove it and send the notation again",
+                kind="notation",
+                field=field,
+            )
+    return text
+
+
+def seconds_text(value: float) -> str:
+    """A number of seconds exactly as given: 10.000001 stays 10.000001 (``:g`` would say 10)."""
+    text = repr(float(value))
+    return text.removesuffix(".0")
+
+
 def table_of(text: str, field: str, *, keep_order: bool = False) -> Table:
     """Parse a table written in notation (``keep_order``: melds in the order written)."""
+    visible(text, field)
     try:
         return Table.parse(text, keep_order=keep_order)
     except NotationError as error:
@@ -62,6 +88,7 @@ def table_of(text: str, field: str, *, keep_order: bool = False) -> Table:
 
 def cards_of(text: str, field: str) -> tuple[Piece, ...]:
     """Parse cards written like a hand (``7h 8h *``)."""
+    visible(text, field)
     try:
         return Hand.parse(text).pieces
     except NotationError as error:
@@ -77,6 +104,7 @@ def position_of(body: PositionRequest, variant: Variant) -> Position:
                 kind="validation",
                 field="position",
             )
+        visible(body.position, "position")
         try:
             position = Position.parse(body.position)
         except NotationError as error:
@@ -120,7 +148,8 @@ def time_limit_of(requested: float | None, settings: Settings) -> float:
         return settings.default_time_limit
     if requested > settings.max_time_limit:
         raise InputError(
-            f"time_limit {requested:g} s exceeds this server's cap of {settings.max_time_limit:g} s",
+            f"time_limit {seconds_text(requested)} s exceeds this server's cap of "
+            f"{seconds_text(settings.max_time_limit)} s",
             kind="limit",
             field="time_limit",
         )

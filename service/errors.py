@@ -3,7 +3,8 @@
 Every error body is ``{"error": {"type", "message", "field", "problems"}}``:
 
 - ``type``: a stable machine-readable kind (``notation``, ``position``, ``variant``,
-  ``validation``, ``limit``, ``body_too_large``, ``busy``, ``not_found``, ...);
+  ``validation``, ``limit``, ``empty_body``, ``unreadable_body``, ``unsupported_media_type``,
+  ``body_too_large``, ``request_timeout``, ``headers_too_many``, ``busy``, ``not_found``, ...);
 - ``message``: one line a person can act on;
 - ``field``: the request field at fault (``position``, ``after``, ``time_limit``,
   ``melds.0`` ...), or null when the request as a whole is at fault;
@@ -28,6 +29,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.bodies import BODY_KEY, BodyProblem, not_an_object, unreadable
 from solver.cards import NotationError
 from solver.position import PositionError
 
@@ -168,9 +170,21 @@ def _validation_message(error: Mapping[str, Any]) -> str:
     return f"{field}: {message}" if field and error.get("type") != "json_invalid" else message
 
 
-def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+_WHOLE_BODY_TYPES = frozenset({"missing", "model_attributes_type", "dict_type", "model_type"})
+"""Validation error types that, at the location ``("body",)``, mean the body is no JSON object."""
+
+
+def _body_problem(problem: BodyProblem) -> JSONResponse:
+    return error_response(problem.status, problem.kind, problem.message, field="body")
+
+
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
+    for error in errors:
+        if tuple(error.get("loc", ())) == ("body",) and error.get("type") in _WHOLE_BODY_TYPES:
+            body = request.scope.get(BODY_KEY)
+            return _body_problem(not_an_object(request.headers, body, error.get("input")))
     problems = [_validation_message(error) for error in errors] or ["invalid request"]
     first = errors[0] if errors else {}
     kind = "malformed_json" if first.get("type") == "json_invalid" else "validation"
@@ -178,18 +192,17 @@ def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(422, kind, problems[0], field=field, problems=problems)
 
 
-def _http_error(_: Request, exc: Exception) -> JSONResponse:
+def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI could not parse the body: say why
+        return _body_problem(unreadable(request.headers, request.scope.get(BODY_KEY)))
     try:
         phrase = HTTPStatus(exc.status_code).phrase
     except ValueError:
         phrase = "error"
     detail = exc.detail if isinstance(exc.detail, str) else phrase
     kind = phrase.lower().replace(" ", "_").replace("-", "_")
-    field = None
-    if exc.status_code == 400:  # FastAPI could not parse the body (e.g. JSON nested too deeply)
-        detail, field = f"{detail}: it is not JSON that this server can read (nested too deeply?)", "body"
-    return error_response(exc.status_code, kind, detail, field=field, headers=exc.headers)
+    return error_response(exc.status_code, kind, detail, headers=exc.headers)
 
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -212,8 +225,11 @@ def _documented(description: str) -> dict[str, Any]:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: _documented("The body could not be read as JSON (e.g. nested too deep)."),
+    400: _documented("The body could not be read as JSON: not UTF-8, or nested too deeply."),
     413: _documented("The request body is larger than the server's limit (RUMMY_MAX_BODY_BYTES)."),
+    408: _documented("The request body did not arrive within RUMMY_BODY_TIMEOUT seconds."),
+    415: _documented("The body is not sent as plain JSON (content-type application/json, uncompressed)."),
+    431: _documented("The request has more header lines than RUMMY_MAX_HEADERS."),
     422: _documented(
         "Bad input: malformed notation, an impossible position, an unknown variant, "
         "a time limit out of range, or a field of the wrong type. `field` names the culprit."

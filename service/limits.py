@@ -25,13 +25,11 @@ from __future__ import annotations
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.bodies import BODY_KEY
 from service.errors import error_response
 from service.pool import SolvePool
 
-__all__ = ["BODY_KEY", "LoadShedMiddleware", "RequestLimitMiddleware"]
-
-BODY_KEY = "rummy.body"
-"""Scope key of the request's body, as read by ``RequestLimitMiddleware``."""
+__all__ = ["LoadShedMiddleware", "RequestLimitMiddleware"]
 
 _CLOSE = {"Connection": "close"}
 

@@ -8,7 +8,7 @@ does not pass silently, and the hint answer is the shared hint JSON of DESIGN.md
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +17,7 @@ from solver.variants import VariantName
 __all__ = [
     "MAX_NOTATION_CHARS",
     "MAX_PLAYERS",
+    "ONE_WAY_TO_GIVE_THE_POSITION",
     "AnalyzeRequest",
     "AnalyzeResponse",
     "CheckRequest",
@@ -50,30 +51,52 @@ TimeLimit = Field(
 )
 
 
+def _given(field: str) -> dict[str, Any]:
+    """JSON Schema: ``field`` is present with a string (null counts as absent)."""
+    return {"required": [field], "properties": {field: {"type": "string"}}}
+
+
+ONE_WAY_TO_GIVE_THE_POSITION: dict[str, Any] = {
+    "oneOf": [_given("position"), {"anyOf": [_given("table"), _given("hand")]}]
+}
+"""``position``, or ``table`` and/or ``hand``: exactly one of the two ways (the schema's
+statement of what ``service.edge.position_of`` enforces)."""
+
+
 class PositionRequest(BaseModel):
-    """A position and the rules it is played under.
+    """A position and the rules it is played under: ``position`` alone, or ``table`` and/or
+    ``hand`` without ``position``.
 
     Strict: JSON ``true`` is not a number and ``1`` is not a boolean here (in lax mode
     pydantic would take ``"time_limit": true`` for 1 second)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=ONE_WAY_TO_GIVE_THE_POSITION)
 
     position: str | None = Field(
         default=None,
         max_length=MAX_NOTATION_CHARS,
-        description="The whole position, 'table / hand'. Give this, or 'table' and 'hand'.",
+        description=(
+            "The whole position, 'table / hand'. Give this, or 'table' and 'hand' instead: "
+            "never 'position' together with 'table' or 'hand'."
+        ),
         examples=["Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"],
     )
     table: str | None = Field(
         default=None,
         max_length=MAX_NOTATION_CHARS,
-        description="The table alone: melds separated by '|', table jokers declared (*7h).",
+        description=(
+            "The table alone: melds separated by '|', table jokers declared (*7h). "
+            "Only without 'position' (an omitted hand is empty)."
+        ),
         examples=["Kh Kd Kc | Qh Qd Qc | Jh Jd Jc"],
     )
     hand: str | None = Field(
         default=None,
         max_length=MAX_NOTATION_CHARS,
-        description="The hand alone: cards separated by spaces, jokers as *.",
+        description=(
+            "The hand alone: cards separated by spaces, jokers as *. "
+            "Only without 'position' (an omitted table is empty)."
+        ),
         examples=["Ac"],
     )
     variant: VariantName = Field(default="manipulation", description="Rule variant.")

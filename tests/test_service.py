@@ -359,7 +359,7 @@ def test_non_finite_time_limits_are_refused(client: TestClient, number: bytes) -
         (b"\xff\xfe", 422, "malformed_json"),
         (b"[1, 2]", 422, "validation"),
         (b'"/ 2c"', 422, "validation"),
-        (b"[" * 20_000 + b"]" * 20_000, 400, "bad_request"),
+        (b"[" * 20_000 + b"]" * 20_000, 400, "unreadable_body"),
     ],
 )
 def test_bodies_that_are_not_a_json_object(client: TestClient, body: bytes, status: int, kind: str) -> None:
@@ -371,7 +371,8 @@ def test_a_body_without_json_content_type_is_refused(client: TestClient) -> None
     answer = client.post(
         "/v1/hint", content=json.dumps({"position": WORKED}), headers={"content-type": "text/plain"}
     )
-    assert error_of(answer, 422)["type"] == "validation"
+    error = error_of(answer, 415)  # issue 19: the real problem is the content type
+    assert error["type"] == "unsupported_media_type" and "'text/plain'" in error["message"]
 
 
 def test_wrong_method_and_unknown_path_keep_the_shape(client: TestClient) -> None:

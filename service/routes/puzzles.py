@@ -20,12 +20,16 @@ from service.schemas import Rearrangement
 from solver.puzzles import Difficulty, GenerationError, generate_puzzles
 from solver.variants import Variant, VariantName
 
-__all__ = ["MAX_PUZZLES", "PuzzleRequest", "PuzzlesResponse", "puzzles_job", "router"]
+__all__ = ["MAX_PUZZLES", "MAX_SEED", "PuzzleRequest", "PuzzlesResponse", "puzzles_job", "router"]
 
 router = APIRouter(tags=["puzzles"])
 
 MAX_PUZZLES = 10
 """Most puzzles one request may ask for (an expert puzzle takes about a tenth of a second)."""
+
+MAX_SEED = 2**53 - 1
+"""Largest seed: the largest integer a JSON number keeps exactly in every client (JavaScript's
+``Number.MAX_SAFE_INTEGER``), so that the schema's bound is an exact integer too."""
 
 SECONDS_PER_PUZZLE = 5.0
 """Generous wait per puzzle before the request gives up with 503 (plus the server's grace)."""
@@ -55,7 +59,7 @@ class PuzzleRequest(BaseModel):
     seed: int | None = Field(
         default=None,
         ge=0,
-        lt=2**63,
+        le=MAX_SEED,
         strict=True,
         description="Random seed: the same seed gives the same puzzles. Omitted: random, reported back.",
     )

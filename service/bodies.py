@@ -1,0 +1,127 @@
+"""What is really wrong with a request body that is not a readable JSON object.
+
+FastAPI reports every such body in its own terms ("Input should be a valid dictionary",
+"Field required", "There was an error parsing the body"), which name the symptom, not
+the cause.  These functions look at the request itself (its content type and
+encoding, and the body as ``service.limits`` read it) and name the cause: a content
+type that is not JSON, a compressed body, bytes that are not UTF-8, nesting too deep
+for the parser, an empty body, or JSON that is not an object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.message import Message
+from typing import Any
+
+__all__ = ["BODY_KEY", "BodyProblem", "not_an_object", "unreadable"]
+
+BODY_KEY = "rummy.body"
+"""Scope key of the request's body, as ``service.limits`` read it."""
+
+_EXAMPLE = '{"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}'
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+@dataclass(frozen=True)
+class BodyProblem:
+    """An error answer for the body: status, type and one line."""
+
+    status: int
+    kind: str
+    message: str
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False
+    message = Message()
+    message["content-type"] = content_type
+    if message.get_content_maintype() != "application":
+        return False
+    subtype = message.get_content_subtype()
+    return subtype == "json" or subtype.endswith("+json")
+
+
+def _encoding(headers: Mapping[str, str]) -> str | None:
+    encoding = headers.get("content-encoding", "").strip().lower()
+    return encoding if encoding and encoding != "identity" else None
+
+
+def _media_type(headers: Mapping[str, str]) -> BodyProblem | None:
+    """A 415 when the body is not declared as plain JSON."""
+    content_type = headers.get("content-type")
+    if not _is_json(content_type):
+        got = f"content-type {content_type!r}" if content_type else "no content-type"
+        return BodyProblem(
+            415,
+            "unsupported_media_type",
+            f"the body must be JSON sent with 'content-type: application/json'; this request has {got}",
+        )
+    encoding = _encoding(headers)
+    if encoding is not None:
+        return BodyProblem(
+            415,
+            "unsupported_media_type",
+            f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
+        )
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def not_an_object(headers: Mapping[str, str], body: bytes | None, value: Any) -> BodyProblem:
+    """The body as a whole failed validation: say why it is not a JSON object."""
+    if not body or not body.strip():
+        message = f"the request body is empty: send a JSON object, e.g. {_EXAMPLE}"
+        return BodyProblem(422, "empty_body", message)
+    media = _media_type(headers)
+    if media is not None:
+        return media
+    return BodyProblem(
+        422, "validation", f"the body must be a JSON object, e.g. {_EXAMPLE}, not {_json_kind(value)}"
+    )
+
+
+def unreadable(headers: Mapping[str, str], body: bytes | None) -> BodyProblem:
+    """The body could not be parsed as JSON at all (not a syntax error): say why."""
+    encoding = _encoding(headers)
+    if encoding is not None or (body or b"").startswith(_GZIP_MAGIC):
+        named = f"content-encoding {encoding!r}" if encoding else "gzip-compressed data"
+        return BodyProblem(
+            415, "unsupported_media_type", f"the body is {named}, which is not supported: send plain JSON"
+        )
+    if body is None:
+        return BodyProblem(400, "unreadable_body", "the request body could not be read as JSON")
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = body[error.start]
+        return BodyProblem(
+            400,
+            "unreadable_body",
+            f"the body is not valid UTF-8: byte 0x{byte:02x} at offset {error.start}; JSON must be UTF-8",
+        )
+    try:
+        json.loads(body)
+    except RecursionError:
+        return BodyProblem(
+            400, "unreadable_body", "the JSON body is nested too deeply for this server to read"
+        )
+    except ValueError as error:
+        return BodyProblem(400, "unreadable_body", f"the body is not valid JSON: {error}")
+    return BodyProblem(400, "unreadable_body", "the request body could not be read as JSON")
