@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from solver.cli import app
@@ -79,3 +80,67 @@ def test_the_load_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     assert [level["clients"] for level in result["levels"]] == [1, 4]
     assert all(level["errors"] == 0 and level["hints"] >= 8 for level in result["levels"])
     assert result["server"]["pool"]["workers"] == 1
+
+
+# --- bad settings and options fail before the server claims to serve (issue 19) -------------
+
+
+def serve_error(args: list[str], env: dict[str, str] | None = None) -> str:
+    """Run ``rummy serve ARGS`` in-process (it must fail before serving): its one error line."""
+    clean = {name: None for name in os.environ if name.startswith("RUMMY_")}
+    result = CliRunner().invoke(app, ["serve", *args], env={**clean, **(env or {})})
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert "serving" not in lines[0] and "Traceback" not in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"RUMMY_WORKERS": "0"}, "RUMMY_WORKERS=0: Input should be greater than or equal to 1"),
+        ({"RUMMY_EXECUTOR": "fork"}, "RUMMY_EXECUTOR=fork"),
+        ({"RUMMY_MAX_TIME_LIMIT": "nan"}, "RUMMY_MAX_TIME_LIMIT=nan"),
+        ({"RUMMY_MAX_CONNECTIONS": "-3"}, "RUMMY_MAX_CONNECTIONS=-3"),
+        ({"RUMMY_KEEP_ALIVE": "soon"}, "RUMMY_KEEP_ALIVE=soon: Input should be a valid number"),
+        ({"RUMMY_MAX_TIME_LIMIT": "2", "RUMMY_DEFAULT_TIME_LIMIT": "3"}, "exceeds max_time_limit"),
+    ],
+)
+def test_a_bad_rummy_setting_is_one_line_and_exit_2(env: dict[str, str], named: str) -> None:
+    line = serve_error(["--port", str(free_port())], env)
+    assert line.startswith("error: bad setting") and named in line
+
+
+def test_bad_options_are_one_line_and_exit_2() -> None:
+    assert "unknown log level 'loud'" in serve_error(["--log-level", "loud"])
+    assert "--workers 0" in serve_error(["--workers", "0", "--port", str(free_port())])
+    assert "--queue -1" in serve_error(["--queue", "-1", "--port", str(free_port())])
+
+
+def test_a_port_in_use_is_one_line_before_claiming_to_serve() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        line = serve_error(["--port", str(port)])
+    assert line == f"error: cannot listen on 127.0.0.1:{port}: address already in use"
+
+
+def test_an_unknown_host_is_one_line() -> None:
+    line = serve_error(["--host", "no-such-host.invalid"])
+    assert line.startswith("error: cannot listen on no-such-host.invalid:8000: unknown host")
+
+
+def test_the_real_command_prints_no_traceback_for_a_bad_setting() -> None:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("RUMMY_")}
+    finished = subprocess.run(
+        [str(RUMMY), "serve", "--port", str(free_port())],
+        env={**env, "RUMMY_WORKERS": "0"},
+        capture_output=True,
+        timeout=60,
+    )
+    assert finished.returncode == 2 and finished.stdout == b""
+    assert finished.stderr.decode().splitlines() == [
+        "error: bad setting RUMMY_WORKERS=0: Input should be greater than or equal to 1"
+    ]
