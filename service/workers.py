@@ -136,13 +136,17 @@ class _Slot:
         self.ready = threading.Event()
         self.failure: BaseException | None = None
         self._wake_r, self._wake_w = os.pipe()
+        self._wake_lock = threading.Lock()
         self.thread = threading.Thread(target=self._serve, name=f"solve-worker-{number}", daemon=True)
 
     # --- signals from other threads ----------------------------------------------------
 
     def wake(self) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self._wake_w, b"!")
+        with self._wake_lock:
+            if self._wake_w < 0:  # stopped: the descriptor may belong to another file by now
+                return
+            with contextlib.suppress(OSError):
+                os.write(self._wake_w, b"!")
 
     def _drain(self) -> None:
         os.set_blocking(self._wake_r, False)
@@ -330,9 +334,11 @@ class _Slot:
             process.join(2)
         self._kill()
         self.ready.set()
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        with self._wake_lock:
+            for fd in (self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._wake_w = -1
 
 
 class WorkerProcesses:

@@ -290,3 +290,22 @@ def test_a_client_that_stays_gets_its_answer() -> None:
         answer = httpx.post(f"{server.base}/test/sleep?seconds=0.5", json={}, timeout=30)
         assert answer.status_code == 200 and answer.json() == {"slept": 0.5}
         assert server.pool.replaced() == 0
+
+
+# --- open files --------------------------------------------------------------------------------
+
+
+def test_the_open_files_limit_is_raised_to_fit_the_connection_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    from service import server as serving
+
+    limits = {"soft": 256, "hard": 4096}
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (limits["soft"], limits["hard"]))
+    monkeypatch.setattr(resource, "setrlimit", lambda _, pair: limits.update(soft=pair[0]))
+    settings = Settings(max_connections=1000, workers=2)
+    serving.ensure_open_files(settings)
+    assert limits["soft"] >= 1000 + 64
+    limits.update(soft=256, hard=512)
+    with pytest.raises(serving.ServeError, match="RUMMY_MAX_CONNECTIONS=1000 needs about"):
+        serving.ensure_open_files(settings)
