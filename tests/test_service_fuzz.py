@@ -46,8 +46,8 @@ SETTINGS = Settings(
 )
 APP = create_app(SETTINGS)
 # A body that breaks the schema must get one of the documented refusals: 400 (not JSON
-# at all), 413 (too big for the server's body limit) or 422.
-REFUSALS = {"checks": {"negative_data_rejection": {"expected-statuses": ["400", "413", "422"]}}}
+# at all), 413 (too big for the server's body limit), 415 (not sent as JSON) or 422.
+REFUSALS = {"checks": {"negative_data_rejection": {"expected-statuses": ["400", "413", "415", "422"]}}}
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP, config=SchemathesisConfig.from_dict(REFUSALS))
 CHECKS = [
     not_a_server_error,
