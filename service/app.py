@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         retry_after=settings.retry_after,
         watchdog=settings.worker_watchdog,
         start_seconds=settings.worker_start_timeout,
+        spares=settings.worker_spares,
     )
 
     @asynccontextmanager

@@ -37,7 +37,8 @@ class SolvePool:
 
     ``watchdog``: seconds a worker process has to take a job or answer a ping before it
     is replaced; ``start_seconds``: how long a new worker process may take to start;
-    ``warm``: whether a worker imports and warms up the engine before its first job.
+    ``warm``: whether a worker imports and warms up the engine before its first job;
+    ``spares``: worker processes started in reserve, so that a replacement is instant.
     """
 
     def __init__(
@@ -50,6 +51,7 @@ class SolvePool:
         watchdog: float = 5.0,
         start_seconds: float = 120.0,
         warm: bool = True,
+        spares: int = 1,
     ) -> None:
         self.workers = workers
         self.queue = queue
@@ -58,6 +60,7 @@ class SolvePool:
         self.watchdog = watchdog
         self.start_seconds = start_seconds
         self.warm = warm
+        self.spares = spares
         self._capacity = workers + queue
         self._pending = 0
         self._lock = threading.Lock()
@@ -77,6 +80,7 @@ class SolvePool:
                     ping_interval=self.watchdog,
                     start_seconds=self.start_seconds,
                     warm=self.warm,
+                    spares=self.spares,
                 )
             return self._processes
 

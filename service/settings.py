@@ -77,6 +77,15 @@ class Settings(BaseSettings):
             "this often); one that does not (frozen, e.g. SIGSTOP) is killed and replaced."
         ),
     )
+    worker_spares: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description=(
+            "Worker processes kept started in reserve, so that a worker stopped (its client left, "
+            "its job overran) or lost (frozen, dead) is replaced at once, not after a start."
+        ),
+    )
     worker_start_timeout: float = Field(
         default=120.0, gt=0, le=3600, description="Seconds a new worker process may take to start."
     )

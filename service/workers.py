@@ -103,6 +103,17 @@ def _worker_main(conn: Connection, server_pid: int, warm: bool) -> None:
             conn.send(("error", RuntimeError(f"the job's answer could not be sent back: {error!r}")))
 
 
+def _end(process: BaseProcess, conn: Connection) -> None:
+    """Stop an idle worker: ask it to exit, then make sure."""
+    with contextlib.suppress(OSError):
+        conn.send_bytes(_STOP)
+    process.join(2)
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        process.kill()
+    process.join(5)
+    conn.close()
+
+
 @dataclass(eq=False)
 class _Job:
     future: Future[Any]
@@ -162,25 +173,17 @@ class _Slot:
     # --- the process -------------------------------------------------------------------
 
     def _spawn(self) -> bool:
-        """Start a worker and wait until it is ready; False if the pool is closing."""
+        """Give this slot a ready worker (a spare if one waits, else a new one); False if the
+        pool is closing."""
         owner = self.owner
         while not owner.closing:
-            parent, child = multiprocessing.Pipe(duplex=True)
-            process = owner.context.Process(
-                target=_worker_main,
-                args=(child, os.getpid(), owner.warm),
-                name=f"rummy-solver-{self.number}",
-                daemon=True,
-            )
-            process.start()
-            child.close()
-            self.process, self.conn = process, parent
-            reply = self._receive(owner.start_seconds)
-            if reply is not None and reply[0] == "ready":
+            spare = owner.take_spare()
+            started = spare or owner.launch(f"rummy-solver-{self.number}")
+            if started is not None:
+                self.process, self.conn = started
                 owner.note_started(self)
                 self.ready.set()
                 return True
-            self._kill()
             if owner.closing:
                 break
             self.failure = RuntimeError(f"a solver worker did not start within {owner.start_seconds:g} s")
@@ -346,7 +349,9 @@ class WorkerProcesses:
 
     ``watchdog``: seconds a worker has to acknowledge a job or answer a ping;
     ``ping_interval``: how often an idle worker is pinged; ``start_seconds``: how long a
-    new worker may take to import and warm up the engine.
+    new worker may take to import and warm up the engine; ``spares``: started workers
+    kept in reserve, so that a worker stopped or lost is replaced at once instead of
+    after a start (seconds: the engine's imports).
     """
 
     def __init__(
@@ -357,6 +362,7 @@ class WorkerProcesses:
         ping_interval: float,
         start_seconds: float,
         warm: bool = True,
+        spares: int = 1,
     ) -> None:
         self.watchdog = watchdog
         self.ping_interval = ping_interval
@@ -371,9 +377,79 @@ class WorkerProcesses:
         self._queue: deque[_Job] = deque()
         self._jobs: dict[Future[Any], _Job] = {}
         self._seen: set[int] = set()
+        self.spares = spares
+        self._spares: list[tuple[BaseProcess, Connection]] = []
+        self._spare_wanted = threading.Condition(self._lock)
         self.slots = [_Slot(self, number) for number in range(count)]
         for slot in self.slots:
             slot.thread.start()
+        self._spare_keeper = threading.Thread(target=self._keep_spares, name="solve-spares", daemon=True)
+        if spares:
+            self._spare_keeper.start()
+
+    def launch(self, name: str) -> tuple[BaseProcess, Connection] | None:
+        """Start a worker process and wait until it is ready (None: it did not start in
+        time, or the pool is closing)."""
+        parent, child = multiprocessing.Pipe(duplex=True)
+        process = self.context.Process(target=_worker_main, args=(child, os.getpid(), self.warm), name=name)
+        process.daemon = True
+        process.start()
+        child.close()
+        deadline = time.monotonic() + self.start_seconds
+        while not self.closing and time.monotonic() < deadline:
+            ready = wait([parent, process.sentinel], timeout=min(0.5, max(deadline - time.monotonic(), 0.0)))
+            if parent in ready:
+                try:
+                    message = parent.recv()
+                except (EOFError, OSError):
+                    break
+                if message[0] == "ready":
+                    return process, parent
+                break
+            if process.sentinel in ready:
+                break
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()
+        process.join(5)
+        parent.close()
+        return None
+
+    def take_spare(self) -> tuple[BaseProcess, Connection] | None:
+        """A started worker kept in reserve, if one is ready (the reserve is then refilled)."""
+        with self._lock:
+            if not self._spares:
+                return None
+            spare = self._spares.pop()
+            self._spare_wanted.notify()
+            return spare
+
+    def spares_ready(self) -> int:
+        with self._lock:
+            return len(self._spares)
+
+    def _keep_spares(self) -> None:
+        """Keep ``spares`` started workers in reserve, so that a replacement is instant."""
+        while True:
+            with self._lock:
+                while not self.closing and len(self._spares) >= self.spares:
+                    self._spare_wanted.wait()
+                if self.closing:
+                    break
+            started = self.launch("rummy-solver-spare")
+            if started is None:
+                if self.closing:
+                    break
+                time.sleep(min(self.watchdog, 1.0))
+                continue
+            with self._lock:
+                if not self.closing:
+                    self._spares.append(started)
+                    continue
+            _end(*started)
+        with self._lock:
+            spares, self._spares = self._spares, []
+        for process, conn in spares:
+            _end(process, conn)
 
     def note_started(self, slot: _Slot) -> None:
         """Count a worker started in a slot that had one before (a replacement)."""
@@ -469,6 +545,7 @@ class WorkerProcesses:
             queued = list(self._queue)
             self._queue.clear()
             self._work.notify_all()
+            self._spare_wanted.notify_all()
         for job in queued:
             self.forget(job)
             if not job.future.cancel():
@@ -477,3 +554,5 @@ class WorkerProcesses:
             slot.wake()
         for slot in self.slots:
             slot.thread.join(10)
+        if self._spare_keeper.is_alive():
+            self._spare_keeper.join(10)

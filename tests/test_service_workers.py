@@ -78,6 +78,25 @@ def test_a_running_job_whose_caller_is_cancelled_is_stopped_and_its_slot_freed(p
     assert pool.run(10.0, sum, [1, 2]) == 3
 
 
+def test_a_spare_worker_replaces_a_stopped_one_at_once() -> None:
+    pool = SolvePool(workers=1, queue=1, kind="process", retry_after=1, watchdog=0.5, warm=False, spares=1)
+    pool.start()
+    try:
+        assert pool.processes is not None
+        processes = pool.processes
+        wait_for(lambda: processes.spares_ready() == 1)
+        spare = processes._spares[0][0].pid
+        with pytest.raises(Busy, match="did not answer"):
+            pool.run(0.3, time.sleep, 60)
+        start = time.monotonic()
+        assert pool.run(10.0, sum, [1, 2]) == 3
+        assert time.monotonic() - start < 1.0  # no process start in between
+        assert pids(pool) == [spare]
+        wait_for(lambda: processes.spares_ready() == 1)  # the reserve is refilled
+    finally:
+        pool.close()
+
+
 def test_a_queued_job_whose_caller_is_cancelled_leaves_the_queue_at_once(pool: SolvePool) -> None:
     release = [busy_caller(pool, 1.5, 60) for _ in range(2)]  # both workers busy
     wait_for(lambda: pool.stats()["running"] == 2)
