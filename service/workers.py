@@ -205,8 +205,9 @@ class _Slot:
             conn.close()
 
     def _receive(self, seconds: float) -> tuple[str, Any] | None:
-        """The worker's next message within ``seconds``; None when it died, did not answer,
-        or this slot was woken (the caller re-checks why)."""
+        """The worker's next message within ``seconds``: None when nothing came in time,
+        ``("died", None)`` when the worker is gone, ``("woken", None)`` when this slot was
+        woken (the caller re-checks why)."""
         conn, process = self.conn, self.process
         assert conn is not None and process is not None
         ready = wait([conn, process.sentinel, self._wake_r], timeout=max(seconds, 0.0))
