@@ -18,7 +18,7 @@ from typing import Any
 from service.errors import InputError
 from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
-from solver.engine import Objective, hint
+from solver.engine import Objective, alternatives, hint
 from solver.plan import hint_payload
 from solver.position import Position, PositionError, Table
 from solver.referee import check_play
@@ -44,24 +44,30 @@ def hint_job(
     keep_jokers: bool,
     opened: bool,
     time_limit: float,
+    others: int = 0,
 ) -> dict[str, Any]:
-    """The best play, as the shared hint JSON with its ``moves``.
+    """The best play, as the shared hint JSON with its ``moves``; with ``others``, up to
+    that many next-best plays (other played sets) under ``alternatives``.
 
     ``position_text`` is the position as entered (``edge.entered_of``): the engine gets
     it in canonical order, the steps number old melds in the order written."""
+    options: dict[str, Any] = {
+        "variant": variant,
+        "objective": objective,
+        "keep_jokers": keep_jokers,
+        "opened": opened,
+        "time_limit": time_limit,
+    }
     try:
         entered = Position.parse(position_text, keep_order=True)
-        found = hint(
-            entered.canonical(),
-            variant=variant,
-            objective=objective,
-            keep_jokers=keep_jokers,
-            opened=opened,
-            time_limit=time_limit,
-        )
+        ranked = alternatives(entered.canonical(), count=others + 1, **options) if others else ()
+        found = ranked[0] if ranked else hint(entered.canonical(), **options)
     except ValueError as error:
         raise _input_error(error) from None
-    return hint_payload(found, before=entered)
+    payload = hint_payload(found, before=entered)
+    if others:
+        payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
+    return payload
 
 
 def analyze_job(

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from solver.engine.alternatives import MAX_ALTERNATIVES
 from solver.variants import VariantName
 
 __all__ = [
@@ -119,6 +120,15 @@ class HintRequest(PositionRequest):
         default=True, description="false: the player has not opened yet (Rummikub's 30-point first meld)."
     )
     time_limit: float | None = TimeLimit
+    alternatives: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_ALTERNATIVES - 1,
+        description=(
+            "Also return up to this many other plays, next best first, each playing a different set "
+            "of cards (holding some back, or playing others); the time limit bounds each solve."
+        ),
+    )
 
 
 class CheckRequest(PositionRequest):
@@ -240,6 +250,13 @@ class HintResponse(BaseModel):
             "then melds that only grow, new melds from the hand, melds left as they are "
             "(empty without a play)."
         )
+    )
+    alternatives: list[dict[str, Any]] | None = Field(
+        default=None,
+        description=(
+            "Only when asked for: the next-best plays with other sets of played cards, best first, "
+            "each a hint object of this same shape (without alternatives of its own)."
+        ),
     )
 
 

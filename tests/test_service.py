@@ -378,3 +378,20 @@ def test_a_body_without_json_content_type_is_refused(client: TestClient) -> None
 def test_wrong_method_and_unknown_path_keep_the_shape(client: TestClient) -> None:
     assert error_of(client.get("/v1/hint"), 405)["type"] == "method_not_allowed"
     assert error_of(client.post("/v1/nothing", json={}), 404)["type"] == "not_found"
+
+
+def test_hint_with_alternatives_ranks_other_played_sets(client: TestClient) -> None:
+    position = "5h 6h 7h | 9s 9d 9c / 8h 9h Kc Kd Ks 4h"
+    answer = client.post("/v1/hint", json={"position": position, "alternatives": 3})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["hand_points"] == 0 and "alternatives" in body
+    others = body["alternatives"]
+    assert [other["hand_points"] for other in others] == [4, 8, 9]
+    played = [tuple(sorted(body["played"]))] + [tuple(sorted(other["played"])) for other in others]
+    assert len(set(played)) == 4
+    for other in others:
+        assert check_play(Position.parse(position), other["table"]).ok and other["moves"]
+    assert "alternatives" not in client.post("/v1/hint", json={"position": position}).json()
+    refused = client.post("/v1/hint", json={"position": position, "alternatives": 20})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "alternatives"

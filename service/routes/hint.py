@@ -28,6 +28,10 @@ EXAMPLES: dict[str, Any] = {
         "summary": "No legal play: the answer has status no_play",
         "value": {"position": "10h 10d 10s | Jh Jd Js | Qh Qd Qc / 9s"},
     },
+    "alternatives": {
+        "summary": "The best play and two others that play other cards",
+        "value": {"position": "5h 6h 7h | 9s 9d 9c / 8h 9h Kc Kd Ks 4h", "alternatives": 2},
+    },
     "rummikub opening": {
         "summary": "Rummikub: a first meld worth 30 from the rack",
         "value": {"position": "/ 10h Jh Qh Kh 5c", "variant": "rummikub", "opened": False},
@@ -38,6 +42,7 @@ EXAMPLES: dict[str, Any] = {
 @router.post(
     "/v1/hint",
     response_model=HintResponse,
+    response_model_exclude_unset=True,  # "alternatives" only when asked for
     responses=ERROR_RESPONSES,
     summary="Best play for a position",
 )
@@ -56,7 +61,7 @@ async def post_hint(
     entered = edge.entered_of(body, position)
     time_limit = edge.time_limit_of(body.time_limit, settings)
     return await pool.run_async(
-        time_limit + settings.wait_grace,
+        time_limit * (1 + body.alternatives) + settings.wait_grace,  # each play is one solve
         jobs.hint_job,
         str(entered),
         variant,
@@ -64,4 +69,5 @@ async def post_hint(
         keep_jokers=body.keep_jokers,
         opened=body.opened,
         time_limit=time_limit,
+        others=body.alternatives,
     )
