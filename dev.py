@@ -2,7 +2,7 @@
 """Set up the project's virtual environment when needed, then run one job.
 
     python3 dev.py hint     # a hint for the example position (the main job)
-    python3 dev.py test     # the whole default test suite
+    python3 dev.py test     # the whole default test suite (installs Chromium if missing)
     python3 dev.py rummy ARGS...   # any rummy command
 
 Only the standard library is used here, so it runs on a fresh Python 3.11.
@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import threading
+import time
 import venv
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -22,32 +26,142 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed-from"
 EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+HEARTBEAT_SECONDS = 15.0
+"""How often a long set-up step says it is still working."""
+
+Runner = Callable[[Sequence[str]], int]
+"""Runs a command and returns its exit code (replaced in the tests)."""
 
 
-def ensure_environment() -> None:
+def say(message: str) -> None:
+    """One line of progress on stderr (stdout stays the job's own)."""
+    print(f"dev.py: {message}", file=sys.stderr, flush=True)
+
+
+def run_command(command: Sequence[str]) -> int:
+    return subprocess.run(list(command), check=False).returncode
+
+
+def run_with_heartbeat(command: Sequence[str], what: str, runner: Runner = run_command) -> None:
+    """Run one set-up command, saying every ``HEARTBEAT_SECONDS`` that it is still ``what``;
+    a failure stops dev.py with pip's own output above it."""
+    started = time.monotonic()
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(HEARTBEAT_SECONDS):
+            say(f"  ... still {what} ({time.monotonic() - started:.0f} s)")
+
+    ticker = threading.Thread(target=beat, daemon=True)
+    ticker.start()
+    try:
+        code = runner(command)
+    finally:
+        done.set()
+        ticker.join()
+    if code != 0:
+        say(f"failed while {what} (exit code {code})")
+        raise SystemExit(code)
+    say(f"  done in {time.monotonic() - started:.0f} s")
+
+
+def ensure_environment(runner: Runner = run_command) -> None:
     """Create .venv and install the project with its test extra (compiling the fast path's
-    C search), unless already current."""
+    C search), unless already current.  Each step is announced, with its usual duration,
+    and a long one says every few seconds that it is still working."""
     # The C search is compiled at install time: a change to it needs a new install too.
     sources = [ROOT / "pyproject.toml", ROOT / "solver" / "fastpath" / "_search.c"]
     wanted = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
+    say("setting up .venv (once; again only when pyproject.toml or the C search changes)")
     if not (BIN / "python").exists():
-        print("dev.py: creating .venv", file=sys.stderr)
+        say("[1/3] creating the virtual environment .venv (a few seconds)")
         venv.create(VENV, with_pip=True)
-    print("dev.py: installing the project and its test extra into .venv", file=sys.stderr)
+    else:
+        say("[1/3] .venv exists; bringing it up to date")
     pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+    say("[2/3] upgrading pip inside .venv (a few seconds)")
+    run_with_heartbeat([*pip, "--upgrade", "pip"], "upgrading pip", runner)
+    say(
+        "[3/3] installing the project with its test extra (OR-Tools, SciPy, FastAPI, pytest, "
+        "playwright, ...) and compiling the fast path's C search: about a minute on a fresh machine"
+    )
+    run_with_heartbeat([*pip, "-e", f"{ROOT}[test]"], "installing packages", runner)
     STAMP.write_text(wanted)
+    say(".venv is ready")
+
+
+def chromium_path() -> Path:
+    """Where the browser tests look for Chromium (``RUMMY_CHROMIUM``, as tests/test_web.py)."""
+    return Path(os.environ.get("RUMMY_CHROMIUM", "/usr/bin/chromium"))
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def browser_install_command(
+    which: Callable[[str], str | None] = shutil.which, is_root: Callable[[], bool] = _is_root
+) -> tuple[list[list[str]], str | None]:
+    """The apt-get commands that install Debian's Chromium here, or why none can.
+
+    Root runs apt-get itself; anyone else needs sudo (which may ask for a password)."""
+    if which("apt-get") is None:
+        return [], "there is no apt-get on this machine (the tests expect Debian's chromium package)"
+    prefix: list[str] = []
+    if not is_root():
+        if which("sudo") is None:
+            return [], "installing needs root, and sudo is missing"
+        prefix = ["sudo"]
+    apt = [*prefix, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    return [[*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium"]], None
+
+
+def ensure_browser(
+    runner: Runner = run_command,
+    which: Callable[[str], str | None] = shutil.which,
+    is_root: Callable[[], bool] = _is_root,
+) -> bool:
+    """Make sure the browser tests (tests/test_web.py) find Chromium: install Debian's
+    package when it is missing and that is possible, else say why and what to do.
+
+    True when the tests can run; with ``RUMMY_SKIP_BROWSER=1`` nothing is checked (the
+    browser tests skip themselves)."""
+    if os.environ.get("RUMMY_SKIP_BROWSER") == "1":
+        return True
+    browser = chromium_path()
+    if browser.exists():
+        return True
+    commands, problem = browser_install_command(which, is_root)
+    if problem is None:
+        say(f"Chromium is missing at {browser}: installing Debian's chromium for the browser tests")
+        for command in commands:
+            if runner(command) != 0:
+                problem = f"{' '.join(command)} failed"
+                break
+    if problem is None and browser.exists():
+        say("Chromium installed")
+        return True
+    if problem is None:
+        problem = f"the chromium package installed, but {browser} is still missing (set RUMMY_CHROMIUM)"
+    say(
+        f"Chromium is missing at {browser} and cannot be installed: {problem}.  Install it "
+        "(sudo apt-get install chromium, or point RUMMY_CHROMIUM at a Chromium), or skip the "
+        "browser tests with: RUMMY_SKIP_BROWSER=1 python3 dev.py test"
+    )
+    return False
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"hint", "test", "rummy"}:
         print(__doc__, file=sys.stderr)
         return 2
-    ensure_environment()
     job, rest = argv[0], argv[1:]
+    # The browser first: when it cannot be had, say so before the minute of set-up.
+    if job == "test" and not ensure_browser():
+        return 1
+    ensure_environment()
     if job == "hint":
         command = [str(BIN / "rummy"), "hint", *(rest or [EXAMPLE])]
     elif job == "test":

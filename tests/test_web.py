@@ -5,7 +5,8 @@ The tests start ``rummy serve`` on a free port of 127.0.0.1 and drive Debian's C
 download is never used.  A screenshot of every view is saved under
 ``test-artifacts/web/`` at the repository root.
 
-Chromium missing is a failure, not a skip: ``.ci/run`` installs it.  On a developer
+Chromium missing is a failure, not a skip: ``python3 dev.py test`` (which ``.ci/run`` calls)
+installs it.  On a developer
 machine without it, ``RUMMY_SKIP_BROWSER=1`` skips these tests explicitly.
 ``RUMMY_WEB_URL=http://127.0.0.1:8000`` runs them against a server already running
 instead of starting one.
