@@ -127,7 +127,7 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
             choices.append((ACE_HIGH_POSITION,))
     else:
         choices.append((1, ACE_HIGH_POSITION))
-    problem = ""
+    problems: list[tuple[int, str]] = []
     for ace_positions in choices:
         position_of = {i: int(cards[i].rank) for i in others}
         position_of.update(zip(aces, ace_positions, strict=True))
@@ -136,12 +136,43 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
         found = _sequence_gap(positions, cards[0].suit)
         if found is None:
             return _Shape("sequence", tuple(pieces[i] for i in order), positions[0])
-        problem = problem or found
-    if aces and not ace_high and any(cards[i].rank == Rank.KING for i in others):
-        return "an ace cannot follow a king here: this variant has no ace-high"
-    if aces and problem.startswith("gap"):
-        return f"an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it: {problem}"
+        problems.append((_missing(positions), found))
+    # Name the gap of the reading that lacks the fewest cards (J-K-A lacks Q, not 2 to 10).
+    problem = min(problems, key=lambda pair: pair[0])[1]
+    if len(aces) == 1 and problem.startswith("gap"):
+        return _ace_problem(cards, problem, ace_high=ace_high)
     return problem
+
+
+def _missing(positions: list[int]) -> int:
+    """Cards missing between the lowest and the highest of sorted sequence positions."""
+    return positions[-1] - positions[0] + 1 - len(set(positions))
+
+
+def _ace_problem(cards: list[Card], gap: str, *, ace_high: bool) -> str:
+    """Blame the one ace only when it is at fault: the cards would make a sequence with the
+    ace after the king in a variant without ace-high, or around the corner (K-A-2), where an
+    ace may never sit.  Otherwise ``gap`` stands: ``Ad 2d 4d`` lacks 3d whatever the ace does."""
+    positions = sorted({int(card.rank) for card in cards})
+    if len(positions) != len(cards):
+        return gap
+    if not ace_high:
+        high = [*positions[1:], ACE_HIGH_POSITION]
+        high_gap = _sequence_gap(high, cards[0].suit)
+        if high_gap is None:
+            return "an ace cannot follow a king here: this variant has no ace-high"
+        if _missing(high) < _missing(positions):
+            return f"{high_gap}; and an ace cannot follow a king here: this variant has no ace-high"
+    # Counted around the corner (ranks modulo 13) the cards make one unbroken run: only the
+    # ace's place between the king and the two breaks it.
+    breaks = sum(
+        (after - before) % 13 != 1 for before, after in itertools.pairwise([*positions, positions[0]])
+    )
+    if breaks <= 1 and ace_high:
+        return "an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it (K-A-2)"
+    if breaks <= 1:
+        return "an ace only starts a sequence (A-2-3), never sits inside it (K-A-2): no ace-high here"
+    return gap
 
 
 def _sequence_gap(positions: list[int], suit: Suit) -> str | None:
@@ -150,7 +181,9 @@ def _sequence_gap(positions: list[int], suit: Suit) -> str | None:
             return f"a sequence holds {position_card(after, suit)} twice"
         if after != before + 1:
             low, high = position_card(before, suit), position_card(after, suit)
-            return f"gap between {low} and {high}"
+            missing = [str(position_card(p, suit)) for p in range(before + 1, after)]
+            verb = "is" if len(missing) == 1 else "are"
+            return f"gap between {low} and {high}: {' '.join(missing)} {verb} missing"
     return None
 
 

@@ -419,3 +419,31 @@ def test_every_brute_force_play_is_accepted(before: str) -> None:
     assert plays
     for after in plays:
         assert check_play(pos, after).ok, after
+
+
+@pytest.mark.parametrize(
+    ("meld", "variant", "expected"),
+    [
+        # The ace is at its end: the missing 3d is to blame (issue 20).
+        ("Ad 2d 4d", MANIP, "gap between 2d and 4d: 3d is missing"),
+        ("Ad 3d 4d", MANIP, "gap between Ad and 3d: 2d is missing"),
+        ("2d 6d 7d", MANIP, "gap between 2d and 6d: 3d 4d 5d are missing"),
+        # Read with the ace high, J-K-A lacks only the queen.
+        ("Jd Kd Ad", MANIP, "gap between Jd and Kd: Qd is missing"),
+        # The ace itself is at fault: it would sit inside K-A-2.
+        ("Kd Ad 2d", MANIP, "never sits inside it (K-A-2)"),
+        ("Qd Kd Ad 2d 3d", RKUB, "never sits inside it (K-A-2)"),
+        ("Qd Kd Ad", RKUB, "an ace cannot follow a king here"),
+    ],
+)
+def test_illegal_sequence_names_what_is_wrong(meld: str, variant: Variant, expected: str) -> None:
+    verdict = judge(f"/ {meld}", meld, variant)
+    assert not verdict.ok
+    assert len(verdict.reasons) == 1
+    assert expected in verdict.reasons[0]
+
+
+def test_missing_card_is_not_blamed_on_the_ace() -> None:
+    reason = judge("/ Ad 2d 4d", "Ad 2d 4d").reasons[0]
+    assert "ace" not in reason.lower().replace("ad", "")
+    assert "3d" in reason
