@@ -69,7 +69,10 @@ class PuzzleFeatures(BaseModel):
     broken: int = Field(description="Old melds every way out breaks (the fewest).")
     moved: int = Field(description="Table pieces the solution's plan moves.")
     hand: int = Field(description="Pieces in the hand.")
-    decoys: int = Field(description="Hand cards that fit a table meld as it stands but are not played there.")
+    decoys: int = Field(
+        description="Hand cards that fit a table meld as it stands, where no way out lays them "
+        "with that meld kept whole."
+    )
     jokers: int = Field(description="Jokers that take part: in the hand, or in table melds that are broken.")
     tangle: int = Field(
         description="Cycle rank of the solution's card flow: 0 when cards pass one way, +1 per trade ring."

@@ -32,6 +32,7 @@ from solver.cli.common import (
 )
 from solver.flow import summary_lines
 from solver.puzzles import MAX_COUNT, GenerationError, Puzzle, generate_puzzles, parse_difficulty
+from solver.puzzles.describe import decoy_text
 from solver.puzzles.grade import BANDS
 
 PROGRESS_AFTER = 1.0
@@ -91,13 +92,8 @@ def print_puzzle(puzzle: Puzzle, number: int, count: int) -> None:
     out.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
     out.print(f"Position: {puzzle.position}", markup=False)
     out.print(_features_text(puzzle), markup=False)
-    if puzzle.decoys:
-        shown = "; ".join(
-            f"{decoy.card} fits meld{'s' if len(decoy.melds) > 1 else ''} "
-            f"{', '.join(str(m) for m in decoy.melds)} but is not played there"
-            for decoy in puzzle.decoys
-        )
-        out.print(f"Decoys: {shown}", markup=False)
+    for decoy in puzzle.decoys:
+        out.print(f"Decoy: {decoy_text(decoy, puzzle.position, puzzle.plan, pretty=True)}.", markup=False)
     print_table("Solution", puzzle.solution)
     out.print(Text("Steps", style="bold"))
     for step, line in enumerate(puzzle.plan.lines(pretty=True), start=1):

@@ -13,7 +13,8 @@
   the same joker declarations.  Only how a suit's sequence cards are cut into sequences,
   and which copy of a card a joker stands in for, may differ (``layout``).
 - **Decoy**: a hand card that fits a table meld as it stands but that no way out lays
-  there (``grade``).
+  there with that meld kept whole (``grade``); ``describe`` says so in words, with where
+  the solution plays it (possibly among that meld's cards once it has been rearranged).
 - **Difficulty**: ``score = 3*broken + moved + hand + 2*decoys + 2*jokers + tangle`` and four bands
   (``grade``).
 

@@ -26,6 +26,7 @@ from solver.plan import Plan, plan_play
 from solver.position import Position, Table, count_real
 from solver.puzzles.checks import Decoy, Verification, decoys, verify
 from solver.puzzles.deal import Recipe, deal_start, solution_table
+from solver.puzzles.describe import decoy_text
 from solver.puzzles.grade import BANDS, WEIGHTS, Difficulty, Features, jokers_involved
 from solver.puzzles.keeping import fits
 from solver.variants import Variant
@@ -97,7 +98,10 @@ class Puzzle:
             "position": str(self.position),
             "table": str(self.position.table),
             "hand": [str(piece) for piece in self.position.hand],
-            "decoys": [decoy.to_dict() for decoy in self.decoys],
+            "decoys": [
+                {**decoy.to_dict(), "text": decoy_text(decoy, self.position, self.plan)}
+                for decoy in self.decoys
+            ],
             "solution": {
                 "table": str(self.solution),
                 "melds": [[str(piece) for piece in meld.pieces] for meld in self.solution],

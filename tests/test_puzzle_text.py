@@ -1,0 +1,86 @@
+"""What ``rummy puzzle`` says about a puzzle must agree with the puzzle's solution.
+
+Issue 20: a decoy was described as "8c fits meld 4 but is not played there", while the
+solution's step 3 plays 8c among meld 4's cards (after 5c has left it).  The decoy text
+now says what holds, and these tests check every claim of it against the solution table
+on generated puzzles.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli import app
+from solver.puzzles import Puzzle, generate_puzzles
+from solver.puzzles.describe import decoy_fates, decoy_text
+from solver.puzzles.keeping import fits
+
+_CACHE: dict[tuple[str, int], list[Puzzle]] = {}
+
+
+def _puzzles(difficulty: str, seed: int, count: int = 5) -> list[Puzzle]:
+    key = (difficulty, seed)
+    if key not in _CACHE:
+        _CACHE[key] = generate_puzzles(count, difficulty, rng=random.Random(seed))  # type: ignore[arg-type]
+    return _CACHE[key]
+
+
+@pytest.mark.parametrize(("difficulty", "seed"), [("hard", 7), ("expert", 3), ("medium", 11)])
+def test_decoy_text_agrees_with_the_solution(difficulty: str, seed: int) -> None:
+    puzzles = _puzzles(difficulty, seed)
+    checked = 0
+    for puzzle in puzzles:
+        old_melds = puzzle.position.table.melds
+        solution = puzzle.solution.melds
+        for decoy in puzzle.decoys:
+            checked += 1
+            text = decoy_text(decoy, puzzle.position, puzzle.plan)
+            assert "not played there" not in text
+            for number in decoy.melds:
+                meld = old_melds[number - 1]
+                # "fits meld N as it stands": the card extends that meld as it lies ...
+                assert fits(meld, decoy.card, puzzle.variant)
+                # ... "but laying it off there with the meld kept whole leads to no way out":
+                # no meld of the solution holds that whole meld with the card.
+                wanted = Counter(meld.pieces) + Counter([decoy.card])
+                assert not any(not wanted - Counter(new.pieces) for new in solution), (puzzle.position, text)
+            fates = decoy_fates(decoy, puzzle.position, puzzle.plan)
+            for fate in fates:
+                # "the solution plays it in new meld K": it is there.
+                assert decoy.card in solution[fate.new_meld - 1].pieces
+                assert f"new meld {fate.new_meld}" in text
+                if fate.left:
+                    # "built on meld N after X leaves it": X was in meld N and is not in new meld K,
+                    # which keeps the rest of meld N.
+                    old = Counter(old_melds[fate.on_meld - 1].pieces)  # type: ignore[operator]
+                    new = Counter(solution[fate.new_meld - 1].pieces)
+                    assert Counter(fate.left) == old - new
+                    assert old - Counter(fate.left) <= new
+                    assert f"built on meld {fate.on_meld} after" in text
+            assert sum(solution_meld.pieces.count(decoy.card) for solution_meld in solution) >= len(fates)
+    if difficulty == "hard":
+        assert checked, "the issue's puzzles have decoys"
+
+
+def test_issue_puzzle_four_no_longer_contradicts_its_steps() -> None:
+    outcome = CliRunner().invoke(app, ["puzzle", "--count", "5", "--difficulty", "hard", "--seed", "7"])
+    assert outcome.exit_code == 0, outcome.output
+    fourth = outcome.stdout.split("Puzzle 4 of 5")[1].split("Puzzle 5 of 5")[0]
+    assert "not played there" not in fourth
+    decoy_line = next(line for line in fourth.splitlines() if line.startswith("Decoy: 8♣"))
+    assert "fits meld 4 as it stands" in decoy_line
+    assert "built on meld 4 after 5♣ leaves it" in decoy_line
+    step = next(line for line in fourth.splitlines() if "8♣ from your hand" in line)
+    assert "Meld 4 becomes new meld 3" in step
+
+
+def test_decoy_json_carries_the_same_text() -> None:
+    puzzle = next(p for p in _puzzles("hard", 7) if p.decoys)
+    record = puzzle.to_dict()
+    decoys = record["decoys"]
+    assert isinstance(decoys, list)
+    assert decoys[0]["text"] == decoy_text(puzzle.decoys[0], puzzle.position, puzzle.plan)
