@@ -6,18 +6,58 @@ Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup, TyperOption
 
 from solver.cards import Card, Joker, Piece
 from solver.melds import Meld
 from solver.position import Position, Table
 from solver.variants import VARIANT_NAMES, Variant
 
+if TYPE_CHECKING:
+    # Typer's own copy of Click: the types its command classes are written against.
+    from typer import _click
+
+COMMAND_ORDER = ("hint", "check", "show", "analyze", "puzzle", "play", "tournament", "replay", "serve")
+"""The order ``rummy --help`` lists the commands in: a position's questions first, then
+puzzles, the game, and the server.  Commands not named here follow, in the order added."""
+
+
+def _plain_flags(params: list[_click.Parameter]) -> list[_click.Parameter]:
+    """Give on/off flags (``--json``, ``--keep-jokers/--no-keep-jokers``, ``--help``) an
+    empty metavar, so help shows no ``<bool>`` type column for them: they take no value."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class RummyGroup(TyperGroup):
+    """The ``rummy`` command group: commands listed in ``COMMAND_ORDER``, flags shown
+    without a value type, in the group's help and in every command's."""
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        names = super().list_commands(ctx)
+        ordered = [name for name in COMMAND_ORDER if name in names]
+        return ordered + [name for name in names if name not in ordered]
+
+    def get_params(self, ctx: _click.Context) -> list[_click.Parameter]:
+        return _plain_flags(super().get_params(ctx))
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _plain_flags(command.get_params(ctx))
+        return command
+
+
 app = typer.Typer(
+    cls=RummyGroup,
     help="Manipulation Rummy hint engine: best plays, rule checks and analysis.",
     no_args_is_help=True,
     add_completion=False,
@@ -26,8 +66,18 @@ app = typer.Typer(
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+def choices(names: Iterable[str]) -> str:
+    """The metavar that lists an option's values, as Typer shows a choice: ``<a|b|c>``.
+    (The values stay plain strings checked by the command, so a wrong one gets this
+    project's one-line ``error:`` and exit code 2.)"""
+    return "<" + "|".join(names) + ">"
+
+
 VariantOption = Annotated[
-    str, typer.Option("--variant", "-v", help=f"Rule variant: {', '.join(VARIANT_NAMES)}.")
+    str,
+    typer.Option(
+        "--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant (Manipulation Rummy by default)."
+    ),
 ]
 PlayersOption = Annotated[
     int | None,

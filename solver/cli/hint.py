@@ -20,6 +20,7 @@ from solver.cli.common import (
     VariantOption,
     app,
     check_time_limit,
+    choices,
     err,
     fail,
     load_position,
@@ -119,7 +120,10 @@ def hint_command(
     variant: VariantOption = "manipulation",
     players: PlayersOption = None,
     objective: Annotated[
-        str, typer.Option(help="points: fewest points left; cards: most cards played.")
+        str,
+        typer.Option(
+            metavar=choices(("points", "cards")), help="points: fewest points left; cards: most cards played."
+        ),
     ] = "points",
     keep_jokers: Annotated[bool, typer.Option(help="Play a hand joker only to go out.")] = False,
     time_limit: Annotated[float, typer.Option(help="Seconds per position.")] = DEFAULT_TIME_LIMIT,

@@ -23,6 +23,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    choices,
     err,
     fail,
     load_variant,
@@ -33,7 +34,7 @@ from solver.cli.common import (
 from solver.flow import summary_lines
 from solver.puzzles import MAX_COUNT, GenerationError, Puzzle, generate_puzzles, parse_difficulty
 from solver.puzzles.describe import decoy_text
-from solver.puzzles.grade import BANDS
+from solver.puzzles.grade import BANDS, DIFFICULTIES
 
 PROGRESS_AFTER = 1.0
 """Seconds of generation before the progress bar appears (on a terminal only)."""
@@ -113,7 +114,7 @@ def print_puzzle(puzzle: Puzzle, number: int, count: int) -> None:
 def puzzle_command(
     count: Annotated[int, typer.Option(help=f"How many puzzles (1-{MAX_COUNT}).")] = 1,
     difficulty: Annotated[
-        str, typer.Option(help=f"easy, medium, hard or expert (score bands: {_bands_help()}).")
+        str, typer.Option(metavar=choices(DIFFICULTIES), help=f"Score bands: {_bands_help()}.")
     ] = "medium",
     variant: VariantOption = "manipulation",
     players: PlayersOption = None,

@@ -15,9 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
-from solver.cli.common import app, err, fail
+from solver.cli.common import app, choices, err, fail
 
 SERVER_MODULE = "service.server"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+"""uvicorn's log levels, listed in ``--help`` (``service.server`` checks the value)."""
 
 
 @app.command()
@@ -33,11 +35,22 @@ def serve(
         typer.Option(help="Requests that may wait before a 503 (RUMMY_QUEUE; default 8 per worker)."),
     ] = None,
     log_level: Annotated[
-        str, typer.Option(help="uvicorn log level: critical, error, warning, info, debug, trace.")
+        str, typer.Option(metavar=choices(LOG_LEVELS), help="uvicorn's log level.")
     ] = "info",
     access_log: Annotated[bool, typer.Option(help="Log every request.")] = True,
 ) -> None:
-    """Serve the web page at / and the API: POST /v1/hint, /v1/check, /v1/analyze; docs at /docs.
+    """Serve the web page and the HTTP API (uvicorn); Ctrl-C stops it.
+
+    \b
+    Endpoints:
+      GET  /              the web page (hint, analyze, puzzles)
+      POST /v1/hint       the best play, with its moves
+      POST /v1/check      judge a play: {ok, reasons}
+      POST /v1/analyze    playable cards, best plays, draw or meld, outs
+      POST /v1/puzzles    verified puzzles with solutions
+      GET  /v1/variants   the rule variants
+      GET  /healthz       liveness and solver-pool load
+      GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR

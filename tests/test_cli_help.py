@@ -1,0 +1,84 @@
+"""``rummy --help`` and every command's help read well (issue 20): commands in a sensible
+order, the values of choice options listed, no ``<bool>`` on flags, and ``serve --help``
+naming every endpoint the service has."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli import app
+from solver.cli.common import COMMAND_ORDER
+
+WIDE = {"COLUMNS": "250", "TERMINAL_WIDTH": "250"}
+"""A wide terminal, so that rich does not wrap a long metavar in the middle."""
+
+
+def _help(*command: str) -> str:
+    outcome = CliRunner().invoke(app, [*command, "--help"], env=WIDE)
+    assert outcome.exit_code == 0, outcome.output
+    return outcome.stdout
+
+
+def test_commands_are_listed_in_a_sensible_order() -> None:
+    text = _help()
+    listed = re.findall(r"^│ (\w+) ", text.split("Commands", 1)[1], flags=re.MULTILINE)
+    assert listed[: len(COMMAND_ORDER)] == list(COMMAND_ORDER)
+    assert list(COMMAND_ORDER) == [
+        "hint", "check", "show", "analyze", "puzzle", "play", "tournament", "replay", "serve"
+    ]
+
+
+@pytest.mark.parametrize("command", [(), *((name,) for name in COMMAND_ORDER)])
+def test_flags_show_no_bool_type(command: tuple[str, ...]) -> None:
+    text = _help(*command)
+    assert "<bool>" not in text
+    assert "--help" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "values"),
+    [
+        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("hint", "check", "show")),
+        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("analyze", "puzzle")),
+        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("play", "tournament")),
+        ("hint", "--objective", "points|cards"),
+        ("puzzle", "--difficulty", "easy|medium|hard|expert"),
+        ("serve", "--log-level", "critical|error|warning|info|debug|trace"),
+    ],
+)
+def test_choice_options_list_their_values(command: str, option: str, values: str) -> None:
+    line = next(line for line in _help(command).splitlines() if f" {option} " in line)
+    assert f"<{values}>" in line
+
+
+def test_serve_help_lists_every_endpoint() -> None:
+    from service.app import create_app
+
+    text = _help("serve")
+    schema = create_app().openapi()
+    for path, methods in schema["paths"].items():
+        for method in methods:
+            assert re.search(rf"{method.upper()}\s+{re.escape(path)}\s", text), (method, path)
+    for page in ("GET  / ", "GET  /docs"):
+        assert page in text
+
+
+def test_a_wrong_choice_is_one_line_error_and_exit_2() -> None:
+    outcome = CliRunner().invoke(app, ["serve", "--log-level", "loud"])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("error: unknown log level 'loud'")
+    assert len(outcome.stderr.strip().splitlines()) == 1
+    outcome = CliRunner().invoke(app, ["show", "--variant", "poker", "/ Ac"])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("error: ") and len(outcome.stderr.strip().splitlines()) == 1
+
+
+def test_listed_log_levels_are_the_servers() -> None:
+    from service.server import LOG_LEVELS as SERVER_LEVELS
+
+    from solver.cli.serve import LOG_LEVELS
+
+    assert LOG_LEVELS == SERVER_LEVELS
