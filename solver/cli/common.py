@@ -76,7 +76,7 @@ def choices(names: Iterable[str]) -> str:
 VariantOption = Annotated[
     str,
     typer.Option(
-        "--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant (Manipulation Rummy by default)."
+        "--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."
     ),
 ]
 PlayersOption = Annotated[
