@@ -24,7 +24,10 @@ from solver.game.registry import bot_rng
 from solver.game.tournament import TournamentResult, run_tournament
 
 BotsOption = Annotated[
-    str, typer.Option(help=f"Bots, comma-separated: {', '.join(BOTS)}, or module:Class of a Bot subclass.")
+    str,
+    typer.Option(
+        help=f"Bots, comma-separated: {', '.join(BOTS)}, or a Bot subclass as module:Class or file.py:Class."
+    ),
 ]
 SeedOption = Annotated[
     int | None, typer.Option(help="Random seed: the same seed and bots give the same game.")
@@ -102,7 +105,10 @@ def play(
     ] = None,
     bots: Annotated[
         str | None,
-        typer.Option(help="Opponents, comma-separated (default: greedy,expert, repeated to fill --players)."),
+        typer.Option(
+            help="Opponents, comma-separated, as for tournament (default: greedy,expert, repeated to fill "
+            "--players)."
+        ),
     ] = None,
     seed: SeedOption = None,
     variant: VariantOption = "manipulation",

@@ -1,7 +1,10 @@
 """Bots by name, each with its own seeded generator.
 
-``make_bot("greedy")`` builds a built-in bot; ``make_bot("package.module:Class")`` loads a
-user's ``Bot`` subclass, so tournaments and ``rummy play`` take user bots by name.
+``make_bot("greedy")`` builds a built-in bot; ``make_bot("package.module:Class")`` or
+``make_bot("./cautious.py:Class")`` loads a user's ``Bot`` subclass, so tournaments and
+``rummy play`` take user bots by name.  A module that is not importable is looked for in
+the current directory too (as ``python -m`` would), so ``cautious:Cautious`` works
+without ``PYTHONPATH=.``.
 Each bot of a game gets a generator derived from the game seed and its seat
 (``bot_rng``), so the same seed and the same bots give the same game, whichever
 process runs it and whatever ran before.
@@ -9,9 +12,15 @@ process runs it and whatever ran before.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
+import os
 import random
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from solver.game.bots import BOT_TIME_LIMIT, Bot, GreedyBot, RandomBot
 from solver.game.expert import ExpertBot
@@ -31,22 +40,79 @@ BOTS: dict[str, Callable[..., Bot]] = {
 
 
 def make_bot(spec: str, *, rng: random.Random | None = None, time_limit: float = BOT_TIME_LIMIT) -> Bot:
-    """A bot from its name (``random``, ``greedy``, ``expert``, ``hoarder``, ``pimc``) or
-    ``module.path:ClassName`` of a ``Bot`` subclass; a ValueError names the unknown bot."""
+    """A bot from its name (``random``, ``greedy``, ``expert``, ``hoarder``, ``pimc``), or
+    ``module.path:ClassName`` or ``path/to/file.py:ClassName`` of a ``Bot`` subclass; a
+    ValueError names the bot that could not be made and why."""
     key = spec.strip()
     if key.lower() in BOTS:
         return BOTS[key.lower()](rng, time_limit=time_limit)
     if ":" in key:
-        module_name, _, class_name = key.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as error:
-            raise ValueError(f"cannot load bot {spec!r}: {error}") from None
+        factory = _load_attribute(key)
         if not (isinstance(factory, type) and issubclass(factory, Bot)):
             raise ValueError(f"bot {spec!r} is not a subclass of solver.game.Bot")
         bot: Bot = factory(rng, time_limit=time_limit)
         return bot
-    raise ValueError(f"unknown bot {spec!r}; choose one of {', '.join(BOTS)} or give module:Class")
+    raise ValueError(
+        f"unknown bot {spec!r}; choose one of {', '.join(BOTS)}, "
+        "or give module:Class or path/to/file.py:Class"
+    )
+
+
+def _load_attribute(spec: str) -> object:
+    """The object ``Class`` of ``module.path:Class`` or ``path/to/file.py:Class``; a
+    ValueError says what could not be loaded (a user's module may fail in any way)."""
+    target, _, name = spec.rpartition(":")
+    if not target or not name:
+        raise ValueError(f"bad bot {spec!r}: give module:Class or path/to/file.py:Class")
+    try:
+        module = _module_from_file(Path(target)) if _is_path(target) else _import(target)
+    except Exception as error:  # the user's module runs here: any error it raises is reported
+        raise ValueError(f"cannot load bot {spec!r}: {type(error).__name__}: {error}") from None
+    if not hasattr(module, name):
+        raise ValueError(f"cannot load bot {spec!r}: {target} has no {name}")
+    return getattr(module, name)
+
+
+def _is_path(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or os.sep in target
+
+
+def _module_from_file(path: Path) -> ModuleType:
+    """Load a bot's source file as a module of its own (once per file)."""
+    resolved = path.expanduser().resolve()
+    if not resolved.is_file():
+        raise FileNotFoundError(f"no file {resolved}")
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
+    name = f"rummy_user_bot_{resolved.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{resolved} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _import(target: str) -> ModuleType:
+    """Import ``target``; when it cannot be found, look in the current directory too."""
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        here = os.getcwd()
+        if not (target == missing or target.startswith(missing + ".")) or here in sys.path:
+            raise
+    sys.path.insert(0, here)
+    try:
+        return importlib.import_module(target)
+    finally:
+        sys.path.remove(here)
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
