@@ -8,8 +8,11 @@ on generated puzzles.
 
 from __future__ import annotations
 
+import json
 import random
+import shlex
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -84,3 +87,50 @@ def test_decoy_json_carries_the_same_text() -> None:
     decoys = record["decoys"]
     assert isinstance(decoys, list)
     assert decoys[0]["text"] == decoy_text(puzzle.decoys[0], puzzle.position, puzzle.plan)
+
+
+HIDE = ["puzzle", "--count", "2", "--difficulty", "hard", "--seed", "7", "--no-solutions"]
+
+
+def _positions(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("Position: ")]
+
+
+def test_no_solutions_hides_them_and_says_how_to_see_them(tmp_path: Path) -> None:
+    answers = tmp_path / "answers.txt"
+    hidden = CliRunner().invoke(app, [*HIDE, "--solutions-to", str(answers)])
+    assert hidden.exit_code == 0, hidden.output
+    lines = hidden.stdout.splitlines()
+    for secret in ("Solution", "Steps", "Decoy", "Verified"):
+        assert not any(line.startswith(secret) and not line.startswith("Solutions hidden") for line in lines)
+    assert len(_positions(hidden.stdout)) == 2
+    last = hidden.stdout.strip().splitlines()[-1]
+    assert last.startswith(f"Solutions hidden. To see them, read {answers}, or run: rummy puzzle ")
+    # The command it gives prints the same puzzles, now with their solutions.
+    again = shlex.split(last.split("or run: ", 1)[1])
+    assert again[:2] == ["rummy", "puzzle"] and "--no-solutions" not in again
+    shown = CliRunner().invoke(app, again[1:])
+    assert shown.exit_code == 0, shown.output
+    assert _positions(shown.stdout) == _positions(hidden.stdout)
+    assert shown.stdout.splitlines().count("Solution") == 2
+    # The file holds the same text as the full output.
+    saved = answers.read_text(encoding="utf-8")
+    assert _positions(saved) == _positions(hidden.stdout)
+    assert [line for line in saved.splitlines() if line.startswith(("  1. ", "Decoy"))] == [
+        line for line in shown.stdout.splitlines() if line.startswith(("  1. ", "Decoy"))
+    ]
+
+
+def test_no_solutions_json_leaves_out_solution_and_decoys() -> None:
+    outcome = CliRunner().invoke(app, [*HIDE, "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    for line in outcome.stdout.splitlines():
+        record = json.loads(line)
+        assert "solution" not in record and "decoys" not in record
+        assert record["position"] and record["features"]
+
+
+def test_solutions_file_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
+    outcome = CliRunner().invoke(app, [*HIDE, "--solutions-to", str(tmp_path / "no" / "answers.txt")])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("error: cannot write ")

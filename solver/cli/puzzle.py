@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
@@ -85,29 +88,51 @@ def _features_text(puzzle: Puzzle) -> str:
     )
 
 
-def print_puzzle(puzzle: Puzzle, number: int, count: int) -> None:
-    """One puzzle for a person: position, grade, decoys, then the solution and its steps."""
+def print_puzzle(
+    puzzle: Puzzle, number: int, count: int, *, solution: bool = True, console: Console = out
+) -> None:
+    """One puzzle for a person: position, grade, then (unless ``solution`` is False) the
+    decoys, the solution and its steps."""
     title = f"Puzzle {number} of {count}: {puzzle.difficulty} ({puzzle.variant.name})"
-    out.print(Text(title, style="bold underline"))
-    print_table("Table", puzzle.position.table)
-    out.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
-    out.print(f"Position: {puzzle.position}", markup=False)
-    out.print(_features_text(puzzle), markup=False)
+    console.print(Text(title, style="bold underline"))
+    print_table("Table", puzzle.position.table, console)
+    console.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
+    console.print(f"Position: {puzzle.position}", markup=False)
+    console.print(_features_text(puzzle), markup=False)
+    if solution:
+        print_solution(puzzle, console)
+    console.print()
+
+
+def print_solution(puzzle: Puzzle, console: Console = out) -> None:
+    """The decoys, the solution table, its steps and what the verification proved."""
     for decoy in puzzle.decoys:
-        out.print(f"Decoy: {decoy_text(decoy, puzzle.position, puzzle.plan, pretty=True)}.", markup=False)
-    print_table("Solution", puzzle.solution)
-    out.print(Text("Steps", style="bold"))
+        console.print(f"Decoy: {decoy_text(decoy, puzzle.position, puzzle.plan, pretty=True)}.", markup=False)
+    print_table("Solution", puzzle.solution, console)
+    console.print(Text("Steps", style="bold"))
     for step, line in enumerate(puzzle.plan.lines(pretty=True), start=1):
-        out.print(f"  {step}. {line}", markup=False)
-    out.print(Text("Rearrangements", style="bold"))
+        console.print(f"  {step}. {line}", markup=False)
+    console.print(Text("Rearrangements", style="bold"))
     for line in summary_lines(puzzle.plan.rearrangements(), pretty=True):
-        out.print(f"  - {line}", markup=False)
-    out.print(
+        console.print(f"  - {line}", markup=False)
+    console.print(
         "Verified: the referee accepts the solution; no way out keeps every table meld whole; "
         "no other final table (up to how sequences are cut).",
         markup=False,
     )
-    out.print()
+
+
+def _save_solutions(path: Path, puzzles: list[Puzzle], heading: str) -> None:
+    """Every puzzle with its solution, as printed, into ``path`` (to read later)."""
+    try:
+        with path.open("w", encoding="utf-8") as stream:
+            console = Console(file=stream, highlight=False, soft_wrap=True, no_color=True, width=100)
+            console.print(heading, markup=False)
+            console.print()
+            for number, found in enumerate(puzzles, start=1):
+                print_puzzle(found, number, len(puzzles), console=console)
+    except OSError as error:
+        fail(f"cannot write {path}: {error}")
 
 
 @app.command(name="puzzle")
@@ -121,11 +146,23 @@ def puzzle_command(
     seed: Annotated[
         int | None, typer.Option(help="Random seed: the same seed gives the same puzzles (default: random).")
     ] = None,
+    no_solutions: Annotated[
+        bool,
+        typer.Option(
+            "--no-solutions",
+            help="Hide the solutions (and decoys); the same --seed shows them again later.",
+        ),
+    ] = False,
+    solutions_to: Annotated[
+        Path | None, typer.Option("--solutions-to", metavar="FILE", help="Also write the solutions to FILE.")
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
     Every puzzle is verified (referee, rearrangement needed, unique solution) and graded.
+    --no-solutions keeps the answers for later: rerun with the same seed without it, or read
+    the file of --solutions-to.
 
     --json prints one JSON object per puzzle per line.  Exit 1: no puzzle found; 2: bad input.
     """
@@ -136,6 +173,8 @@ def puzzle_command(
     if not 1 <= count <= MAX_COUNT:
         fail(f"--count must be between 1 and {MAX_COUNT}, not {count}")
     rules = load_variant(variant, players)
+    if solutions_to is not None and not solutions_to.parent.is_dir():
+        fail(f"cannot write {solutions_to}: no directory {solutions_to.parent}")
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     progress = _LateProgress(count, f"{level} puzzles")
     try:
@@ -148,11 +187,29 @@ def puzzle_command(
         fail(str(error))
     finally:
         progress.close()
+    heading = f"{count} {level} {rules.name} puzzle(s), seed {chosen_seed}"
+    if solutions_to is not None:
+        _save_solutions(solutions_to, puzzles, heading)
     if json_output:
         for number, found in enumerate(puzzles, start=1):
-            print(json.dumps({"number": number, "seed": chosen_seed, **found.to_dict()}))
+            record = found.to_dict(solution=not no_solutions)
+            print(json.dumps({"number": number, "seed": chosen_seed, **record}))
         return
-    out.print(f"{count} {level} {rules.name} puzzle(s), seed {chosen_seed}", markup=False)
+    out.print(heading, markup=False)
     out.print()
     for number, found in enumerate(puzzles, start=1):
-        print_puzzle(found, number, count)
+        print_puzzle(found, number, count, solution=not no_solutions)
+    if no_solutions:
+        again = _same_puzzles_command(count, level, variant, players, chosen_seed)
+        where = f"read {solutions_to}, or run: " if solutions_to is not None else "run: "
+        out.print(f"Solutions hidden. To see them, {where}{again}", markup=False)
+
+
+def _same_puzzles_command(count: int, level: str, variant: str, players: int | None, seed: int) -> str:
+    """The ``rummy puzzle`` command that prints the same puzzles with their solutions."""
+    parts = ["rummy", "puzzle", "--count", str(count), "--difficulty", level]
+    if variant != "manipulation":
+        parts += ["--variant", variant]
+    if players is not None:
+        parts += ["--players", str(players)]
+    return shlex.join([*parts, "--seed", str(seed)])

@@ -88,9 +88,12 @@ class Puzzle:
     def difficulty(self) -> Difficulty:
         return self.features.difficulty
 
-    def to_dict(self) -> dict[str, object]:
-        """The machine-readable form (CLI ``--json`` and the service share it)."""
-        return {
+    def to_dict(self, *, solution: bool = True) -> dict[str, object]:
+        """The machine-readable form (CLI ``--json`` and the service share it).
+
+        ``solution=False`` leaves out the solution and the decoys (their text says where the
+        solution plays each card), to hand the puzzle to a player."""
+        found: dict[str, object] = {
             "variant": self.variant.name,
             "difficulty": self.difficulty,
             "score": self.score,
@@ -110,6 +113,9 @@ class Puzzle:
             },
             "verification": self.verification.to_dict(),
         }
+        if not solution:
+            del found["decoys"], found["solution"]
+        return found
 
 
 @dataclass(slots=True)
