@@ -12,7 +12,7 @@ import pytest
 
 from solver.game import Bot, make_bot
 
-BOT_SOURCE = '''
+BOT_SOURCE = """
 from solver.game import Action, Bot, Knock, Pass, Play, PlayerView
 
 
@@ -29,7 +29,7 @@ class Cautious(Bot):
 
 
 NOT_A_BOT = 3
-'''
+"""
 
 RUMMY = Path(sys.executable).with_name("rummy")
 

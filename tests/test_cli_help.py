@@ -27,7 +27,15 @@ def test_commands_are_listed_in_a_sensible_order() -> None:
     listed = re.findall(r"^│ (\w+) ", text.split("Commands", 1)[1], flags=re.MULTILINE)
     assert listed[: len(COMMAND_ORDER)] == list(COMMAND_ORDER)
     assert list(COMMAND_ORDER) == [
-        "hint", "check", "show", "analyze", "puzzle", "play", "tournament", "replay", "serve"
+        "hint",
+        "check",
+        "show",
+        "analyze",
+        "puzzle",
+        "play",
+        "tournament",
+        "replay",
+        "serve",
     ]
 
 

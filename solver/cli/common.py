@@ -66,6 +66,7 @@ app = typer.Typer(
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+
 def choices(names: Iterable[str]) -> str:
     """The metavar that lists an option's values, as Typer shows a choice: ``<a|b|c>``.
     (The values stay plain strings checked by the command, so a wrong one gets this
@@ -75,9 +76,7 @@ def choices(names: Iterable[str]) -> str:
 
 VariantOption = Annotated[
     str,
-    typer.Option(
-        "--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."
-    ),
+    typer.Option("--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."),
 ]
 PlayersOption = Annotated[
     int | None,
