@@ -154,7 +154,8 @@ def puzzle_command(
         ),
     ] = False,
     solutions_to: Annotated[
-        Path | None, typer.Option("--solutions-to", metavar="FILE", help="Also write the solutions to FILE.")
+        Path | None,
+        typer.Option("--solutions-to", metavar="<file>", help="Also write the solutions to this file."),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
