@@ -86,7 +86,6 @@ def test_a_wrong_choice_is_one_line_error_and_exit_2() -> None:
 
 def test_listed_log_levels_are_the_servers() -> None:
     from service.server import LOG_LEVELS as SERVER_LEVELS
-
     from solver.cli.serve import LOG_LEVELS
 
     assert LOG_LEVELS == SERVER_LEVELS

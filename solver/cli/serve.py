@@ -50,6 +50,7 @@ def serve(
       POST /v1/puzzles    verified puzzles with solutions
       GET  /v1/variants   the rule variants
       GET  /healthz       liveness and solver-pool load
+      HEAD /healthz       liveness only
       GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
