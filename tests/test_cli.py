@@ -116,3 +116,18 @@ def test_hint_batch_text_answers_every_line_in_order(tmp_path: Path) -> None:
     assert code == 0
     first = out.index("Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac")
     assert first < out.index("5h 6h 7h")
+
+
+def test_hint_alternatives_in_text_and_json() -> None:
+    position = "5h 6h 7h | 9s 9d 9c / 8h 9h Kc Kd Ks 4h"
+    code, out, _ = run("hint", position, "--alternatives", "3")
+    assert code == 0 and "Alternatives" in out
+    assert "2. play 8♥ 9♥ K♠ K♦ K♣  (hand points 4" in out and "4. play" in out and "5. play" not in out
+    code, out, _ = run("hint", position, "--alternatives", "2", "--json")
+    answer = json.loads(out)
+    assert code == 0 and [other["hand_points"] for other in answer["alternatives"]] == [4, 8]
+    assert all(other["moves"] for other in answer["alternatives"])
+    code, _, err = run("hint", position, "--alternatives", "20")
+    assert code == 2 and "--alternatives must be 0 to 19" in err
+    code, out, _ = run("hint", "5h 6h 7h / Kc", "--alternatives", "2")
+    assert code == 1 and "Alternatives" not in out

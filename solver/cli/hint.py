@@ -29,7 +29,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
-from solver.engine import DEFAULT_TIME_LIMIT, Hint, Objective, hint
+from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective, alternatives, hint
 from solver.flow import summary_lines
 from solver.plan import hint_payload, plan_play
 from solver.position import Position
@@ -128,9 +128,20 @@ def hint_command(
     keep_jokers: Annotated[bool, typer.Option(help="Play a hand joker only to go out.")] = False,
     time_limit: Annotated[float, typer.Option(help="Seconds per position.")] = DEFAULT_TIME_LIMIT,
     not_opened: NotOpenedOption = False,
+    others: Annotated[
+        int,
+        typer.Option(
+            "--alternatives",
+            metavar="N",
+            help=f"Also show up to N other plays (0-{MAX_ALTERNATIVES - 1}), next best first, each "
+            "playing a different set of cards.",
+        ),
+    ] = 0,
     json_output: JsonOption = False,
 ) -> None:
     """Find the best play.  Exit 1 when there is no play, 2 for bad input."""
+    if not 0 <= others < MAX_ALTERNATIVES:
+        fail(f"--alternatives must be 0 to {MAX_ALTERNATIVES - 1}, not {others}")
     rules = load_variant(variant, players)
     if objective not in ("points", "cards"):
         fail(f"unknown objective {objective!r}; use points or cards")
@@ -147,6 +158,8 @@ def hint_command(
     if batch is not None:
         if position is not None:
             fail("give a POSITION or --batch FILE, not both")
+        if others:
+            fail("--alternatives works on one POSITION, not with --batch")
         _batch(batch, rules, solve, json_output)
         return
     if position is None:
@@ -154,11 +167,29 @@ def hint_command(
     pos = load_position(position, rules)
     entered = Position.parse(position, keep_order=True)
     try:
-        result = solve(pos)
+        ranked = alternatives(pos, count=others + 1, **solve.keywords) if others else ()
+        result = ranked[0] if ranked else solve(pos)
     except ValueError as error:
         fail(str(error))
     if json_output:
-        print(json.dumps(hint_payload(result, before=entered)))
+        payload = hint_payload(result, before=entered)
+        if others:
+            payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
+        print(json.dumps(payload))
     else:
         print_hint(result, entered)
+        if others and result.has_play:
+            _print_alternatives(ranked[1:])
     raise typer.Exit(0 if result.has_play else 1)
+
+
+def _print_alternatives(others: tuple[Hint, ...]) -> None:
+    """The other plays, one line each, numbered after the best (which is 1)."""
+    out.print()
+    out.print(Text("Alternatives", style="bold"))
+    if not others:
+        out.print("  none: no other set of cards can be played")
+    for rank, other in enumerate(others, start=2):
+        notes = f"hand points {other.hand_points}, {other.melds_broken} old meld(s) broken"
+        out.print(Text(f"  {rank}. play ") + styled_meld(other.played) + Text(f"  ({notes})"))
+        out.print(f"     table: {other.table.pretty}", markup=False)
