@@ -1,8 +1,10 @@
 """Both engines against the independent exhaustive search, on seeded random positions.
 
 Every position goes to ``hint()`` twice: as users get it (the fast path's search where it
-applies) and with ``fast_path=False`` (the CP-SAT model alone), so both engines are held
-to the oracle.
+applies) and with ``fast_path=False`` (the CP-SAT model alone), and where the search
+applies, to the search alone with no budget (``solver.fastpath.search``, no fall back),
+so each engine is held to the oracle on its own: table jokers that can be freed, hand
+jokers, ace-high and the options included.
 
 The default run covers 2,800 positions (800 per variant, 400 for the one-deck game,
 tables up to 20 cards, table jokers included, ace-high where the variant has it,
@@ -20,6 +22,7 @@ from pathlib import Path
 import pytest
 from randpos import random_options, random_position
 
+import solver.fastpath as fastpath
 from solver.engine import hint
 from solver.exact import best_value
 from solver.position import Position
@@ -50,6 +53,35 @@ def engine_answer(position: Position, variant: Variant, **options: object) -> tu
     return result.hand_points, result.engine
 
 
+def search_answer(position: Position, variant: Variant, **options: object) -> int | str | None:
+    """The search's optimum alone (no budget, no fall back) after the referee has judged
+    its play, or "n/a" where the search does not apply."""
+    keep_jokers = bool(options.get("keep_jokers", False))
+    opened = bool(options.get("opened", True))
+    if not len(position.hand) or not fastpath.applies(
+        position, variant, keep_jokers=keep_jokers, opened=opened
+    ):
+        return "n/a"
+    objective = options.get("objective", "points")
+    found = fastpath.search(
+        position,
+        variant,
+        objective=objective,  # type: ignore[arg-type]
+        started=0.0,
+        budget=10**9,
+        keep_jokers=keep_jokers,
+    )
+    assert found is not None
+    if found.status == "no_play":
+        return None
+    verdict = check_play(position, found.table, variant=variant, opened=opened)
+    assert verdict.ok, (str(position), options, str(found.table), verdict.reasons)
+    assert sorted(map(str, found.played + found.hand.pieces)) == sorted(map(str, position.hand.pieces))
+    if objective == "cards":
+        return len(found.hand)
+    return sum(variant.piece_points(piece) for piece in found.hand.pieces)
+
+
 def engine_value(position: Position, variant: Variant, **options: object) -> int | None:
     """The optimum of ``hint()`` as users call it, and of CP-SAT alone, which must agree."""
     value, _ = engine_answer(position, variant, **options)
@@ -64,6 +96,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     play and how many the fast path's search answered."""
     rng = random.Random(seed)
     with_play = searched = 0
+    alone_checked = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
         options = random_options(rng, variant)
@@ -72,8 +105,13 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)
         assert alone == expected, (str(position), options, "cp-sat alone", alone, expected)
+        by_search = search_answer(position, variant, **options)
+        if by_search != "n/a":
+            assert by_search == expected, (str(position), options, "search alone", by_search, expected)
+            alone_checked += 1
         with_play += expected is not None
         searched += engine == "search"
+    assert alone_checked > 0.7 * count  # the search alone covers most positions
     return with_play, searched
 
 

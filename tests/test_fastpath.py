@@ -19,7 +19,7 @@ import pytest
 from randpos import random_position
 
 import solver.fastpath
-from solver.cards import Card
+from solver.cards import Card, Joker
 from solver.engine import hint
 from solver.fastpath import _search, applies, search
 from solver.position import Position
@@ -35,7 +35,7 @@ VARIANTS = {
 
 
 def _covered(rng: random.Random, variant: Variant, max_table_cards: int, max_hand: int) -> Position:
-    """A random position the fast path covers (no table joker that could be freed)."""
+    """A random position the fast path covers (table jokers, freeable or not, included)."""
     while True:
         position = random_position(rng, variant, max_table_cards=max_table_cards, max_hand=max_hand)
         if applies(position, variant, keep_jokers=False, opened=True):
@@ -66,21 +66,36 @@ def _agree(position: Position, variant: Variant, objective: str) -> str:
     return fast.engine
 
 
-def _suite(seed: int, count: int, variant: Variant, max_table_cards: int, max_hand: int) -> int:
+def _freeable(position: Position) -> bool:
+    """Whether a real copy of a table joker's card is on the table or in the hand."""
+    declared = {piece.declared for piece in position.table.pieces if isinstance(piece, Joker)}
+    real = {piece for piece in position.table.pieces + position.hand.pieces if isinstance(piece, Card)}
+    return bool(declared & real)
+
+
+def _suite(seed: int, count: int, variant: Variant, max_table_cards: int, max_hand: int) -> tuple[int, int]:
+    """Both engines on ``count`` positions; how many the search answered, and how many
+    of those had a table joker that could be freed."""
     rng = random.Random(seed)
     if variant.decks == 1:  # 53 cards: leave room for the hand
         max_table_cards, max_hand = min(max_table_cards, 30), min(max_hand, 10)
-    searched = 0
+    searched = freeable = 0
     for _ in range(count):
         position = _covered(rng, variant, max_table_cards, max_hand)
-        searched += _agree(position, variant, rng.choice(("points", "cards"))) == "search"
-    return searched
+        if _agree(position, variant, rng.choice(("points", "cards"))) == "search":
+            searched += 1
+            freeable += _freeable(position)
+    return searched, freeable
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_search_agrees_with_cp_sat_on_larger_positions(name: str) -> None:
-    searched = _suite(700 + sum(map(ord, name)), 60, VARIANTS[name], max_table_cards=70, max_hand=15)
+    searched, freeable = _suite(
+        700 + sum(map(ord, name)), 60, VARIANTS[name], max_table_cards=70, max_hand=15
+    )
     assert searched > 30  # most of these are the search's, not the fall back's
+    if VARIANTS[name].jokers:
+        assert freeable > 5  # and table jokers that can be freed are among them
 
 
 @pytest.mark.slow
@@ -98,9 +113,6 @@ def test_worked_example_is_the_searchs() -> None:
 
 def test_positions_the_search_leaves_to_cp_sat() -> None:
     manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
-    # A table joker that a real copy of its card could free: freeing stays with the model.
-    assert hint(Position.parse("4s *5s 6s / 5s")).engine == "cp-sat"
-    assert hint(Position.parse("4s *5s 6s | 5s 5h 5d / 7s")).engine == "cp-sat"
     # keep_jokers with a joker in the hand.
     assert hint(Position.parse("4s 5s 6s / 7s *"), keep_jokers=True).engine == "cp-sat"
     assert hint(Position.parse("4s 5s 6s / 7s"), keep_jokers=True).engine == "search"
@@ -122,6 +134,38 @@ def test_a_table_joker_that_can_never_be_freed_is_the_searchs() -> None:
     assert found.engine == "search" and found.goes_out and found.melds_broken == 1
     assert str(found.table) == "6s 7s 8s | 8h 9h 10h | 4s 4h 4d | *5s 5h 5d"
     assert check_play(found.position, found.table, variant=Variant.manipulation()).ok
+
+
+@pytest.mark.parametrize(
+    ("text", "table", "broken"),
+    [
+        # RULES.md's worked examples: the real 9h frees the joker, which takes 10h.
+        ("7h 8h *9h / 9h Jh", "7h 8h 9h *10h Jh", 1),
+        ("2h 3h 4h | 10c Jc *Qc Kc | *10c Jc Qc Kc / Kh", None, 2),
+        # A real 5s on the table frees the joker: the run keeps it (nothing breaks).
+        ("4s *5s 6s | 5s 5h 5d / 7s", "4s *5s 6s 7s | 5s 5h 5d", 0),
+        # The hand's 5s frees it; kept as 5s the 5s could not be played.
+        ("4s *5s 6s / 5s", "4s 5s 6s *7s", 1),
+        # The freed joker leaves its meld for a run of hand cards (the meld is broken to
+        # free it, and its other cards take the real 5s).
+        ("4s *5s 6s 7s / 5s 9c 10c", None, 1),
+        # Two jokers of one card, one real copy on the table: one joker may be freed.
+        ("4s *5s 6s | *5s 5h 5d | 5s 5c 5d / 8c 9c", None, None),
+    ],
+)
+def test_table_jokers_that_can_be_freed_are_the_searchs(
+    text: str, table: str | None, broken: int | None
+) -> None:
+    position = Position.parse(text)
+    variant = Variant.manipulation()
+    found = hint(position)
+    assert found.engine == "search"
+    if table is not None:
+        assert str(found.table) == table
+    if broken is not None:
+        assert found.melds_broken == broken
+    assert _agree(position, variant, "points") == "search"
+    assert _agree(position, variant, "cards") == "search"
 
 
 def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,8 +213,22 @@ def test_the_search_module_checks_its_input() -> None:
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0011, 0)], 100)  # a group of two
     with pytest.raises(ValueError, match="too many table melds"):
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 64, 100)
-    with pytest.raises(TypeError, match="table meld 0 must be a tuple"):
+    with pytest.raises(TypeError, match="table meld 0 must be a tuple of 4 or 5 ints"):
         _search.search(False, [0] * 52, costs, 0, 1, [[0, 5, 0b0111, 0]], 100)
+    with pytest.raises(ValueError, match="table meld 0"):  # a joker for a card not in the meld
+        _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0, 1)], 100)
+    with pytest.raises(ValueError, match="forced: entry 0 must be 0 to 3"):
+        _search.search(False, [0] * 52, costs, 0, 1, [], 100, forced=[4] + [0] * 51)
+    with pytest.raises(ValueError, match="free needs one entry per card index"):
+        _search.search(False, [0] * 52, costs, 0, 1, [], 100, free=[0])
+    with pytest.raises(ValueError, match="wild must be 0 to 3"):
+        _search.search(False, [0] * 52, costs, 0, 1, [], 100, wild=4)
+    with pytest.raises(ValueError, match="at most 3 jokers in all"):
+        _search.search(False, [0] * 52, costs, 2, 1, [], 100, wild=2)
+    with pytest.raises(ValueError, match="more than 3 copies"):
+        _search.search(
+            False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 3, 100, forced=[0] * 16 + [1] + [0] * 35
+        )
     with pytest.raises(ValueError, match="cost of card 3 must be 0 to 1000000"):
         _search.search(False, [0] * 52, [1, 1, 1, 2**62] + [1] * 48, 0, 1, [], 100)
     with pytest.raises(ValueError, match="cost of card 0 must be 0 to 1000000"):

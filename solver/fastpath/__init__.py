@@ -7,13 +7,14 @@ header for the method), and on typical positions answers in a fraction of that. 
 finds the same optimum as the CP-SAT model: the fewest points (or most cards) left,
 then the fewest old melds broken.
 
-It covers positions whose table jokers can never be freed (no real copy of a table
-joker's card is on the table or in the hand: such a joker is a table card of its
-declared kind in all but name, so the search takes it for one and prints it back as a
-joker; freeing stays with CP-SAT), with the opening rule off, and without
-``keep_jokers`` when the hand holds a joker.  Every other position, and any search that
-outgrows ``STATE_BUDGET`` states, goes to CP-SAT: ``search`` returns None and the
-engine (``solver.engine``) carries on there.
+It covers positions with table jokers, freeable or not: a table joker that stays in
+its kept meld keeps its declaration; one whose meld breaks is freed (a wildcard that
+must be used) while RULES.md's counting rule allows, else it stays locked (a card of its
+declared kind); how many real copies of a joker's card the hand adds to the table is
+fixed per search by ``solver.fastpath.configs``, one search per configuration.  Not yet
+covered: the opening rule, and ``keep_jokers`` with a joker in the hand.  Those, and any
+search that outgrows ``STATE_BUDGET`` expansions in all, go to CP-SAT: ``search``
+returns None and the engine (``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
 other backend (``solver.cpsat``) or the engine.
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 
-from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
 from solver.fastpath import _search
+from solver.fastpath.configs import Config, configurations
 from solver.melds import Meld, join_sequences
 from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
@@ -45,7 +48,14 @@ _MAX_MELDS = 63
 """The search keeps the intact old melds in one 64-bit mask."""
 
 _JOKER_FLAG = 64
-"""Added to a card index in the search's melds: a joker declared as that card."""
+"""Added to a card index in the search's melds: a wildcard (a hand joker or a freed
+table joker) declared as that card."""
+
+_LOCKED_FLAG = 128
+"""Added to a card index in the search's melds: a table joker kept in its old meld."""
+
+_MAX_JOKERS = 3
+"""The search counts up to 3 jokers."""
 
 
 def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: bool) -> bool:
@@ -58,67 +68,117 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
         return False
     if len(position.table.melds) > _MAX_MELDS:
         return False
-    return _locked_for_good(position) is not None
+    counts = _Counts.of(position)
+    if sum(counts.table_jokers) + counts.hand_jokers > _MAX_JOKERS:
+        return False
+    # A state holds at most 3 copies of a card that must be placed: the table's real
+    # copies, its jokers standing for the card, and hand copies a configuration forces.
+    return all(counts.table_real[x] + counts.table_jokers[x] + counts.hand[x] <= 3 for x in range(CARD_KINDS))
 
 
-def _locked_for_good(position: Position) -> frozenset[int] | None:
-    """The card indices that table jokers stand for, when none of those jokers can ever
-    be freed (no real copy of its card on the table or in the hand); None otherwise."""
-    declared: set[int] = set()
-    real: set[int] = set()
-    for piece in position.table.pieces:
-        if isinstance(piece, Joker):
-            assert piece.declared is not None  # a valid table declares every joker
-            declared.add(piece.declared.index)
-        else:
-            real.add(piece.index)
-    if not declared:
-        return frozenset()
-    real.update(piece.index for piece in position.hand.pieces if not isinstance(piece, Joker))
-    return None if declared & real else frozenset(declared)
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """A position by card index: hand copies, hand jokers, real table copies, and table
+    jokers by the card they stand for."""
+
+    hand: tuple[int, ...]
+    hand_jokers: int
+    table_real: tuple[int, ...]
+    table_jokers: tuple[int, ...]
+
+    @staticmethod
+    def of(position: Position) -> _Counts:
+        hand = [0] * CARD_KINDS
+        for piece in position.hand.pieces:
+            if not isinstance(piece, Joker):
+                hand[piece.index] += 1
+        real = [0] * CARD_KINDS
+        jokers = [0] * CARD_KINDS
+        for piece in position.table.pieces:
+            if isinstance(piece, Joker):
+                assert piece.declared is not None  # a valid table declares every joker
+                jokers[piece.declared.index] += 1
+            else:
+                real[piece.index] += 1
+        return _Counts(tuple(hand), position.hand.joker_count, tuple(real), tuple(jokers))
 
 
 def search(
-    position: Position, variant: Variant, *, objective: Objective, started: float, budget: int | None = None
+    position: Position,
+    variant: Variant,
+    *,
+    objective: Objective,
+    started: float,
+    budget: int | None = None,
+    keep_jokers: bool = False,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
-    expansions (``STATE_BUDGET`` by default).
+    expansions in all (``STATE_BUDGET`` by default).
 
     For a position the caller has validated and ``applies`` accepts (the engine checks
-    both); ``started`` is when the caller's clock started, for ``Solution.build_ms``."""
-    hand_counts = [0] * CARD_KINDS
-    jokers = 0
-    for piece in position.hand.pieces:
-        if isinstance(piece, Joker):
-            jokers += 1
-        else:
-            hand_counts[piece.index] += 1
+    both); ``started`` is when the caller's clock started, for ``Solution.build_ms``.
+    One search runs per configuration (``solver.fastpath.configs``): each needs only to
+    beat the best found so far."""
+    counts = _Counts.of(position)
     costs, joker_cost = _costs(variant, objective)
-    locked = _locked_for_good(position) or frozenset()
     blocks = [_block(meld) for meld in position.table.melds]
+    weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
-    limit = STATE_BUDGET if budget is None else budget
-    status, _, broken, found = _search.search(
-        variant.ace_high, hand_counts, costs, jokers, joker_cost, blocks, limit
-    )
+    left = STATE_BUDGET if budget is None else budget
+    best: tuple[int, Config, list[tuple[int, ...]]] | None = None
+    for config in configurations(
+        counts.hand,
+        counts.hand_jokers,
+        counts.table_real,
+        counts.table_jokers,
+        costs,
+        joker_cost,
+        keep_jokers=keep_jokers,
+    ):
+        base = config.cost * weight
+        if best is not None and base >= best[0]:
+            continue
+        if left <= 0:
+            return None
+        status, primary, broken, found = _search.search(
+            variant.ace_high,
+            config.optional,
+            costs,
+            config.jokers,
+            joker_cost,
+            blocks,
+            left,
+            forced=config.forced,
+            free=config.free,
+            wild=config.wild,
+            played=config.played,
+            cap=-1 if best is None else best[0] - base,
+        )
+        left -= _search.last_expansions()
+        if status == _search.OVER_BUDGET:
+            return None
+        if status == _search.PLAY:
+            assert found is not None
+            total = base + primary * weight + broken
+            if best is None or total < best[0]:
+                best = (total, config, found)
     solve_end = time.perf_counter()
-    if status == _search.OVER_BUDGET:
-        return None
     table = position.table
     played: tuple[Piece, ...] = ()
-    left = position.hand.pieces
-    if status == _search.PLAY:
-        assert found is not None
-        table = Table.of(_melds(found, locked))
-        played, left = _split_hand(position, hand_counts, found, locked)
-    else:
-        broken = 0
+    hand = position.hand.pieces
+    broken = 0
+    if best is not None:
+        total, config, found = best
+        broken = total % weight
+        melds = _pieces(found, counts, config)
+        table = Table.of(_joined(melds))
+        played, hand = _split_hand(position, counts, melds)
     done = time.perf_counter()
     return Solution(
-        status="optimal" if status == _search.PLAY else "no_play",
+        status="optimal" if best is not None else "no_play",
         table=table,
         played=played,
-        hand=Hand.of(left),
+        hand=Hand.of(hand),
         melds_broken=broken,
         build_ms=(solve_start - started) * 1000 + (done - solve_end) * 1000,
         solve_ms=(solve_end - solve_start) * 1000,
@@ -134,64 +194,104 @@ def _costs(variant: Variant, objective: Objective) -> tuple[tuple[int, ...], int
     return tuple(variant.card_points(card) for card in ALL_CARDS), variant.joker_points
 
 
-def _block(meld: Meld) -> tuple[int, int, int, int]:
-    """A table meld as the search reads it: (1, suit, first, last) or (0, rank, suits, 0).
+def _block(meld: Meld) -> tuple[int, int, int, int, int]:
+    """A table meld as the search reads it: (1, suit, first, last, jokers) or
+    (0, rank, suits, 0, jokers), ``jokers`` a bit per card a table joker stands for.
     A joker counts as the card it stands for."""
     cards = meld.cards
+    jokers = 0
+    for piece, card in zip(meld.pieces, cards, strict=True):
+        if isinstance(piece, Joker):
+            jokers |= 1 << card.index
     if cards[0].rank == cards[1].rank:
         suits = 0
         for card in cards:
             suits |= 1 << card.suit
-        return (0, int(cards[0].rank), suits, 0)
+        return (0, int(cards[0].rank), suits, 0, jokers)
     # Canonical order puts a sequence's cards by position; an ace is first only at position 1.
     first = int(cards[0].rank)
-    return (1, int(cards[0].suit), first, first + len(cards) - 1)
+    return (1, int(cards[0].suit), first, first + len(cards) - 1, jokers)
 
 
-def _melds(found: list[tuple[int, ...]], locked: frozenset[int]) -> list[Meld]:
-    """The search's melds as Melds (a card in ``locked`` is a table joker standing for
-    it).  New sequences of one suit that meet end to end are joined into one by
-    ``join_sequences``, as CP-SAT's extraction does (the search lays long runs in pieces);
-    melds that keep an old meld stay as they are."""
-    melds: list[Meld] = []
+def _pieces(
+    found: list[tuple[int, ...]], counts: _Counts, config: Config
+) -> list[tuple[bool, tuple[Piece, ...]]]:
+    """The search's melds as pieces, each with its kept flag.
+
+    Codes +64 are wildcards (hand jokers, freed table jokers) and +128 table jokers kept
+    in their old melds; a table joker that left its meld but stayed locked comes back as
+    a plain card of its kind, and is told apart here: of the table jokers declared X,
+    ``kept`` stayed in kept melds, ``min(free[X], the rest)`` were freed, and the others
+    are locked copies of X among the plain X the search placed (outside kept melds
+    first, so kept old melds keep their real cards)."""
+    kept_jokers = [0] * CARD_KINDS
+    for _, *codes in found:
+        for code in codes:
+            if code >= _LOCKED_FLAG:
+                kept_jokers[code - _LOCKED_FLAG] += 1
+    locked = [
+        counts.table_jokers[x] - kept_jokers[x] - min(config.free[x], counts.table_jokers[x] - kept_jokers[x])
+        for x in range(CARD_KINDS)
+    ]
+    marked: list[list[bool]] = [[code >= _JOKER_FLAG for code in codes] for _, *codes in found]
+    for want_kept in (False, True):
+        for (kept, *codes), flags in zip(found, marked, strict=True):
+            if bool(kept) != want_kept:
+                continue
+            for i, code in enumerate(codes):
+                if code < _JOKER_FLAG and locked[code]:
+                    locked[code] -= 1
+                    flags[i] = True
+    melds: list[tuple[bool, tuple[Piece, ...]]] = []
+    for (kept, *codes), flags in zip(found, marked, strict=True):
+        pieces = tuple(
+            Joker(ALL_CARDS[code % _JOKER_FLAG]) if joker else ALL_CARDS[code % _JOKER_FLAG]
+            for code, joker in zip(codes, flags, strict=True)
+        )
+        melds.append((bool(kept), pieces))
+    return melds
+
+
+def _joined(melds: list[tuple[bool, tuple[Piece, ...]]]) -> list[Meld]:
+    """The melds as Melds.  New sequences of one suit that meet end to end are joined
+    into one by ``join_sequences``, as CP-SAT's extraction does (the search lays long
+    runs in pieces); melds that keep an old meld stay as they are."""
+    out: list[Meld] = []
     new_runs: list[tuple[Piece, ...]] = []
-    for kept, *codes in found:
-        pieces = tuple(_piece(code + _JOKER_FLAG if code in locked else code) for code in codes)
-        cards = [code % _JOKER_FLAG for code in codes]
-        if not kept and cards[0] // 4 != cards[-1] // 4:  # a new sequence (two ranks)
+    for kept, pieces in melds:
+        first, last = _card(pieces[0]), _card(pieces[-1])
+        if not kept and first.rank != last.rank:  # a new sequence (two ranks)
             new_runs.append(pieces)
         else:
-            melds.append(Meld.of(pieces))
+            out.append(Meld.of(pieces))
     if len(new_runs) > 1:
-        return melds + join_sequences(new_runs)
-    return melds + [Meld.of(pieces) for pieces in new_runs]
+        return out + join_sequences(new_runs)
+    return out + [Meld.of(pieces) for pieces in new_runs]
 
 
-def _piece(code: int) -> Piece:
-    if code >= _JOKER_FLAG:
-        return Joker(ALL_CARDS[code - _JOKER_FLAG])
-    return ALL_CARDS[code]
+def _card(piece: Piece) -> Card:
+    if isinstance(piece, Joker):
+        assert piece.declared is not None
+        return piece.declared
+    return piece
 
 
 def _split_hand(
-    position: Position, hand_counts: list[int], found: list[tuple[int, ...]], locked: frozenset[int]
+    position: Position, counts: _Counts, melds: list[tuple[bool, tuple[Piece, ...]]]
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
     """Which hand pieces the new table uses: real cards beyond the table's, and jokers
-    (the table's own jokers, the ``locked`` cards, stay out of it)."""
-    placed = [0] * CARD_KINDS
-    jokers_played = 0
-    for _, *codes in found:
-        for code in codes:
-            if code >= _JOKER_FLAG:
+    beyond the table's (table jokers never leave the table)."""
+    placed = [-count for count in counts.table_real]
+    jokers_played = -sum(counts.table_jokers)
+    for _, pieces in melds:
+        for piece in pieces:
+            if isinstance(piece, Joker):
                 jokers_played += 1
-            elif code not in locked:
-                placed[code] += 1
-    for piece in position.table.pieces:
-        if not isinstance(piece, Joker):
-            placed[piece.index] -= 1
+            else:
+                placed[piece.index] += 1
     played: list[Piece] = []
     left: list[Piece] = []
-    for index, count in enumerate(hand_counts):
+    for index, count in enumerate(counts.hand):
         if count:
             used = placed[index]
             played.extend([ALL_CARDS[index]] * used)

@@ -1,11 +1,9 @@
 /*
  * The hint engine's fast path: an exact, memoized partition search in C.
  *
- * It answers the same question as the CP-SAT model for positions without table jokers
- * (the Python side passes a table joker that can never be freed as a card of its
- * declared kind): which legal final table, made of every table card and some hand cards,
- * leaves the fewest points (or cards) in the hand, and among those breaks the fewest
- * old melds.  The Python side (solver/fastpath/__init__.py) decides which positions
+ * It answers the same question as the CP-SAT model: which legal final table, made of
+ * every table piece and some hand pieces, leaves the fewest points (or cards) in the
+ * hand, and among those breaks the fewest old melds.  The Python side (solver/fastpath/__init__.py) decides which positions
  * come here, turns the answer into a Hint, and falls back to CP-SAT when the search
  * outgrows its budget.
  *
@@ -15,6 +13,18 @@
  * broken block's cards become *mandatory* loose cards (they must go into some meld);
  * hand cards are *optional* loose cards (they may stay in the hand at their cost).
  * Hand jokers are optional wildcards.
+ *
+ * Table jokers.  A block records which of its cards are table jokers.  Kept, a joker
+ * keeps its declaration (it is a card of its kind in the block).  Broken, it is freed
+ * (a *mandatory wildcard*: it must go into some meld, declared as anything) while fewer
+ * jokers of its card are out of their blocks than the card's freeing capacity, else it
+ * stays locked: a mandatory card of its declared kind, like a real copy.  Freeing
+ * whenever allowed never loses, since a wildcard may keep its old declaration.  The
+ * capacity (RULES.md's counting rule: real copies of the card on the final table) is
+ * fixed by the caller, one search per configuration of the hand cards that decide it.
+ * A slot takes a mandatory wildcard before a hand joker (they are alike, and the first
+ * must be used), or may break an intact block to free its joker for the slot.  The
+ * same mechanism carries hand jokers that must be played (``keep_jokers`` going out).
  *
  * Search.  Cards are indexed rank-major ((rank - 1) * 4 + suit) and a block's key is
  * its lowest card index.  A state takes a pivot and tries everything that can happen
@@ -77,9 +87,15 @@ typedef struct {
     uint64_t mask; /* intact blocks */
 } State;
 
-/* Word 3 holds cards 48-51 in bits 0-15; above them the jokers left and the played flag. */
+/* Word 3 holds cards 48-51 in bits 0-15; above them the hand jokers left, the played
+   flag, the mandatory wildcards left (freed table jokers, and hand jokers that must go
+   out) and the opening value still needed. */
 #define JOKER_SHIFT 16
 #define PLAYED_BIT ((uint64_t)1 << 18)
+#define WILD_SHIFT 19
+#define NEED_SHIFT 21
+#define MAX_NEED 63
+#define LOCKED_FLAG 128 /* added to a card index in the output: a table joker kept in its old meld */
 
 static inline int mand_of(const State *s, int k) { return (int)((s->w[k >> 4] >> ((k & 15) * 4)) & 3); }
 static inline int opt_of(const State *s, int k) { return (int)((s->w[k >> 4] >> ((k & 15) * 4 + 2)) & 3); }
@@ -95,6 +111,13 @@ static inline void take_joker(State *s) {
     s->w[3] |= PLAYED_BIT;
 }
 static inline int played_of(const State *s) { return (s->w[3] & PLAYED_BIT) != 0; }
+static inline int wild_of(const State *s) { return (int)((s->w[3] >> WILD_SHIFT) & 3); }
+static inline void add_wild(State *s) { s->w[3] += (uint64_t)1 << WILD_SHIFT; }
+static inline void take_wild(State *s) { s->w[3] -= (uint64_t)1 << WILD_SHIFT; }
+static inline int need_of(const State *s) { return (int)((s->w[3] >> NEED_SHIFT) & MAX_NEED); }
+static inline void set_need(State *s, int need) {
+    s->w[3] = (s->w[3] & ~((uint64_t)MAX_NEED << NEED_SHIFT)) | ((uint64_t)need << NEED_SHIFT);
+}
 
 typedef struct {
     int is_run;
@@ -104,6 +127,7 @@ typedef struct {
     int cards[14];
     int key;
     uint64_t cards_mask; /* a bit per card it holds */
+    uint64_t joker_mask; /* a bit per card a table joker in it stands for */
 } Block;
 
 /* ---- the problem (one search at a time: the GIL is held throughout) ---- */
@@ -123,6 +147,11 @@ static int g_runs_of[4][MAXBLOCKS];  /* run blocks by suit */
 static int g_nruns_of[4];
 static uint64_t g_windows[NKINDS][6]; /* the other two cards of each 3-card run through a card */
 static int g_nwindows[NKINDS];
+static int g_free[NKINDS];           /* table jokers declared as each card that may be freed */
+static int g_joker_blocks[8];        /* the blocks holding table jokers (one entry per joker) */
+static int g_joker_cards[8];         /* and the card each stands for */
+static int g_njokers;
+static int g_value[NKINDS];          /* each card's value toward the opening */
 
 static inline int card_at(int position, int suit) { return ((position == 14 ? 1 : position) - 1) * 4 + suit; }
 
@@ -218,18 +247,22 @@ typedef struct {
     int suit, first, last, jokers; /* a run: suit, positions first..last, bit mask of joker positions */
     int rank, reals, joker_suits;  /* a group: rank, suits held by real cards, suits jokers stand for */
     int kept;                      /* whether it holds a whole old meld (kept, absorbed) */
+    uint64_t locked;               /* cards held by table jokers of the old melds it keeps */
 } Laid;
 
 static int laid_codes(const Laid *m, int *out) {
     int n = 0;
     if (m->is_run) {
-        for (int t = m->first; t <= m->last; t++)
-            out[n++] = card_at(t, m->suit) + (((m->jokers >> t) & 1) ? JOKER_FLAG : 0);
+        for (int t = m->first; t <= m->last; t++) {
+            int card = card_at(t, m->suit);
+            if ((m->jokers >> t) & 1) out[n++] = card + JOKER_FLAG;
+            else out[n++] = card + (((m->locked >> card) & 1) ? LOCKED_FLAG : 0);
+        }
         return n;
     }
     for (int suit = 0; suit < 4; suit++) {
         int card = (m->rank - 1) * 4 + suit;
-        if ((m->reals >> suit) & 1) out[n++] = card;
+        if ((m->reals >> suit) & 1) out[n++] = card + (((m->locked >> card) & 1) ? LOCKED_FLAG : 0);
         else if ((m->joker_suits >> suit) & 1) out[n++] = card + JOKER_FLAG;
     }
     return n;
@@ -268,6 +301,16 @@ static int g_avoid = -1;
 static int64_t leaf(const State *child, int64_t extra, int step, const Laid *laid) {
     /* Breaking a block and laying all its cards in one meld again is worse than keeping it. */
     if (step == STEP_MELD && g_avoid >= 0 && holds_block(laid, g_avoid)) return INF;
+    State reduced;
+    if (step == STEP_MELD && need_of(child) > 0) {
+        /* The opening: the meld's value counts toward the value still needed. */
+        int codes[16], value = 0;
+        int n = laid_codes(laid, codes);
+        for (int i = 0; i < n; i++) value += g_value[codes[i] % JOKER_FLAG];
+        reduced = *child;
+        set_need(&reduced, need_of(child) > value ? need_of(child) - value : 0);
+        child = &reduced;
+    }
     int64_t limit = g_limit, best = g_best;
     int avoid = g_avoid;
     int64_t bound = best < limit ? best : limit;
@@ -292,10 +335,36 @@ static int64_t leaf(const State *child, int64_t extra, int step, const Laid *lai
     return total;
 }
 
-static void break_block(State *s, int b) {
+/* How many table jokers standing for ``card`` are out of their blocks (broken). */
+static int jokers_out(const State *s, int card) {
+    int n = 0;
+    for (int i = 0; i < g_njokers; i++)
+        if (g_joker_cards[i] == card && !((s->mask >> g_joker_blocks[i]) & 1)) n++;
+    return n;
+}
+
+/*
+ * Block ``b`` breaks: its cards become mandatory loose cards.  A table joker in it is
+ * freed (a mandatory wildcard) while fewer jokers of its card are out than the freeing
+ * capacity of that card allows (RULES.md's counting rule, with the capacity fixed by the
+ * caller's configuration), else it stays locked: a mandatory card of its declared kind.
+ * Freeing whenever allowed never loses: a wildcard may keep its old declaration.
+ * Returns whether a joker was freed.
+ */
+static int break_block(State *s, int b) {
     const Block *block = &g_blocks[b];
+    uint64_t freed = 0;
+    for (uint64_t m = block->joker_mask; m; m &= m - 1) {
+        int card = __builtin_ctzll(m);
+        if (jokers_out(s, card) < g_free[card]) freed |= (uint64_t)1 << card;
+    }
     s->mask &= ~((uint64_t)1 << b);
-    for (int i = 0; i < block->ncards; i++) add_mand(s, block->cards[i]);
+    for (int i = 0; i < block->ncards; i++) {
+        int card = block->cards[i];
+        if ((freed >> card) & 1) add_wild(s);
+        else add_mand(s, card);
+    }
+    return freed != 0;
 }
 
 /*
@@ -307,21 +376,60 @@ typedef struct {
     State state;
     int64_t extra;
     int joker;
+    int source; /* a wildcard's: 0 mandatory, 1 a hand joker, 2 + b the table joker of block b */
 } Option;
 
-/* A hand joker for the slot, if one is left: adds one option at ``out``. */
-static int joker_option(const State *s, int allow_joker, Option *out) {
-    if (!allow_joker || jokers_of(s) == 0) return 0;
-    out->state = *s;
-    take_joker(&out->state);
-    out->extra = 0;
-    out->joker = 1;
+#define MAX_OPTIONS 12
+
+/* Whether block ``b`` is the first block of the joker list entry ``i`` (a block with two
+   jokers is listed twice). */
+static int first_joker_entry(int i) {
+    for (int j = 0; j < i; j++)
+        if (g_joker_blocks[j] == g_joker_blocks[i]) return 0;
     return 1;
+}
+
+/*
+ * The wildcards a slot can take, as options at ``out``: a mandatory wildcard when one
+ * is left (then nothing else: wildcards are alike, and a mandatory one must be used),
+ * else a hand joker, or a table joker freed by breaking its intact block for it.
+ */
+static int wild_options(const State *s, Option *out) {
+    if (wild_of(s) > 0) {
+        out[0].state = *s;
+        take_wild(&out[0].state);
+        out[0].extra = 0;
+        out[0].joker = 1;
+        out[0].source = 0;
+        return 1;
+    }
+    int n = 0;
+    if (jokers_of(s) > 0) {
+        out[n].state = *s;
+        take_joker(&out[n].state);
+        out[n].extra = 0;
+        out[n].joker = 1;
+        out[n].source = 1;
+        n++;
+    }
+    for (int i = 0; i < g_njokers; i++) {
+        int b = g_joker_blocks[i];
+        if (!((s->mask >> b) & 1) || !first_joker_entry(i)) continue;
+        State next = *s;
+        if (!break_block(&next, b)) continue;
+        take_wild(&next);
+        out[n].state = next;
+        out[n].extra = 1;
+        out[n].joker = 1;
+        out[n].source = 2 + b;
+        n++;
+    }
+    return n;
 }
 
 static int slot_options(const State *s, int card, int low, int allow_joker, Option *out) {
     int n = 0;
-    if (card < low) return joker_option(s, allow_joker, out);
+    if (card < low) return allow_joker ? wild_options(s, out) : 0;
     if (mand_of(s, card) > 0) {
         out[0].state = *s;
         take_mand(&out[0].state, card);
@@ -336,12 +444,14 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
         out[n].joker = 0;
         n++;
     }
-    n += joker_option(s, allow_joker, &out[n]);
+    if (allow_joker) n += wild_options(s, &out[n]);
     for (int i = 0; i < g_nholding[card]; i++) {
         int b = g_holding[card][i];
         if (!(s->mask & ((uint64_t)1 << b))) continue;
         out[n].state = *s;
         break_block(&out[n].state, b);
+        /* The block's card was a table joker, freed: that is a wildcard option above. */
+        if (mand_of(&out[n].state, card) == 0) continue;
         take_mand(&out[n].state, card);
         out[n].extra = 1;
         out[n].joker = 0;
@@ -362,9 +472,9 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
  * runs without breaking anything, so it is left out: the two halves are found apart.
  */
 static int64_t run_from(const State *s, int suit, int first, int t, int held_first, int held_last, int low,
-                        int64_t extra, int cut, int jokers, int kept) {
+                        int64_t extra, int cut, int jokers, int kept, uint64_t locked) {
     int64_t best = INF;
-    Laid laid = {1, suit, first, 0, jokers, 0, 0, 0, kept};
+    Laid laid = {1, suit, first, 0, jokers, 0, 0, 0, kept, locked};
     if (t == held_first) {
         if (!cut && t >= first + 3) cut = t;
         if (cut && held_last - cut + 1 >= 3) return best;
@@ -378,7 +488,7 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
     }
     int here = !cut && t >= first + 3 ? t : cut;
     if (!(here && t - here + 1 >= 3)) {
-        Option options[8];
+        Option options[MAX_OPTIONS];
         int n = slot_options(s, card_at(t, suit), low, 1, options);
         for (int i = 0; i < n; i++) {
             int64_t spent = extra + options[i].extra;
@@ -391,7 +501,7 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
             }
             if (t < g_max_position) {
                 int64_t v = run_from(&options[i].state, suit, first, t + 1, held_first, held_last, low, spent,
-                                     here, marked, kept);
+                                     here, marked, kept, locked);
                 if (v < best) best = v;
             }
         }
@@ -410,11 +520,13 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
             laid.last = end;
             laid.jokers = jokers;
             laid.kept = 1;
+            laid.locked = locked | block->joker_mask;
             int64_t v = leaf(&next, extra, STEP_MELD, &laid);
             if (v < best) best = v;
         }
         if (end < g_max_position) {
-            int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here, jokers, 1);
+            int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here, jokers, 1,
+                                 locked | block->joker_mask);
             if (v < best) best = v;
         }
     }
@@ -422,46 +534,55 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
 }
 
 /* Every run start at or below ``held_first`` (lower slots are jokers or later cards);
-   ``kept`` when the prefilled part is a kept block. */
+   ``kept`` when the prefilled part is a kept block, whose table jokers are ``locked``. */
 static int64_t runs_through(const State *s, int suit, int held_first, int held_last, int low, int64_t base,
-                            int kept) {
+                            int kept, uint64_t locked) {
     int64_t best = INF;
     for (int first = held_first; first >= 1 && held_last - first + 1 <= g_max_position; first--) {
-        int64_t v = run_from(s, suit, first, first, held_first, held_last, low, base, 0, 0, kept);
+        int64_t v = run_from(s, suit, first, first, held_first, held_last, low, base, 0, 0, kept, locked);
         if (v < best) best = v;
     }
     return best;
 }
 
-/* Group members of suits ``suit``..3 beyond the real ones in ``reals``, then jokers to 3 or 4 cards. */
+/*
+ * A group of ``rank`` with real cards of the suits ``reals`` and wildcards for
+ * ``joker_suits``: a leaf at 3 or 4 cards, and one more wildcard for the next missing
+ * suit (which missing suit a wildcard names does not matter).  The wildcards' sources
+ * (a mandatory wildcard, a hand joker, a table joker freed by breaking its block) are
+ * taken in the order of ``wild_options`` from ``from`` on, so each set of sources is
+ * tried once.
+ */
+static int64_t group_wilds(const State *s, int rank, int reals, int joker_suits, int64_t extra, int from) {
+    int64_t best = INF;
+    int size = suits_in(reals) + suits_in(joker_suits);
+    if (size >= 3) {
+        Laid laid = {0, 0, 0, 0, 0, rank, reals, joker_suits, 0, 0};
+        best = leaf(s, extra, STEP_MELD, &laid);
+    }
+    if (size == 4) return best;
+    int missing = 0;
+    while (((reals | joker_suits) >> missing) & 1) missing++;
+    Option options[MAX_OPTIONS];
+    int n = wild_options(s, options);
+    for (int i = 0; i < n; i++) {
+        if (options[i].source && options[i].source < from) continue;
+        int64_t v = group_wilds(&options[i].state, rank, reals, joker_suits | 1 << missing, extra + options[i].extra,
+                                options[i].source ? options[i].source : from);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* Group members of suits ``suit``..3 beyond the real ones in ``reals``, then wildcards to 3 or 4 cards. */
 static int64_t group_members(const State *s, int rank, int suit, int skip_suit, int low, int64_t extra,
                              int reals) {
-    if (suit == 4) {
-        int64_t best = INF;
-        int size = suits_in(reals);
-        int jokers = jokers_of(s);
-        Laid laid = {0, 0, 0, 0, 0, rank, reals, 0, 0};
-        State next = *s;
-        for (int j = 0; j <= jokers && size + j <= 4; j++) {
-            if (size + j >= 3) {
-                int64_t v = leaf(&next, extra, STEP_MELD, &laid);
-                if (v < best) best = v;
-            }
-            if (j < jokers) {
-                take_joker(&next);
-                /* Jokers stand for the missing suits in order. */
-                int missing = 0;
-                while (((reals | laid.joker_suits) >> missing) & 1) missing++;
-                laid.joker_suits |= 1 << missing;
-            }
-        }
-        return best;
-    }
+    if (suit == 4) return group_wilds(s, rank, reals, 0, extra, 0);
     int64_t best = group_members(s, rank, suit + 1, skip_suit, low, extra, reals);
     if (suit == skip_suit) return best;
     int card = (rank - 1) * 4 + suit;
     if (card < low) return best;
-    Option options[8];
+    Option options[MAX_OPTIONS];
     int n = slot_options(s, card, low, 0, options);
     for (int i = 0; i < n; i++) {
         int64_t v = group_members(&options[i].state, rank, suit + 1, skip_suit, low, extra + options[i].extra,
@@ -487,17 +608,17 @@ static int64_t expand_card(const State *s, int card, int low, int64_t base) {
         if (!(placed.mask & ((uint64_t)1 << b)) || block->ncards != 3 || (block->suits >> suit) & 1) continue;
         State next = placed;
         next.mask &= ~((uint64_t)1 << b);
-        Laid laid = {0, 0, 0, 0, 0, rank, block->suits | (1 << suit), 0, 1};
+        Laid laid = {0, 0, 0, 0, 0, rank, block->suits | (1 << suit), 0, 1, block->joker_mask};
         int64_t v = leaf(&next, base, STEP_MELD, &laid);
         if (v < best) best = v;
     }
     int64_t v = group_members(&placed, rank, 0, suit, low, base, 1 << suit);
     if (v < best) best = v;
     /* Runs: the card at its rank, and an ace also at the top. */
-    v = runs_through(&placed, suit, rank, rank, low, base, 0);
+    v = runs_through(&placed, suit, rank, rank, low, base, 0, 0);
     if (v < best) best = v;
     if (rank == 1 && g_max_position == 14) {
-        v = runs_through(&placed, suit, 14, 14, low, base, 0);
+        v = runs_through(&placed, suit, 14, 14, low, base, 0, 0);
         if (v < best) best = v;
     }
     /* Last, as the most costly choice: the card stays in the hand. */
@@ -521,17 +642,17 @@ static int64_t expand_block(const State *s, int b) {
     State kept = *s;
     kept.mask &= ~((uint64_t)1 << b);
     if (block->is_run) {
-        v = runs_through(&kept, block->suit, block->first, block->last, block->key, 0, 1);
+        v = runs_through(&kept, block->suit, block->first, block->last, block->key, 0, 1, block->joker_mask);
         if (v < best) best = v;
     } else {
-        Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 0, 1};
+        Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 0, 1, block->joker_mask};
         v = leaf(&kept, 0, STEP_MELD, &laid);
         if (v < best) best = v;
         if (block->ncards == 3) {
             int missing = 0;
             while ((block->suits >> missing) & 1) missing++;
             int card = (block->rank - 1) * 4 + missing;
-            Option options[8];
+            Option options[MAX_OPTIONS];
             int n = slot_options(&kept, card, block->key, 1, options);
             for (int i = 0; i < n; i++) {
                 laid.reals = block->suits | (options[i].joker ? 0 : 1 << missing);
@@ -542,12 +663,27 @@ static int64_t expand_block(const State *s, int b) {
         }
     }
     State broken = *s;
-    break_block(&broken, b);
     int avoid = g_avoid;
-    g_avoid = b;
-    v = expand_card(&broken, block->key, block->key, 1);
+    if (break_block(&broken, b)) {
+        /* A table joker of the block is freed: its card may be the key no longer, and
+           its cards may meet again in one meld (the joker declared otherwise), so the
+           break is a step of its own. */
+        g_avoid = -1;
+        v = leaf(&broken, 1, STEP_LEAVE, NULL);
+    } else {
+        g_avoid = b;
+        v = expand_card(&broken, block->key, block->key, 1);
+    }
     g_avoid = avoid;
     return v < best ? v : best;
+}
+
+/* Table jokers in intact blocks that their card's freeing capacity could still free. */
+static int freeable_in_blocks(const State *s) {
+    int n = 0;
+    for (int i = 0; i < g_njokers; i++)
+        if ((s->mask >> g_joker_blocks[i]) & 1 && g_free[g_joker_cards[i]] > 0) n++;
+    return n;
 }
 
 static int lowest_card(const State *s) {
@@ -584,11 +720,12 @@ static int partners(int card, uint64_t present) {
 static int critical_card(const State *s) {
     uint64_t loose = loose_cards(s), present = loose;
     for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].cards_mask;
-    int jokers = jokers_of(s);
+    int jokers = jokers_of(s) + wild_of(s);
+    int all_jokers = jokers + freeable_in_blocks(s);
     int chosen = -1, fewest = 1 << 30;
     for (uint64_t m = loose; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
-        if (!placeable(k, present, jokers) || placeable_freely(s, k, loose, jokers)) continue;
+        if (!placeable(k, present, all_jokers) || placeable_freely(s, k, loose, jokers)) continue;
         int count = partners(k, present);
         if (count < fewest) {
             fewest = count;
@@ -611,7 +748,9 @@ static int64_t expand(const State *s, int64_t limit) {
         }
     }
     if (card == NKINDS && block < 0) {
-        if (!played_of(s)) return INF;
+        /* The end: something from the hand was played, every freed joker was used and
+           the opening (if any) is worth enough; the hand jokers left stay in the hand. */
+        if (!played_of(s) || wild_of(s) || need_of(s)) return INF;
         return (int64_t)jokers_of(s) * g_joker_cost * g_weight;
     }
     int low = block >= 0 && key <= card ? key : card;
@@ -691,12 +830,14 @@ static int64_t lower_bound(const State *s, int64_t limit) {
     }
     uint64_t loose = loose_cards(s), present = loose;
     for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].cards_mask;
-    int jokers = jokers_of(s);
+    /* Wildcards in hand now, and those that breaking a block could still free. */
+    int jokers = jokers_of(s) + wild_of(s);
+    int all_jokers = jokers + freeable_in_blocks(s);
     int64_t bound = 0;
     uint64_t placed = 0;
     for (uint64_t m = loose; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
-        if (placeable(k, present, jokers)) {
+        if (placeable(k, present, all_jokers)) {
             placed |= (uint64_t)1 << k;
         } else {
             if (mand_of(s, k)) return INF;
@@ -747,7 +888,7 @@ static int64_t solve(const State *s, int64_t limit) {
 
 /* ---- Python interface ---- */
 
-static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
+static int set_block(Block *block, int is_run, int a, int b, int c, unsigned long long jokers, int index) {
     memset(block, 0, sizeof(*block));
     block->is_run = is_run;
     if (is_run) {
@@ -772,6 +913,11 @@ static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
     for (int i = 0; i < block->ncards; i++) {
         int card = block->cards[i];
         block->cards_mask |= (uint64_t)1 << card;
+        if ((jokers >> card) & 1) {
+            if (g_njokers >= 3) return -1;
+            g_joker_blocks[g_njokers] = index;
+            g_joker_cards[g_njokers++] = card;
+        }
         if (card < block->key) block->key = card;
         int seen = 0;
         for (int j = 0; j < g_nholding[card]; j++)
@@ -781,28 +927,77 @@ static int set_block(Block *block, int is_run, int a, int b, int c, int index) {
             g_holding[card][g_nholding[card]++] = index;
         }
     }
+    if (jokers & ~block->cards_mask) return -1;
+    block->joker_mask = jokers;
     return 0;
 }
 
+/* Reads a sequence of 52 ints, each 0 to ``most``, into ``out``; ``what`` names it. */
+static int read_counts(PyObject *given, int most, int *out, const char *what) {
+    for (int k = 0; k < NKINDS; k++) out[k] = 0;
+    if (given == NULL || given == Py_None) return 0;
+    PyObject *seq = PySequence_Fast(given, what);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NKINDS) {
+        PyErr_Format(PyExc_ValueError, "%s needs one entry per card index (52)", what);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (value < 0 || value > most) {
+            PyErr_Format(PyExc_ValueError, "%s: entry %d must be 0 to %d, not %ld", what, k, most, value);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = (int)value;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static size_t g_last_expansions;
+
+static PyObject *last_expansions(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_last_expansions);
+}
+
 PyDoc_STRVAR(search_doc,
-             "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget)\n"
+             "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget, *, forced=None,\n"
+             "       free=None, wild=0, played=False, values=None, need=0, cap=-1)\n"
              "--\n\n"
              "The best final table: (status, primary, broken, melds).  ``hand`` and ``costs`` give,\n"
-             "per card index, the hand's copies and the cost of leaving one (0 to MAX_COST, as is\n"
-             "``joker_cost``); ``blocks`` are the table's melds as (1, suit, first, last) runs or\n"
-             "(0, rank, suit mask, 0) groups.  ``status`` is PLAY for a play (``primary``: the cost\n"
-             "of the cards left; ``broken``: the old melds broken; ``melds`` as tuples of card\n"
-             "indices, +64 for a joker declared as that card, each starting with a flag: True when\n"
-             "it holds a whole old meld), NO_PLAY when no legal play exists, OVER_BUDGET when the\n"
-             "search needed more than ``budget`` expansions (then primary and broken are -1 and\n"
-             "melds is None).");
+             "per card index, the hand's copies that may be played and the cost of leaving one (0 to\n"
+             "MAX_COST, as is ``joker_cost``); ``jokers`` hand jokers may be played.  ``blocks`` are\n"
+             "the table's melds as (1, suit, first, last) runs or (0, rank, suit mask, 0) groups, with\n"
+             "an optional fifth item: a bit per card a table joker in the meld stands for.  Keywords:\n"
+             "``forced`` hand copies that must be played, per card; ``free`` how many table jokers\n"
+             "declared as each card may be freed; ``wild`` jokers that must be played anywhere;\n"
+             "``played`` whether a hand piece counts as played already; ``values`` and ``need``: the\n"
+             "new melds must be worth ``need`` (the opening); ``cap``: only a cost below it counts.\n"
+             "``status`` is PLAY for a play (``primary``: the cost of the cards left; ``broken``: the\n"
+             "old melds broken; ``melds`` as tuples of card indices, +64 for a wildcard declared as\n"
+             "that card, +128 for a table joker kept in its old meld, each starting with a flag: True\n"
+             "when it holds a whole old meld), NO_PLAY when no legal play (below ``cap``) exists,\n"
+             "OVER_BUDGET when the search needed more than ``budget`` expansions (then primary and\n"
+             "broken are -1 and melds is None).");
 
-static PyObject *search(PyObject *self, PyObject *args) {
+static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
-    int ace_high, jokers;
-    long long joker_cost, budget;
-    PyObject *hand, *costs, *blocks;
-    if (!PyArg_ParseTuple(args, "pOOiLOL", &ace_high, &hand, &costs, &jokers, &joker_cost, &blocks, &budget))
+    static char *keywords[] = {"ace_high", "hand", "costs", "jokers", "joker_cost", "blocks", "budget",
+                               "forced", "free", "wild", "played", "values", "need", "cap", NULL};
+    int ace_high, jokers, wild = 0, played = 0, need = 0;
+    long long joker_cost, budget, cap = -1;
+    PyObject *hand, *costs, *blocks, *forced = NULL, *free_given = NULL, *values = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiL", keywords, &ace_high, &hand, &costs, &jokers,
+                                     &joker_cost, &blocks, &budget, &forced, &free_given, &wild, &played, &values,
+                                     &need, &cap))
         return NULL;
     PyObject *hand_seq = PySequence_Fast(hand, "hand must be a sequence");
     if (!hand_seq) return NULL;
@@ -829,8 +1024,18 @@ static PyObject *search(PyObject *self, PyObject *args) {
         return result;
     }
     g_busy = 1;
+    g_last_expansions = 0;
+    g_njokers = 0;
     State root;
     memset(&root, 0, sizeof(root));
+    int forced_counts[NKINDS];
+    if (read_counts(forced, 3, forced_counts, "forced") != 0 || read_counts(free_given, 3, g_free, "free") != 0 ||
+        read_counts(values, MAX_NEED, g_value, "values") != 0)
+        goto done;
+    if (wild < 0 || wild > 3 || need < 0 || need > MAX_NEED) {
+        PyErr_Format(PyExc_ValueError, "wild must be 0 to 3 and need 0 to %d", MAX_NEED);
+        goto done;
+    }
     g_max_position = ace_high ? 14 : 13;
     set_windows();
     memset(g_nholding, 0, sizeof(g_nholding));
@@ -864,6 +1069,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             goto done;
         }
         root.w[k >> 4] |= (uint64_t)count << ((k & 15) * 4 + 2);
+        root.w[k >> 4] |= (uint64_t)forced_counts[k] << ((k & 15) * 4);
         g_card_cost[k] = cost;
     }
     if (joker_cost < 0 || joker_cost > MAX_COST) {
@@ -871,19 +1077,35 @@ static PyObject *search(PyObject *self, PyObject *args) {
         goto done;
     }
     root.w[3] |= (uint64_t)jokers << JOKER_SHIFT;
+    root.w[3] |= (uint64_t)wild << WILD_SHIFT;
+    root.w[3] |= (uint64_t)need << NEED_SHIFT;
+    if (played) root.w[3] |= PLAYED_BIT;
     for (int i = 0; i < g_nblocks; i++) {
         int is_run, a, b, c;
+        unsigned long long joker_cards = 0;
         PyObject *item = PySequence_Fast_GET_ITEM(block_seq, i);
-        if (!PyTuple_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "table meld %d must be a tuple of 4 ints", i);
+        Py_ssize_t size = PyTuple_Check(item) ? PyTuple_GET_SIZE(item) : 0;
+        if (size != 4 && size != 5) {
+            PyErr_Format(PyExc_TypeError, "table meld %d must be a tuple of 4 or 5 ints", i);
             goto done;
         }
-        if (!PyArg_ParseTuple(item, "iiii", &is_run, &a, &b, &c)) goto done;
-        if (set_block(&g_blocks[i], is_run, a, b, c, i) != 0) {
+        if (!PyArg_ParseTuple(item, size == 4 ? "iiii" : "iiiiK", &is_run, &a, &b, &c, &joker_cards)) goto done;
+        if (set_block(&g_blocks[i], is_run, a, b, c, joker_cards, i) != 0) {
             PyErr_Format(PyExc_ValueError, "table meld %d is not a meld the fast path can hold", i);
             goto done;
         }
         root.mask |= (uint64_t)1 << i;
+    }
+    if (g_njokers + wild + jokers > 3) {
+        PyErr_SetString(PyExc_ValueError, "at most 3 jokers in all");
+        goto done;
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        /* A state counts up to 3 mandatory and 3 optional copies of a card. */
+        if (forced_counts[k] + g_nholding[k] > 3) {
+            PyErr_Format(PyExc_ValueError, "card %d: more than 3 copies that must be placed", k);
+            goto done;
+        }
     }
     g_weight = g_nblocks + 1;
     g_joker_cost = joker_cost;
@@ -901,13 +1123,19 @@ static PyObject *search(PyObject *self, PyObject *args) {
     /* Deepening: first ask for a play of cost 0, then raise the limit to the least cost
        the failed search could not rule out.  Each round cuts every branch at its limit;
        the lower bounds it leaves in the memo make the next round cheap. */
-    int64_t total = 0, limit = 1;
+    int64_t total = 0, limit = 1, ceiling = cap >= 0 ? (int64_t)cap : INF;
     g_expansions = 0;
     for (;;) {
+        if (limit > ceiling) limit = ceiling;
         total = solve(&root, limit);
-        if (g_aborted || total < limit || total >= INF) break;
+        if (g_aborted || total < limit) break;
+        if (total >= ceiling) {
+            total = INF; /* nothing below the cap */
+            break;
+        }
         limit = total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
+    g_last_expansions = g_expansions;
     if (g_aborted) {
         result = Py_BuildValue("(iiiO)", SEARCH_OVER_BUDGET, -1, -1, Py_None);
         goto release;
@@ -978,7 +1206,8 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"search", search, METH_VARARGS, search_doc},
+    {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS, search_doc},
+    {"last_expansions", last_expansions, METH_NOARGS, "The expansions the last search made (for budgets)."},
     {NULL, NULL, 0, NULL},
 };
 

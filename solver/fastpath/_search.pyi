@@ -6,7 +6,7 @@ from typing import Final
 PLAY: Final[int]
 """A play was found: ``(PLAY, primary, broken, melds)``."""
 NO_PLAY: Final[int]
-"""No legal play exists: ``(NO_PLAY, -1, -1, None)``."""
+"""No legal play exists (below ``cap``): ``(NO_PLAY, -1, -1, None)``."""
 OVER_BUDGET: Final[int]
 """The search needed more expansions than its budget: ``(OVER_BUDGET, -1, -1, None)``."""
 MAX_COST: Final[int]
@@ -18,6 +18,15 @@ def search(
     costs: Sequence[int],
     jokers: int,
     joker_cost: int,
-    blocks: Sequence[tuple[int, int, int, int]],
+    blocks: Sequence[tuple[int, int, int, int] | tuple[int, int, int, int, int]],
     budget: int,
+    *,
+    forced: Sequence[int] | None = None,
+    free: Sequence[int] | None = None,
+    wild: int = 0,
+    played: bool = False,
+    values: Sequence[int] | None = None,
+    need: int = 0,
+    cap: int = -1,
 ) -> tuple[int, int, int, list[tuple[int, ...]] | None]: ...
+def last_expansions() -> int: ...
