@@ -113,9 +113,6 @@ def test_worked_example_is_the_searchs() -> None:
 
 def test_positions_the_search_leaves_to_cp_sat() -> None:
     manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
-    # keep_jokers with a joker in the hand.
-    assert hint(Position.parse("4s 5s 6s / 7s *"), keep_jokers=True).engine == "cp-sat"
-    assert hint(Position.parse("4s 5s 6s / 7s"), keep_jokers=True).engine == "search"
     # Rummikub's opening rule.
     assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub, opened=False).engine == "cp-sat"
     assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub).engine == "search"
@@ -166,6 +163,27 @@ def test_table_jokers_that_can_be_freed_are_the_searchs(
         assert found.melds_broken == broken
     assert _agree(position, variant, "points") == "search"
     assert _agree(position, variant, "cards") == "search"
+
+
+@pytest.mark.parametrize(
+    ("text", "table", "left"),
+    [
+        # The joker would play 7s now; kept, 7s waits (7 points rather than 25).
+        ("4s 5s 6s / 7s 9d *", "4s 5s 6s 7s", "9d *"),
+        # Going out with the joker is allowed.
+        ("4s 5s 6s / 7s 9s", "4s 5s 6s 7s", "9s"),
+        ("4s 5s 6s / 7s 9s *", "4s 5s 6s | 7s *8s 9s", ""),
+        # A freed table joker is no hand joker: it may be used without going out.
+        ("7h 8h *9h / 9h Jh Kc *", "7h 8h 9h *10h Jh", "Kc *"),
+    ],
+)
+def test_keep_jokers_is_the_searchs(text: str, table: str, left: str) -> None:
+    position = Position.parse(text)
+    found = hint(position, keep_jokers=True)
+    assert found.engine == "search"
+    assert (str(found.table), str(found.hand)) == (table, left)
+    model = hint(position, keep_jokers=True, fast_path=False)
+    assert (found.hand_points, found.melds_broken) == (model.hand_points, model.melds_broken)
 
 
 def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:

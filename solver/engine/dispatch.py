@@ -70,7 +70,7 @@ def hint(
         and len(where.hand) > 0
         and fastpath.applies(where, rules, keep_jokers=keep_jokers, opened=opened)
     ):
-        found = fastpath.search(where, rules, objective=objective, started=started)
+        found = fastpath.search(where, rules, objective=objective, started=started, keep_jokers=keep_jokers)
     if found is None:
         from solver import cpsat
 

@@ -11,10 +11,11 @@ It covers positions with table jokers, freeable or not: a table joker that stays
 its kept meld keeps its declaration; one whose meld breaks is freed (a wildcard that
 must be used) while RULES.md's counting rule allows, else it stays locked (a card of its
 declared kind); how many real copies of a joker's card the hand adds to the table is
-fixed per search by ``solver.fastpath.configs``, one search per configuration.  Not yet
-covered: the opening rule, and ``keep_jokers`` with a joker in the hand.  Those, and any
-search that outgrows ``STATE_BUDGET`` expansions in all, go to CP-SAT: ``search``
-returns None and the engine (``solver.engine``) carries on there.
+fixed per search by ``solver.fastpath.configs``, one search per configuration.
+``keep_jokers`` is two configurations: the hand jokers stay in the hand, or the play
+goes out with them (wildcards that must be used).  Not yet covered: the opening rule.
+That, and any search that outgrows ``STATE_BUDGET`` expansions in all, go to CP-SAT:
+``search`` returns None and the engine (``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
 other backend (``solver.cpsat``) or the engine.
@@ -63,8 +64,6 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
     if not opened and variant.opening_points > 0:
         return False
     if variant.decks > 3:  # a state counts up to 3 copies of a card
-        return False
-    if keep_jokers and position.hand.joker_count:
         return False
     if len(position.table.melds) > _MAX_MELDS:
         return False
