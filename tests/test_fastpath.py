@@ -113,8 +113,9 @@ def test_worked_example_is_the_searchs() -> None:
 
 def test_positions_the_search_leaves_to_cp_sat() -> None:
     manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
-    # Rummikub's opening rule.
-    assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub, opened=False).engine == "cp-sat"
+    # An opening worth more than the search can count.
+    dear = rummikub.with_options(opening_points=64)
+    assert hint(Position.parse("/ 10s 11s 12s"), variant=dear, opened=False).engine == "cp-sat"
     assert hint(Position.parse("/ 10s 11s 12s"), variant=rummikub).engine == "search"
     # An empty hand has no play, and needs no search.
     empty = hint(Position.parse("4s 5s 6s /"), variant=manipulation)
@@ -184,6 +185,33 @@ def test_keep_jokers_is_the_searchs(text: str, table: str, left: str) -> None:
     assert (str(found.table), str(found.hand)) == (table, left)
     model = hint(position, keep_jokers=True, fast_path=False)
     assert (found.hand_points, found.melds_broken) == (model.hand_points, model.melds_broken)
+
+
+@pytest.mark.parametrize(
+    ("text", "table", "left"),
+    [
+        # 10 + 11 + 12 = 33: enough to open.
+        ("/ 10s 11s 12s", "10s Js Qs", ""),
+        # 1 + 2 + 3 = 6 is not: no play, though the run is legal.
+        ("/ 1s 2s 3s", "", "As 2s 3s"),
+        # Both runs together open (6 + 27); the table is left as it is, though 4s would
+        # extend it otherwise.
+        ("5h 6h 7h / As 2s 3s 8s 9s 10s 4h", "As 2s 3s | 8s 9s 10s | 5h 6h 7h", "4h"),
+        # A joker counts as the tile it stands for: *13s makes 11 + 12 + 13.
+        ("/ 11s 12s *", "Js Qs *Ks", ""),
+    ],
+)
+def test_the_opening_rule_is_the_searchs(text: str, table: str, left: str) -> None:
+    rummikub = Variant.rummikub()
+    position = Position.parse(text)
+    found = hint(position, variant=rummikub, opened=False)
+    assert found.engine == "search"
+    assert (str(found.table), str(found.hand)) == (table, left)
+    assert found.melds_broken == 0
+    model = hint(position, variant=rummikub, opened=False, fast_path=False)
+    assert (found.status, found.hand_points) == (model.status, model.hand_points)
+    if found.has_play:
+        assert check_play(position, found.table, variant=rummikub, opened=False).ok
 
 
 def test_a_search_past_its_budget_falls_back_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -70,7 +70,9 @@ def hint(
         and len(where.hand) > 0
         and fastpath.applies(where, rules, keep_jokers=keep_jokers, opened=opened)
     ):
-        found = fastpath.search(where, rules, objective=objective, started=started, keep_jokers=keep_jokers)
+        found = fastpath.search(
+            where, rules, objective=objective, started=started, keep_jokers=keep_jokers, opened=opened
+        )
     if found is None:
         from solver import cpsat
 

@@ -13,9 +13,10 @@ must be used) while RULES.md's counting rule allows, else it stays locked (a car
 declared kind); how many real copies of a joker's card the hand adds to the table is
 fixed per search by ``solver.fastpath.configs``, one search per configuration.
 ``keep_jokers`` is two configurations: the hand jokers stay in the hand, or the play
-goes out with them (wildcards that must be used).  Not yet covered: the opening rule.
-That, and any search that outgrows ``STATE_BUDGET`` expansions in all, go to CP-SAT:
-``search`` returns None and the engine (``solver.engine``) carries on there.
+goes out with them (wildcards that must be used).  The opening rule searches the hand
+alone (the table stays as it is) for new melds worth the opening points.  A search that
+outgrows ``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and
+the engine (``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
 other backend (``solver.cpsat``) or the engine.
@@ -58,16 +59,19 @@ _LOCKED_FLAG = 128
 _MAX_JOKERS = 3
 """The search counts up to 3 jokers."""
 
+_MAX_NEED = 63
+"""The largest opening value the search can track."""
+
 
 def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: bool) -> bool:
     """Whether the fast path can answer this (validated, non-empty-handed) position."""
-    if not opened and variant.opening_points > 0:
+    if not opened and variant.opening_points > _MAX_NEED:
         return False
     if variant.decks > 3:  # a state counts up to 3 copies of a card
         return False
     if len(position.table.melds) > _MAX_MELDS:
         return False
-    counts = _Counts.of(position)
+    counts = _Counts.of(position, opening=_opening(variant, opened))
     if sum(counts.table_jokers) + counts.hand_jokers > _MAX_JOKERS:
         return False
     # A state holds at most 3 copies of a card that must be placed: the table's real
@@ -86,14 +90,15 @@ class _Counts:
     table_jokers: tuple[int, ...]
 
     @staticmethod
-    def of(position: Position) -> _Counts:
+    def of(position: Position, *, opening: bool) -> _Counts:
+        """The counts; an opening leaves the table as it is, so it counts no table piece."""
         hand = [0] * CARD_KINDS
         for piece in position.hand.pieces:
             if not isinstance(piece, Joker):
                 hand[piece.index] += 1
         real = [0] * CARD_KINDS
         jokers = [0] * CARD_KINDS
-        for piece in position.table.pieces:
+        for piece in () if opening else position.table.pieces:
             if isinstance(piece, Joker):
                 assert piece.declared is not None  # a valid table declares every joker
                 jokers[piece.declared.index] += 1
@@ -110,6 +115,7 @@ def search(
     started: float,
     budget: int | None = None,
     keep_jokers: bool = False,
+    opened: bool = True,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -117,10 +123,14 @@ def search(
     For a position the caller has validated and ``applies`` accepts (the engine checks
     both); ``started`` is when the caller's clock started, for ``Solution.build_ms``.
     One search runs per configuration (``solver.fastpath.configs``): each needs only to
-    beat the best found so far."""
-    counts = _Counts.of(position)
+    beat the best found so far.  ``opened=False`` applies the variant's opening rule: the
+    search sees an empty table and the hand's new melds must be worth the opening points;
+    the old melds are put back unchanged."""
+    opening = _opening(variant, opened)
+    counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
-    blocks = [_block(meld) for meld in position.table.melds]
+    blocks = [] if opening else [_block(meld) for meld in position.table.melds]
+    values, need = (_values(variant), variant.opening_points) if opening else (None, 0)
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
@@ -151,6 +161,8 @@ def search(
             free=config.free,
             wild=config.wild,
             played=config.played,
+            values=values,
+            need=need,
             cap=-1 if best is None else best[0] - base,
         )
         left -= _search.last_expansions()
@@ -170,7 +182,7 @@ def search(
         total, config, found = best
         broken = total % weight
         melds = _pieces(found, counts, config)
-        table = Table.of(_joined(melds))
+        table = Table.of((list(position.table.melds) if opening else []) + _joined(melds))
         played, hand = _split_hand(position, counts, melds)
     done = time.perf_counter()
     return Solution(
@@ -182,6 +194,16 @@ def search(
         build_ms=(solve_start - started) * 1000 + (done - solve_end) * 1000,
         solve_ms=(solve_end - solve_start) * 1000,
     )
+
+
+def _opening(variant: Variant, opened: bool) -> bool:
+    return not opened and variant.opening_points > 0
+
+
+@functools.lru_cache(maxsize=8)
+def _values(variant: Variant) -> tuple[int, ...]:
+    """Each card's value toward the opening (a joker counts as the card it stands for)."""
+    return tuple(variant.tile_value(card) for card in ALL_CARDS)
 
 
 @functools.lru_cache(maxsize=32)

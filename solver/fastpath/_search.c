@@ -152,6 +152,7 @@ static int g_joker_blocks[8];        /* the blocks holding table jokers (one ent
 static int g_joker_cards[8];         /* and the card each stands for */
 static int g_njokers;
 static int g_value[NKINDS];          /* each card's value toward the opening */
+static int g_max_value;              /* the dearest card's, what a joker may be worth */
 
 static inline int card_at(int position, int suit) { return ((position == 14 ? 1 : position) - 1) * 4 + suit; }
 
@@ -844,6 +845,12 @@ static int64_t lower_bound(const State *s, int64_t limit) {
             bound += (int64_t)opt_of(s, k) * g_card_cost[k] * g_weight;
         }
     }
+    if (need_of(s) > 0) {
+        /* The opening: the pieces left to play must still be worth the value needed. */
+        int most = (jokers_of(s) + wild_of(s)) * g_max_value;
+        for (int k = 0; k < NKINDS && most < need_of(s); k++) most += (mand_of(s, k) + opt_of(s, k)) * g_value[k];
+        if (most < need_of(s)) return INF;
+    }
     if (bound + 1 != limit) return bound;
     for (uint64_t m = placed; m; m &= m - 1)
         if (!placeable_freely(s, __builtin_ctzll(m), loose, jokers)) return bound + 1;
@@ -1032,6 +1039,9 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (read_counts(forced, 3, forced_counts, "forced") != 0 || read_counts(free_given, 3, g_free, "free") != 0 ||
         read_counts(values, MAX_NEED, g_value, "values") != 0)
         goto done;
+    g_max_value = 0;
+    for (int k = 0; k < NKINDS; k++)
+        if (g_value[k] > g_max_value) g_max_value = g_value[k];
     if (wild < 0 || wild > 3 || need < 0 || need > MAX_NEED) {
         PyErr_Format(PyExc_ValueError, "wild must be 0 to 3 and need 0 to %d", MAX_NEED);
         goto done;
