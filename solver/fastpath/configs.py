@@ -63,7 +63,8 @@ def configurations(
     ``costs`` and ``joker_cost`` are what leaving a card or a joker in the hand costs."""
     short = [max(0, table_jokers[x] - table_real[x]) for x in range(CARD_KINDS)]
     deciding = [x for x in range(CARD_KINDS) if short[x] and hand[x]]
-    levels = [range(min(hand[x], short[x]) + 1) for x in deciding]
+    # Most copies played first: that is usually the best play, and it caps the others.
+    levels = [range(min(hand[x], short[x]), -1, -1) for x in deciding]
     outs = (False, True) if keep_jokers and hand_jokers else (False,)
     for going_out in outs:
         for chosen in product(*levels):
