@@ -1,14 +1,17 @@
 """Speed of ``hint()`` on the seeded suites: p50/p95/p99/max per table-size band and variant.
 
-    python -m benchmarks.speed            # every suite in benchmarks/suites (5 x 400 positions)
+    python -m benchmarks.speed            # every suite in benchmarks/suites (5 x 400 + 2 x 300)
     python -m benchmarks.speed --quick    # every 4th position of each suite, about a minute
+    python -m benchmarks.speed --suite manipulation-midgame --suite rummikub-midgame
 
 The whole ``hint()`` call is timed (validation, then the fast path's search, or the
 instance, model, solve and extract of CP-SAT; parsing is not), one position at a time on
 one core, and which engine answered is counted.  Every play is also checked by the referee,
 so a fast wrong answer cannot hide here.  The positions come from ``benchmarks.suite``
-(each variant with and without locked jokers), so the figures are reported per variant,
-per table band and per joker kind.  Results go to ``benchmarks/results/speed.json`` and,
+(each variant with and without locked jokers) and ``benchmarks.midgame`` (positions
+sampled from seeded bot games: tables of 30-100 cards with one or two jokers, one of
+them freeable), so the figures are reported per variant, per table band and per joker
+kind, and per suite, band and engine.  Results go to ``benchmarks/results/speed.json`` and,
 with matplotlib installed (``pip install -e .[bench]``), a PNG plot of time against
 table size; ``python -m benchmarks.report`` turns them into the README section.
 """
@@ -27,6 +30,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from benchmarks.midgame import MIDGAME_SUITES, MidgameSpec
 from benchmarks.suite import SUITES, SuiteSpec, suite_named
 from solver.engine import hint
 from solver.referee import check_play
@@ -97,7 +101,18 @@ def _version(package: str) -> str | None:
         return None
 
 
-def run(specs: list[SuiteSpec], stride: int) -> list[Row]:
+Spec = SuiteSpec | MidgameSpec
+ALL_SUITES: tuple[Spec, ...] = (*SUITES, *MIDGAME_SUITES)
+
+
+def spec_named(name: str) -> Spec:
+    for spec in MIDGAME_SUITES:
+        if spec.name == name:
+            return spec
+    return suite_named(name)
+
+
+def run(specs: list[Spec], stride: int) -> list[Row]:
     """Time ``hint()`` on every ``stride``-th position of each suite."""
     rows: list[Row] = []
     for spec in specs:
@@ -186,7 +201,42 @@ def report(rows: list[Row]) -> dict[str, object]:
         engines[str(r.get("engine", "cp-sat"))] = engines.get(str(r.get("engine", "cp-sat")), 0) + 1
     print("answered by:", engines)
     summary["engines"] = engines
+    summary["by_suite"] = by_suite(rows)
     return summary
+
+
+def by_suite(rows: list[Row]) -> dict[str, object]:
+    """Per suite and table band: how many positions each engine answered, and its times."""
+    print()
+    print(
+        f"{'suite':<22}{'table':>8}{'n':>5}{'search':>8}{'p50 s':>8}{'p50 cp':>8}{'p50':>8}{'p99':>8}   (ms)"
+    )
+    out: dict[str, object] = {}
+    for suite_name in dict.fromkeys(str(r["suite"]) for r in rows):
+        chosen = [r for r in rows if r["suite"] == suite_name]
+        bands: dict[str, object] = {}
+        for low, high in (*BANDS, (0, 106)):
+            band = [r for r in chosen if low <= _table(r) <= high]
+            if not band:
+                continue
+            label = "all" if (low, high) == (0, 106) else f"{low}-{high}"
+            search = _ms([r for r in band if r["engine"] == "search"])
+            model = _ms([r for r in band if r["engine"] != "search"])
+            figures = summarize(_ms(band))
+            bands[label] = {
+                **figures,
+                "search": len(search),
+                "cp_sat": len(model),
+                "search_p50": round(percentile(search, 50), 2) if search else None,
+                "cp_sat_p50": round(percentile(model, 50), 2) if model else None,
+            }
+            print(
+                f"{suite_name:<22}{label:>8}{len(band):>5}{len(search):>8}"
+                f"{percentile(search, 50):>8.2f}{percentile(model, 50):>8.2f}"
+                f"{figures['p50']:>8}{figures['p99']:>8}"
+            )
+        out[suite_name] = bands
+    return out
 
 
 def pyplot() -> Any | None:
@@ -239,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
-    specs = [suite_named(name) for name in args.suite] if args.suite else list(SUITES)
+    specs = [spec_named(name) for name in args.suite] if args.suite else list(ALL_SUITES)
     pin_one_core()
     print(
         f"hint() speed on {', '.join(s.name for s in specs)}, "
@@ -252,7 +302,7 @@ def main(argv: list[str] | None = None) -> None:
         **machine(),
         "quick": stride != 1,
         "stride": stride,
-        "suites": {s.name: {"variant": s.variant_name, "jokers": s.jokers, "seed": s.seed} for s in specs},
+        "suites": {s.name: _describe(s) for s in specs},
         "objective": "points",
     }
     (RESULTS / "speed.json").write_text(
@@ -263,6 +313,17 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {RESULTS / 'speed.json'} and {RESULTS / 'speed.png'}")
     else:
         print(f"wrote {RESULTS / 'speed.json'}")
+
+
+def _describe(spec: Spec) -> dict[str, object]:
+    if isinstance(spec, MidgameSpec):
+        return {
+            "variant": spec.variant.name,
+            "jokers": "bot games",
+            "bots": list(spec.bots),
+            "seed": spec.seed,
+        }
+    return {"variant": spec.variant_name, "jokers": spec.jokers, "seed": spec.seed}
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ library), so the repository root goes on ``sys.path`` here.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.midgame import MIDGAME_SUITES, freeable, sample_games, wanted  # noqa: E402
 from benchmarks.peers import card_tile, peer_table, piece_tile, tile_card  # noqa: E402
 from benchmarks.suite import SUITES, SuiteEntry, coverage_problems, suite  # noqa: E402
 from solver.cards import ALL_CARDS, Card, Joker  # noqa: E402
+from solver.position import Position  # noqa: E402
 from solver.variants import Variant  # noqa: E402
 
 
@@ -76,3 +79,29 @@ def test_peer_sets_get_joker_declarations() -> None:
     assert sorted(str(meld) for meld in table) == ["*4s 5s 6s", "5s *6s 7s", "5s 5h *5d"]
     assert peer_table([(five, card_tile(Card.parse("8s")), 53)]) is None  # 5 and 8 need two jokers
     assert peer_table([(five, card_tile(Card.parse("6h")), 53)]) is None
+
+
+def test_midgame_suites_hold_what_they_promise() -> None:
+    # Every written position: valid, a table of 30-100 cards with one or two jokers, at
+    # least one freeable by a real card on the table or in the hand.
+    for spec in MIDGAME_SUITES:
+        entries = spec.load()
+        assert len(entries) == spec.count
+        for entry in entries:
+            entry.position.validate(spec.variant)
+            assert wanted(entry.position), str(entry.position)
+            assert entry == SuiteEntry.of(entry.position)
+
+
+def test_midgame_sampling_is_deterministic() -> None:
+    spec = replace(MIDGAME_SUITES[0], count=6)
+    first, again = sample_games(spec), sample_games(spec)
+    assert [str(p) for p in first] == [str(p) for p in again]
+    assert len(first) == 6 and all(freeable(p) for p in first)
+    assert not freeable(Position.parse("4s *5s 6s / 7s")) and freeable(Position.parse("4s *5s 6s / 5s"))
+
+
+@pytest.mark.slow
+def test_written_midgame_suites_match_their_generator() -> None:
+    for spec in MIDGAME_SUITES:
+        assert spec.path.read_text() == spec.text(), "rebuild with: python -m benchmarks.midgame --write"
