@@ -44,7 +44,8 @@ def _speed(data: dict[str, Any], results: Path) -> list[str]:
         "### Speed of `hint()`",
         "",
         f"Measured {_machine(meta)}: {len(rows)} positions from the seeded suites in "
-        "`benchmarks/suites/` (every variant with and without locked jokers, hands of 1-20 cards), "
+        "`benchmarks/suites/` (every variant with and without locked jokers, hands of 1-20 cards, and "
+        "the two mid-game suites sampled from bot games, where every table holds a joker that can be freed), "
         "one `hint()` call at a time, the whole call timed (validation, then the fast path's search, "
         "or CP-SAT's model building, solving and extraction), every play checked by the referee.",
         "",
@@ -87,9 +88,31 @@ def _speed(data: dict[str, Any], results: Path) -> list[str]:
         lines.append(
             "Answered by: " + ", ".join(f"{key} {value}" for key, value in sorted(engines.items())) + "."
         )
+    suites = summary.get("by_suite", {})
+    if suites:
+        lines += [
+            "",
+            "| suite | table cards | positions | by the search | search p50 ms | CP-SAT p50 ms "
+            "| p50 ms | p99 ms |",
+            "|---|---|--:|--:|--:|--:|--:|--:|",
+        ]
+        for suite_name, bands in suites.items():
+            for label in labels:
+                figures = bands.get(label)
+                if figures:
+                    shown = f"**{label}**" if label == "all" else label
+                    lines.append(
+                        f"| {suite_name} | {shown} | {figures['n']} | {figures['search']} "
+                        f"| {_or_dash(figures['search_p50'])} | {_or_dash(figures['cp_sat_p50'])} "
+                        f"| {figures['p50']} | {figures['p99']} |"
+                    )
     if (results / "speed.png").exists():
         lines += ["", "![hint() time against table size](benchmarks/results/speed.png)"]
     return lines
+
+
+def _or_dash(value: object) -> str:
+    return "-" if value is None else str(value)
 
 
 def _peers(data: dict[str, Any], results: Path) -> list[str]:
