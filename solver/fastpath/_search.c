@@ -26,6 +26,11 @@
  * must be used), or may break an intact block to free its joker for the slot.  The
  * same mechanism carries hand jokers that must be played (``keep_jokers`` going out).
  *
+ * The opening.  With ``need`` > 0 (Rummikub's first meld; the caller passes no blocks,
+ * since the table stays as it is) the state also holds the value still needed: each
+ * meld laid subtracts the values of its cards (a joker the card it stands for), the end
+ * is a play only at 0, and the bound cuts a state whose pieces left cannot reach it.
+ *
  * Search.  Cards are indexed rank-major ((rank - 1) * 4 + suit) and a block's key is
  * its lowest card index.  A state takes a pivot and tries everything that can happen
  * to it:
