@@ -100,8 +100,3 @@ def test_midgame_sampling_is_deterministic() -> None:
     assert len(first) == 6 and all(freeable(p) for p in first)
     assert not freeable(Position.parse("4s *5s 6s / 7s")) and freeable(Position.parse("4s *5s 6s / 5s"))
 
-
-@pytest.mark.slow
-def test_written_midgame_suites_match_their_generator() -> None:
-    for spec in MIDGAME_SUITES:
-        assert spec.path.read_text() == spec.text(), "rebuild with: python -m benchmarks.midgame --write"
