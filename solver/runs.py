@@ -65,6 +65,7 @@ import random
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -362,7 +363,9 @@ def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
     if backend.address is None and backend.scheduler_file is None:
         # Ctrl-C while the cluster starts would leave it half made (distributed then fails
         # to close it at exit): start it whole, close it, then stop.
-        with _sigint_deferred() as interrupted:
+        with _sigint_deferred() as interrupted, warnings.catch_warnings():
+            # Its HTTP endpoint takes another port when 8787 is busy: nothing to warn about.
+            warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
             cluster = LocalCluster(
                 n_workers=backend.workers,
                 threads_per_worker=1,
