@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.cpsat import DEFAULT_TIME_LIMIT, hint
-from solver.cpsat.instance import Objective
+from solver.engine import DEFAULT_TIME_LIMIT, Objective, hint
 from solver.plan import hint_payload
 from solver.position import Position
 from solver.runs import Chunk
@@ -44,16 +43,16 @@ def hint_line(job: HintJob, line: BatchLine) -> dict[str, object]:
     number, text = line
     try:
         position = Position.parse(text).validate(job.variant)
-        found = hint(
-            position,
-            variant=job.variant,
-            objective=job.objective,
-            keep_jokers=job.keep_jokers,
-            time_limit=job.time_limit,
-            opened=job.opened,
-        )
-    except ValueError as error:
+    except ValueError as error:  # NotationError, PositionError, an illegal table meld
         return {"line": number, "input": text, "error": str(error)}
+    found = hint(
+        position,
+        variant=job.variant,
+        objective=job.objective,
+        keep_jokers=job.keep_jokers,
+        time_limit=job.time_limit,
+        opened=job.opened,
+    )
     return {"line": number, **hint_payload(found)}
 
 
@@ -77,7 +76,7 @@ def describe_record(record: dict[str, object]) -> str:
     if status == "timeout":
         return f"{number}: no play found within the time limit; {hand}"
     if status == "no_play":
-        return f"{number}: no play; {hand}"
+        return f"{number}: no play: the table stays {record['table'] or '(empty)'}; {hand}"
     notes = [hand]
     if record["goes_out"]:
         notes.append("goes out")

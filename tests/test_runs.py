@@ -327,7 +327,7 @@ def test_hint_batch_answers_every_line_in_order_in_text(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in lines] == ["2", "3", "5", "6", "7"]
     assert lines[0] == "2: play Ac -> Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac; hand (empty), 0 points, goes out"
     assert lines[1].startswith("3: error: bad position 'Kh Kx / Ac': bad card 'Kx'")
-    assert lines[2] == "5: no play; hand 9s, 9 points"
+    assert lines[2] == "5: no play: the table stays 10s 10h 10d | Js Jh Jd | Qh Qd Qc; hand 9s, 9 points"
     assert lines[3].startswith("6: error: bad position '7h 8h 9h'")
     assert lines[4].startswith("7: play 7h 8h 9h -> 7h 8h 9h;")
     assert "[" not in outcome.stdout  # no Python lists
