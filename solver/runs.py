@@ -232,20 +232,20 @@ def run_indexed(
 ) -> list[R]:
     """``task`` over every item, chunk by chunk on the chosen backend; the results in
     item order (one per item).  See the module docstring for the contract."""
-    return list(
-        iter_indexed(
-            task,
-            params,
-            items,
-            jobs=jobs,
-            scheduler=scheduler,
-            scheduler_file=scheduler_file,
-            backend=backend,
-            chunk_size=chunk_size,
-            max_chunk=max_chunk,
-            on_chunk=on_chunk,
-        )
+    running = iter_indexed(
+        task,
+        params,
+        items,
+        jobs=jobs,
+        scheduler=scheduler,
+        scheduler_file=scheduler_file,
+        backend=backend,
+        chunk_size=chunk_size,
+        max_chunk=max_chunk,
+        on_chunk=on_chunk,
     )
+    with contextlib.closing(running):
+        return list(running)
 
 
 def iter_indexed(
@@ -260,10 +260,12 @@ def iter_indexed(
     chunk_size: int | None = None,
     max_chunk: int = 50,
     on_chunk: Callable[[Chunk[T], list[R]], None] | None = None,
-) -> Iterator[R]:
+) -> Generator[R]:
     """Like ``run_indexed``, but yields each result in item order as soon as it and every
     earlier one are done (``hint --batch`` prints its lines so).  Closing the iterator
-    early stops the run as Ctrl-C does."""
+    early stops the run as Ctrl-C does; a caller that may stop early or be interrupted
+    between items should close it at once (``with contextlib.closing(...)``), not leave
+    that to the garbage collector."""
     chosen = (
         backend
         if backend is not None

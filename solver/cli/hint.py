@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -79,12 +80,13 @@ def _batch(path: str, job: HintJob, backend: Backend, json_output: bool) -> None
             max_chunk=BATCH_CHUNK,
             on_chunk=lambda chunk, _done: progress.advance(task, len(chunk)),
         )
-        for record in records:
-            bad += "error" in record
-            if json_output:
-                print(json.dumps(record), flush=True)
-            else:
-                out.print(describe_record(record), markup=False)
+        with closing(records):  # Ctrl-C while printing ends the workers at once too
+            for record in records:
+                bad += "error" in record
+                if json_output:
+                    print(json.dumps(record), flush=True)
+                else:
+                    out.print(describe_record(record), markup=False)
     if bad:
         err.print(f"{bad} of {len(lines)} lines had bad input", markup=False)
         raise typer.Exit(2)
