@@ -12,7 +12,10 @@ results of the in-process run (the script stops otherwise).  A Dask cluster is s
 and warmed up (each worker imports the engine) before the timed run; the seconds that
 took are reported apart, since a cluster serves many runs.  Speed-up is against the
 in-process run (the mean of one run first and one last); efficiency is speed-up per
-worker.  Results go to
+worker.  CPU time is summed over this process and every process under it (workers,
+scheduler): CPU efficiency (in-process CPU over the backend's CPU) is the share of the
+work that is games rather than the layer's overhead, which holds on a busy machine where
+wall-clock speed-up cannot show.  Results go to
 ``benchmarks/results/scale.json``.
 """
 
@@ -21,16 +24,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import psutil
 from distributed import Client, LocalCluster
 
 from benchmarks.speed import RESULTS, machine
@@ -99,14 +104,32 @@ def separate_cluster(workers: int) -> Iterator[Client]:
                 program.kill()
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and every process under it, live or already reaped (the
+    pool's workers, a LocalCluster's workers, the dask scheduler and worker programs)."""
+    mine = os.times()
+    total = mine.user + mine.system + mine.children_user + mine.children_system
+    for process in psutil.Process().children(recursive=True):
+        with suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
 def timed(
     label: str, workers: int, run: Callable[[], TournamentResult], setup_s: float | None = None
 ) -> tuple[Row, TournamentResult]:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     result = run()
-    seconds = time.perf_counter() - started
-    row: Row = {"backend": label, "workers": workers, "seconds": round(seconds, 3), "setup_s": setup_s}
-    print(f"  {label}: {seconds:.2f} s", file=sys.stderr, flush=True)
+    seconds, cpu = time.perf_counter() - started, cpu_seconds() - cpu
+    row: Row = {
+        "backend": label,
+        "workers": workers,
+        "seconds": round(seconds, 3),
+        "cpu_s": round(cpu, 3),
+        "setup_s": setup_s,
+    }
+    print(f"  {label}: {seconds:.2f} s, {cpu:.2f} s of CPU", file=sys.stderr, flush=True)
     return row, result
 
 
@@ -138,6 +161,7 @@ def measure(bots: list[str], games: int) -> list[Row]:
     # load drifts, and the two in-process runs show by how much.
     base = measured[0][1]
     base_seconds = (float(str(measured[0][0]["seconds"])) + float(str(measured[-1][0]["seconds"]))) / 2
+    base_cpu = (float(str(measured[0][0]["cpu_s"])) + float(str(measured[-1][0]["cpu_s"]))) / 2
     rows = []
     for row, result in measured:
         if results_of(result) != results_of(base):
@@ -150,6 +174,8 @@ def measure(bots: list[str], games: int) -> list[Row]:
                 "games_per_s": round(games / seconds, 2),
                 "speedup": round(speedup, 2),
                 "efficiency": round(speedup / int(str(row["workers"])), 2),
+                "cpu_ms_per_game": round(1000 * float(str(row["cpu_s"])) / games, 1),
+                "cpu_efficiency": round(base_cpu / float(str(row["cpu_s"])), 2),
                 "same_results": True,
             }
         )
@@ -158,14 +184,15 @@ def measure(bots: list[str], games: int) -> list[Row]:
 
 def markdown(rows: list[Row]) -> str:
     lines = [
-        "| backend | workers | games/s | speed-up | efficiency | cluster start s |",
-        "|---|--:|--:|--:|--:|--:|",
+        "| backend | workers | games/s | speed-up | efficiency | CPU ms/game | CPU efficiency"
+        " | cluster start s |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         setup = "" if row["setup_s"] is None else f"{row['setup_s']}"
         lines.append(
             f"| {row['backend']} | {row['workers']} | {row['games_per_s']} | {row['speedup']}x"
-            f" | {row['efficiency']} | {setup} |"
+            f" | {row['efficiency']} | {row['cpu_ms_per_game']} | {row['cpu_efficiency']} | {setup} |"
         )
     return "\n".join(lines)
 
