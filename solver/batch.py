@@ -43,6 +43,7 @@ def hint_line(job: HintJob, line: BatchLine) -> dict[str, object]:
     number, text = line
     try:
         position = Position.parse(text).validate(job.variant)
+        entered = Position.parse(text, keep_order=True)  # the steps number melds as typed
     except ValueError as error:  # NotationError, PositionError, an illegal table meld
         return {"line": number, "input": text, "error": str(error)}
     found = hint(
@@ -53,7 +54,7 @@ def hint_line(job: HintJob, line: BatchLine) -> dict[str, object]:
         time_limit=job.time_limit,
         opened=job.opened,
     )
-    return {"line": number, **hint_payload(found)}
+    return {"line": number, **hint_payload(found, before=entered)}
 
 
 def hint_lines(job: HintJob, chunk: Chunk[BatchLine]) -> list[dict[str, object]]:
