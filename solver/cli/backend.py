@@ -9,6 +9,7 @@ commands write their output files only after a run completes, so nothing partial
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,6 +68,9 @@ def interruptible(what: str, left: str = "nothing written") -> Iterator[None]:
         yield
     except KeyboardInterrupt:
         err.print(f"interrupted: {what} stopped, workers ended, {left}", markup=False)
+        # The workers are gone; what is left is the interpreter's exit, whose collection
+        # of a large heap took seconds on a busy machine.  Nothing here needs finalizing.
+        gc.freeze()
         raise typer.Exit(INTERRUPTED) from None
     except BackendError as error:
         fail(str(error))
