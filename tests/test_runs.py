@@ -28,6 +28,7 @@ import solver.puzzles.generate as generate_module
 import solver.runs as runs
 from solver.cli import app
 from solver.game import GameSettings
+from solver.game.match import run_match
 from solver.game.tournament import run_tournament
 from solver.puzzles import GenerationStats, generate_puzzles
 from solver.runs import (
@@ -138,6 +139,17 @@ def test_local_cluster_gives_the_same_results(client: Client) -> None:
     there = generate_puzzles(4, "easy", rng=random.Random(3), stats=stats_there, scheduler=client)
     assert [p.to_dict() for p in there] == [p.to_dict() for p in here]
     assert stats_there == stats_here
+
+
+def test_a_match_on_the_cluster_gives_the_same_pairs(client: Client) -> None:
+    alone = run_match("greedy", "random", pairs=4, seed=5)
+    there = run_match("greedy", "random", pairs=4, seed=5, scheduler=client)
+    assert [pair.seed for pair in there.pairs] == [pair.seed for pair in alone.pairs]
+    assert there.to_dict()["results"] == alone.to_dict()["results"]
+    outcome = runner.invoke(
+        app, ["match", "greedy", "random", "--pairs", "2", "--jobs", "2", "--scheduler", "local:1"]
+    )
+    assert outcome.exit_code == 2 and "not both" in outcome.stderr
 
 
 def test_a_killed_worker_changes_nothing(client: Client) -> None:
