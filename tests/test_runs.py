@@ -278,6 +278,12 @@ def test_an_unreachable_scheduler_is_a_one_line_error(monkeypatch: pytest.Monkey
 # --- Ctrl-C ------------------------------------------------------------------------------
 
 
+def default_sigint() -> None:
+    """Ctrl-C as at a terminal: pytest-xdist's workers ignore SIGINT, and a child would
+    inherit that (Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_tournament(tmp_path: Path, *options: str) -> None:
     """Start a long tournament, wait until games finish (their logs appear), send one
     SIGINT to the command alone, and check it stops promptly with no worker left and no
@@ -285,7 +291,11 @@ def interrupt_tournament(tmp_path: Path, *options: str) -> None:
     out, logs = tmp_path / "results.json", tmp_path / "logs"
     command = [RUMMY, "tournament", "--games", "5000", "--bots", "random,random", "--out", str(out)]
     process = subprocess.Popen(
-        [*command, "--logs", str(logs), *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, "--logs", str(logs), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and process.poll() is None and not any(logs.glob("game-*.jsonl")):
