@@ -12,6 +12,13 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
+from solver.cli.backend import (
+    JobsOption,
+    SchedulerFileOption,
+    SchedulerOption,
+    backend_from_options,
+    interruptible,
+)
 from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
@@ -203,7 +210,9 @@ def tournament(
     bots: BotsOption = "greedy,random",
     variant: VariantOption = "manipulation",
     seed: Annotated[int, typer.Option(help="Tournament seed; each game's seed derives from it.")] = 0,
-    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    scheduler_file: SchedulerFileOption = None,
     knock_only_after_meld: KnockOption = False,
     round_bonus_to_all: BonusOption = False,
     time_limit: TimeLimitOption = BOT_TIME_LIMIT,
@@ -213,24 +222,29 @@ def tournament(
 ) -> None:
     """Play seeded games between bots (one seat each, rotating) and print the results table.
 
-    The results table is the same for the same seed, bots and options, whatever --jobs;
-    the speed table below it is wall-clock time.
+    The results table is the same for the same seed, bots and options, whatever runs the
+    games (--jobs, --scheduler or --scheduler-file); the speed table below it is wall-clock
+    time.  Ctrl-C stops every worker at once and writes no --out file.
     """
     if not 1 <= games <= MAX_GAMES:
         fail(f"--games must be between 1 and {MAX_GAMES}, not {games}")
-    if not 1 <= jobs <= MAX_JOBS:
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
     check_time_limit(time_limit)
     _check_seed(seed)
     names = _bot_list(bots)
     rules = _settings(variant, len(names), knock_only_after_meld, round_bonus_to_all)
     _bots(names, seed, time_limit)  # an unknown bot stops here, before any game
+    backend = backend_from_options(jobs, scheduler, scheduler_file)
     if logs is not None:
         prepare_output_dir(logs, "--logs")
     if out_file is not None:
         check_output_file(out_file, "--out")
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+    with (
+        interruptible("tournament", "no --out file written"),
+        Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress,
+    ):
         task = progress.add_task("games", total=games)
         try:
             result = run_tournament(
@@ -238,9 +252,9 @@ def tournament(
                 games=games,
                 settings=rules,
                 seed=seed,
-                jobs=jobs,
+                backend=backend,
                 time_limit=time_limit,
-                log_dir=None if logs is None else str(logs),
+                log_dir=logs,
                 on_game_done=lambda _summary: progress.advance(task),
             )
         except ValueError as error:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from contextlib import closing
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,15 @@ import typer
 from rich.progress import Progress
 from rich.text import Text
 
+from solver.batch import MAX_CHUNK as BATCH_CHUNK
+from solver.batch import HintJob, describe_record, hint_lines
+from solver.cli.backend import (
+    JobsOption,
+    SchedulerFileOption,
+    SchedulerOption,
+    backend_from_options,
+    interruptible,
+)
 from solver.cli.common import (
     JsonOption,
     NotOpenedOption,
@@ -33,7 +43,7 @@ from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective,
 from solver.flow import summary_lines
 from solver.plan import hint_payload, plan_play
 from solver.position import Position
-from solver.variants import Variant
+from solver.runs import Backend, iter_indexed
 
 
 def _read_lines(path: str) -> list[str]:
@@ -52,26 +62,31 @@ def _hint_lines(path: str) -> Iterator[tuple[int, str]]:
             yield number, line.strip()
 
 
-def _batch(path: str, rules: Variant, solve: Callable[[Position], Hint], json_output: bool) -> None:
+def _batch(path: str, job: HintJob, backend: Backend, json_output: bool) -> None:
+    """Answer every line in input order (JSON lines or one readable line each), bad lines
+    included; exit 2 at the end if any line was bad."""
     lines = list(_hint_lines(path))
     bad = 0
-    with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+    with (
+        interruptible("batch", "the lines printed so far are complete"),
+        Progress(console=err, transient=True, disable=not err.is_terminal) as progress,
+    ):
         task = progress.add_task("hints", total=len(lines))
-        for number, text in lines:
-            try:
-                pos = Position.parse(text).validate(rules)
-                entered = Position.parse(text, keep_order=True)
-                record = {"line": number, **hint_payload(solve(pos), before=entered)}
-            except ValueError as error:
-                bad += 1
-                record = {"line": number, "input": text, "error": str(error)}
-            if json_output:
-                print(json.dumps(record), flush=True)
-            else:
-                summary = f"{record['status']}: {record['table']}  (hand {record['hand']})"
-                shown = record.get("error") or summary
-                out.print(f"{number}: {shown}", markup=False)
-            progress.advance(task)
+        records = iter_indexed(
+            hint_lines,
+            job,
+            lines,
+            backend=backend,
+            max_chunk=BATCH_CHUNK,
+            on_chunk=lambda chunk, _done: progress.advance(task, len(chunk)),
+        )
+        with closing(records):  # Ctrl-C while printing ends the workers at once too
+            for record in records:
+                bad += "error" in record
+                if json_output:
+                    print(json.dumps(record), flush=True)
+                else:
+                    out.print(describe_record(record), markup=False)
     if bad:
         err.print(f"{bad} of {len(lines)} lines had bad input", markup=False)
         raise typer.Exit(2)
@@ -138,8 +153,16 @@ def hint_command(
         ),
     ] = 0,
     json_output: JsonOption = False,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    scheduler_file: SchedulerFileOption = None,
 ) -> None:
-    """Find the best play.  Exit 1 when there is no play, 2 for bad input."""
+    """Find the best play.  Exit 1 when there is no play, 2 for bad input.
+
+    --batch answers every line in order (bad lines as errors, exit 2 at the end); --jobs,
+    --scheduler or --scheduler-file spread a batch over processes or a Dask cluster.
+    --alternatives N also shows the N next-best plays (one position only).
+    """
     if not 0 <= others < MAX_ALTERNATIVES:
         fail(f"--alternatives must be 0 to {MAX_ALTERNATIVES - 1}, not {others}")
     rules = load_variant(variant, players)
@@ -160,8 +183,12 @@ def hint_command(
             fail("give a POSITION or --batch FILE, not both")
         if others:
             fail("--alternatives works on one POSITION, not with --batch")
-        _batch(batch, rules, solve, json_output)
+        backend = backend_from_options(jobs, scheduler, scheduler_file)
+        job = HintJob(rules, chosen, keep_jokers, time_limit, opened=not not_opened)
+        _batch(batch, job, backend, json_output)
         return
+    if jobs is not None or scheduler is not None or scheduler_file is not None:
+        fail("--jobs, --scheduler and --scheduler-file go with --batch FILE")
     if position is None:
         fail("missing POSITION (or --batch FILE)")
     pos = load_position(position, rules)

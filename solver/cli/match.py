@@ -10,6 +10,13 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
+from solver.cli.backend import (
+    JobsOption,
+    SchedulerFileOption,
+    SchedulerOption,
+    backend_from_options,
+    interruptible,
+)
 from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
 from solver.cli.game import MAX_JOBS
 from solver.game import BOTS, GameSettings
@@ -100,7 +107,9 @@ def match(
     seed: Annotated[int, typer.Option(help="Match seed; each pair's deal derives from it.")] = 0,
     variant: VariantOption = "manipulation",
     players: Annotated[int, typer.Option(help="Players per game (a match is between two bots: 2).")] = 2,
-    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    scheduler_file: SchedulerFileOption = None,
     sprt_text: Annotated[
         str | None,
         typer.Option("--sprt", help="Stop early by an SPRT of elo0,elo1 (alpha = beta = 0.05), e.g. 0,50."),
@@ -112,13 +121,14 @@ def match(
 
     Prints games won, points per round, A's win rate with its 95% Wilson interval (pairs
     as clusters), the Elo difference with its interval and, with --sprt, the test's
-    decision.  The same seed gives the same results whatever --jobs.
+    decision.  The same seed gives the same results whatever --jobs, --scheduler or
+    --scheduler-file; Ctrl-C stops every worker at once.
     """
     if players != 2:
         fail(f"a match is played by 2 players, not {players}")
     if not 1 <= pairs <= MAX_PAIRS:
         fail(f"--pairs must be between 1 and {MAX_PAIRS}, not {pairs}")
-    if not 1 <= jobs <= MAX_JOBS:
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
@@ -128,8 +138,12 @@ def match(
         settings = GameSettings.named(variant, players)
     except ValueError as error:
         fail(str(error))
+    backend = backend_from_options(jobs, scheduler, scheduler_file)
     columns = (TextColumn("pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+    with (
+        interruptible("match"),
+        Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress,
+    ):
         task = progress.add_task("pairs", total=pairs)
         try:
             result = run_match(
@@ -138,7 +152,7 @@ def match(
                 pairs=pairs,
                 seed=seed,
                 settings=settings,
-                jobs=jobs,
+                backend=backend,
                 sprt_elo=bounds,
                 time_limit=time_limit,
                 on_pair_done=lambda _pair: progress.advance(task),

@@ -21,6 +21,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from solver.cli.backend import (
+    JobsOption,
+    SchedulerFileOption,
+    SchedulerOption,
+    backend_from_options,
+    interruptible,
+)
 from solver.cli.common import (
     JsonOption,
     PlayersOption,
@@ -158,12 +165,16 @@ def puzzle_command(
         typer.Option("--solutions-to", metavar="<file>", help="Also write the solutions to this file."),
     ] = None,
     json_output: JsonOption = False,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    scheduler_file: SchedulerFileOption = None,
 ) -> None:
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
     Every puzzle is verified (referee, rearrangement needed, unique solution) and graded.
     --no-solutions keeps the answers for later: rerun with the same seed without it, or read
     the file of --solutions-to.
+    The same seed gives the same puzzles whatever --jobs, --scheduler or --scheduler-file.
 
     --json prints one JSON object per puzzle per line.  Exit 1: no puzzle found; 2: bad input.
     """
@@ -176,12 +187,19 @@ def puzzle_command(
     rules = load_variant(variant, players)
     if solutions_to is not None and not solutions_to.parent.is_dir():
         fail(f"cannot write {solutions_to}: no directory {solutions_to.parent}")
+    backend = backend_from_options(jobs, scheduler, scheduler_file)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     progress = _LateProgress(count, f"{level} puzzles")
     try:
-        puzzles = generate_puzzles(
-            count, level, rng=random.Random(chosen_seed), variant=rules, progress=progress.advance
-        )
+        with interruptible("puzzle generation"):
+            puzzles = generate_puzzles(
+                count,
+                level,
+                rng=random.Random(chosen_seed),
+                variant=rules,
+                progress=progress.advance,
+                backend=backend,
+            )
     except GenerationError as error:
         fail(str(error), code=1)
     except ValueError as error:

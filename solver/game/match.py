@@ -7,9 +7,10 @@ deal), so both games see the same deals and the same stock order, seat for seat:
 luck of the cards cancels within a pair.  Each bot gets a generator derived from the
 pair seed and its entry (A or B), the same in both games of the pair.
 
-The work is a pure function of a chunk of pair indices (``play_chunk``); chunks run
-through ``solver.game.parallel.map_chunks`` and are merged in index order, so a match
-gives the same results for the same seed whatever the number of workers.  With an SPRT
+The work is a pure function of a chunk of pair indices (``play_pairs``); chunks run
+through the execution layer ``solver.runs`` (in this process, a local pool with
+``jobs``, or a Dask cluster with ``scheduler``) and are merged in index order, so a match
+gives the same results for the same seed whatever the backend and the number of workers.  With an SPRT
 the test is evaluated after each pair *in index order* and the match stops at the first
 pair where it decides; pairs computed past that point are discarded, which keeps the
 stop independent of the workers too.
@@ -22,20 +23,22 @@ clusters), the Elo difference with its interval and the SPRT.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from solver.game.bots import BOT_TIME_LIMIT, Bot
 from solver.game.game import Acted, Dealt, GameEvent
-from solver.game.parallel import chunked, map_chunks
 from solver.game.registry import make_bot
 from solver.game.runner import play_game
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval, SprtResult, clustered_wilson, elo_interval, sprt
+from solver.runs import Backend, Chunk, SchedulerSpec, iter_indexed, make_backend
 
 __all__ = [
     "EntryStats",
@@ -47,6 +50,7 @@ __all__ = [
     "pair_seed",
     "play_chunk",
     "play_pair",
+    "play_pairs",
     "run_match",
 ]
 
@@ -181,6 +185,11 @@ def play_chunk(job: tuple[MatchSpec, range]) -> list[PairResult]:
     """The pairs of one chunk, in index order: a pure function of the spec and the indices."""
     spec, indices = job
     return [play_pair(spec, index) for index in indices]
+
+
+def play_pairs(spec: MatchSpec, chunk: Chunk[int]) -> list[PairResult]:
+    """The task ``solver.runs`` runs: the pairs of one chunk of indices, in order."""
+    return [play_pair(spec, index) for index in chunk.items]
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +357,9 @@ def run_match(
     seed: int = 0,
     settings: GameSettings | None = None,
     jobs: int = 1,
+    scheduler: SchedulerSpec = None,
+    scheduler_file: str | os.PathLike[str] | None = None,
+    backend: Backend | None = None,
     chunk_size: int | None = None,
     sprt_elo: tuple[float, float] | None = None,
     time_limit: float = BOT_TIME_LIMIT,
@@ -355,8 +367,11 @@ def run_match(
 ) -> MatchResult:
     """Play up to ``pairs`` mirrored pairs of ``bot_a`` against ``bot_b`` and total them up.
 
-    ``settings`` defaults to 2-player Manipulation Rummy.  ``jobs`` worker processes
-    play chunks of ``chunk_size`` pairs (results do not depend on either).
+    ``settings`` defaults to 2-player Manipulation Rummy.  ``jobs`` worker processes, or
+    the Dask cluster of ``scheduler`` (``"local:N"``, an address or a
+    ``distributed.Client``) or ``scheduler_file``, or a ready ``backend``
+    (``solver.runs``), play chunks of ``chunk_size`` pairs (results depend on none of
+    these).  Ctrl-C ends the workers at once and propagates.
     ``sprt_elo=(elo0, elo1)`` stops at the first pair, in index order, where the SPRT
     (alpha = beta = 0.05) accepts either hypothesis.  ``on_pair_done`` is called in this
     process for each pair merged in index order (for a progress bar).
@@ -372,33 +387,27 @@ def run_match(
         raise ValueError(f"the SPRT needs elo0 < elo1, not {sprt_elo[0]},{sprt_elo[1]}")
     for name in (bot_a, bot_b):
         make_bot(name)  # an unknown bot fails here, before any game starts
+    chosen = backend
+    if chosen is None:
+        dask = scheduler is not None or scheduler_file is not None
+        chosen = make_backend(
+            jobs=None if dask and jobs == 1 else jobs, scheduler=scheduler, scheduler_file=scheduler_file
+        )
     spec = MatchSpec((bot_a, bot_b), rules, seed, time_limit)
-    size = chunk_size if chunk_size is not None else max(1, min(4, pairs // (4 * jobs)))
-    chunks = [(spec, indices) for indices in chunked(pairs, size)]
+    size = chunk_size
+    if size is None and chosen.kind != "dask":
+        size = max(1, min(4, pairs // (4 * chosen.workers)))
     started = time.perf_counter()
-    waiting: dict[int, list[PairResult]] = {}
     merged: list[PairResult] = []
-    next_chunk = 0
     stopped = False
-    results = map_chunks(play_chunk, chunks, jobs=jobs)
-    try:
-        for index, chunk_pairs in results:
-            waiting[index] = chunk_pairs
-            while next_chunk in waiting and not stopped:
-                for pair in waiting.pop(next_chunk):
-                    merged.append(pair)
-                    if on_pair_done is not None:
-                        on_pair_done(pair)
-                    if sprt_elo is not None and _decided(merged, sprt_elo):
-                        stopped = len(merged) < pairs
-                        break
-                else:
-                    next_chunk += 1
-                    continue
+    running = iter_indexed(play_pairs, spec, range(pairs), backend=chosen, chunk_size=size, max_chunk=4)
+    with closing(running):  # a decided SPRT stops the workers at once
+        for pair in running:
+            merged.append(pair)
+            if on_pair_done is not None:
+                on_pair_done(pair)
+            if sprt_elo is not None and _decided(merged, sprt_elo):
+                stopped = len(merged) < pairs
                 break
-            if stopped:
-                break
-    finally:
-        results.close()
     seconds = time.perf_counter() - started
     return _summarize(spec, pairs, merged, sprt_elo, seconds, stopped)

@@ -1,18 +1,21 @@
-"""Reproducible tournaments: many seeded games between bots, in parallel processes.
+"""Reproducible tournaments: many seeded games between bots, on any backend of ``solver.runs``.
 
 Game ``i`` of a tournament with seed ``S`` is played with a seed derived from ``(S, i)``
 (``game_seed``), and the bots sit in an order rotated by ``i`` so that no bot keeps the
-same seat.  Games are independent, so they run in any order in any number of
-processes (``jobs``) and the results, collected by game index, are the same for every
-``jobs``.  Only the milliseconds per move depend on the machine.
+same seat.  Games are independent, so they run in chunks of indices (``play_games``) in
+this process, in a local pool (``jobs``) or on a Dask cluster (``scheduler``), and the
+results, merged by game index, are the same whatever the backend, the worker count or
+the chunking.  Only the milliseconds per move depend on the machine.  Game logs
+(``log_dir``) are recorded by the worker and written by this process, so they land here
+even when the games run on other machines.
 """
 
 from __future__ import annotations
 
-import random
+import io
+import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,23 +25,30 @@ from solver.game.log import LogWriter
 from solver.game.registry import make_bot, make_bots
 from solver.game.runner import play_game
 from solver.game.settings import GameSettings
+from solver.runs import Backend, Chunk, SchedulerSpec, item_seed, make_backend, run_indexed
 
 __all__ = [
     "EntryResult",
     "GameSpec",
     "GameSummary",
     "SeatSummary",
+    "TournamentJob",
     "TournamentResult",
     "entry_labels",
     "game_seed",
+    "play_games",
     "run_game",
     "run_tournament",
 ]
 
+MAX_CHUNK = 25
+"""Most games in one task: small enough for a live progress bar and little lost work
+when a worker dies, large enough that scheduling costs nothing next to the games."""
+
 
 def game_seed(tournament_seed: int, index: int) -> int:
     """The seed of game ``index`` (0-based) of the tournament played with ``tournament_seed``."""
-    return random.Random(f"rummy-tournament/{tournament_seed}/{index}").getrandbits(48)
+    return item_seed(tournament_seed, index, "tournament")
 
 
 def entry_labels(bots: Sequence[str]) -> list[str]:
@@ -58,7 +68,8 @@ class GameSpec:
     bots: tuple[str, ...]
     """Bot specs of the entries, in entry order."""
     time_limit: float = BOT_TIME_LIMIT
-    log_dir: str | None = None
+    keep_log: bool = False
+    """Record the game's JSON-lines log and return it with the summary."""
 
     @property
     def seating(self) -> tuple[int, ...]:
@@ -87,10 +98,12 @@ class GameSummary:
     index: int
     seed: int
     seats: tuple[SeatSummary, ...]
+    log: str | None = None
+    """The game's JSON-lines log, when the spec asked to keep it."""
 
 
 def run_game(spec: GameSpec) -> GameSummary:
-    """Play one game (in a worker process) and summarize it per seat."""
+    """Play one game (in whichever process runs it) and summarize it per seat."""
     seating = spec.seating
     names = [spec.bots[entry] for entry in seating]
     players = make_bots(names, spec.seed, time_limit=spec.time_limit)
@@ -103,15 +116,10 @@ def run_game(spec: GameSpec) -> GameSummary:
             ms[event.seat] += event.ms or 0.0
 
     listeners = [count]
-    log_file = None
-    if spec.log_dir is not None:
-        log_file = (Path(spec.log_dir) / f"game-{spec.index + 1:05d}.jsonl").open("w", encoding="utf-8")
-        listeners.append(LogWriter(log_file, spec.settings, seed=spec.seed, players=names))
-    try:
-        result = play_game(spec.settings, players, seed=spec.seed, listeners=listeners)
-    finally:
-        if log_file is not None:
-            log_file.close()
+    log = io.StringIO() if spec.keep_log else None
+    if log is not None:
+        listeners.append(LogWriter(log, spec.settings, seed=spec.seed, players=names))
+    result = play_game(spec.settings, players, seed=spec.seed, listeners=listeners)
     seats = []
     for seat, entry in enumerate(seating):
         seats.append(
@@ -127,7 +135,34 @@ def run_game(spec: GameSpec) -> GameSummary:
                 ms=ms[seat],
             )
         )
-    return GameSummary(spec.index, spec.seed, tuple(sorted(seats, key=lambda s: s.entry)))
+    seats.sort(key=lambda summary: summary.entry)
+    return GameSummary(spec.index, spec.seed, tuple(seats), None if log is None else log.getvalue())
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentJob:
+    """What every chunk of a tournament shares (small and picklable: sent with each task)."""
+
+    settings: GameSettings
+    bots: tuple[str, ...]
+    seed: int
+    time_limit: float = BOT_TIME_LIMIT
+    keep_logs: bool = False
+
+
+def play_games(job: TournamentJob, chunk: Chunk[int]) -> list[GameSummary]:
+    """The games of one chunk of indices, in order: the task ``solver.runs`` runs."""
+    return [
+        run_game(
+            GameSpec(index, game_seed(job.seed, index), job.settings, job.bots, job.time_limit, job.keep_logs)
+        )
+        for index in chunk.items
+    ]
+
+
+def log_path(log_dir: str | os.PathLike[str], index: int) -> Path:
+    """Where the log of game ``index`` (0-based) goes: ``game-00001.jsonl`` for the first."""
+    return Path(log_dir) / f"game-{index + 1:05d}.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +205,8 @@ class TournamentResult:
     games: int
     entries: tuple[EntryResult, ...]
     seconds: float
+    backend: str = "in-process"
+    """Where the games ran (``Backend.describe()``): not part of the results."""
 
     def to_dict(self) -> dict[str, object]:
         """JSON form: ``results`` is reproducible from the seed, ``timing`` is wall clock."""
@@ -181,6 +218,7 @@ class TournamentResult:
             "timing": {
                 "seconds": round(self.seconds, 3),
                 "mean_ms_per_move": {entry.label: round(entry.mean_ms, 3) for entry in self.entries},
+                "backend": self.backend,
             },
         }
 
@@ -215,44 +253,56 @@ def run_tournament(
     games: int,
     settings: GameSettings | None = None,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: int | None = None,
+    scheduler: SchedulerSpec = None,
+    scheduler_file: str | os.PathLike[str] | None = None,
+    backend: Backend | None = None,
+    chunk_size: int | None = None,
     time_limit: float = BOT_TIME_LIMIT,
-    log_dir: str | None = None,
+    log_dir: str | os.PathLike[str] | None = None,
     on_game_done: Callable[[GameSummary], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` (one seat each, rotating) and total them up.
 
-    ``settings`` defaults to Manipulation Rummy for ``len(bots)`` players; ``jobs`` > 1
-    plays games in that many processes; ``log_dir`` writes one JSON-lines log per game;
-    ``on_game_done`` is called in this process as each game finishes (for a progress bar).
+    ``settings`` defaults to Manipulation Rummy for ``len(bots)`` players.  Where the
+    games run: ``jobs`` (1, the default: here; N: a local pool of N processes),
+    ``scheduler`` (``"local:N"``, a Dask address or a ``distributed.Client``) or
+    ``scheduler_file``, or a ready ``backend`` (see ``solver.runs``); the results are
+    the same on every backend.  ``log_dir`` gets one JSON-lines log per game, written
+    here as games finish; ``on_game_done`` is called here as each game's chunk finishes
+    (for a progress bar).  Ctrl-C (KeyboardInterrupt) ends the run at once, workers
+    included, and propagates.
     """
     if games < 1:
         raise ValueError(f"a tournament needs at least one game, not {games}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    chosen = (
+        backend
+        if backend is not None
+        else make_backend(jobs=jobs, scheduler=scheduler, scheduler_file=scheduler_file)
+    )
     rules = settings if settings is not None else GameSettings.manipulation(len(bots))
     if rules.players != len(bots):
         raise ValueError(f"{len(bots)} bots for a {rules.players}-player game")
     for name in bots:
         make_bot(name)  # an unknown bot fails here, before any game starts
-    specs = [
-        GameSpec(index, game_seed(seed, index), rules, tuple(bots), time_limit, log_dir)
-        for index in range(games)
-    ]
-    started = time.perf_counter()
-    summaries: list[GameSummary] = []
-    if jobs == 1:
-        for spec in specs:
-            summaries.append(run_game(spec))
+    job = TournamentJob(rules, tuple(bots), seed, time_limit, keep_logs=log_dir is not None)
+
+    def chunk_done(_chunk: Chunk[int], summaries: list[GameSummary]) -> None:
+        for summary in summaries:
+            if log_dir is not None and summary.log is not None:
+                log_path(log_dir, summary.index).write_text(summary.log, encoding="utf-8")
             if on_game_done is not None:
-                on_game_done(summaries[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_game, spec) for spec in specs]
-            for future in as_completed(futures):
-                summaries.append(future.result())
-                if on_game_done is not None:
-                    on_game_done(summaries[-1])
-    summaries.sort(key=lambda summary: summary.index)
+                on_game_done(summary)
+
+    started = time.perf_counter()
+    summaries = run_indexed(
+        play_games,
+        job,
+        range(games),
+        backend=chosen,
+        chunk_size=chunk_size,
+        max_chunk=MAX_CHUNK,
+        on_chunk=chunk_done,
+    )
     seconds = time.perf_counter() - started
-    return TournamentResult(rules, seed, games, _entries(bots, summaries), seconds)
+    return TournamentResult(rules, seed, games, _entries(bots, summaries), seconds, chosen.describe())

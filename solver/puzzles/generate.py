@@ -11,11 +11,17 @@ above it a piece smaller.  A position already given in this run is not given aga
 Everything random comes from the ``random.Random`` passed in, and every solve is
 deterministic (one CP-SAT worker, a fixed seed), so a seed gives the same puzzles in
 the same order on every run: the first three of ``count=5`` are the puzzles of
-``count=3``.
+``count=3``.  ``generate_puzzles`` draws one root seed from that generator and makes
+puzzle ``i`` from its own stream, seeded by the root and ``i`` alone (``puzzle_at``), so
+puzzles can be made in chunks on any backend of ``solver.runs`` (``jobs``, ``scheduler``)
+with the same result; a puzzle equal to an earlier one is replaced by the next of its
+own stream.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -29,6 +35,7 @@ from solver.puzzles.deal import Recipe, deal_start, solution_table
 from solver.puzzles.describe import decoy_text
 from solver.puzzles.grade import BANDS, WEIGHTS, Difficulty, Features, jokers_involved
 from solver.puzzles.keeping import fits
+from solver.runs import Backend, Chunk, SchedulerSpec, item_seed, make_backend, run_indexed
 from solver.variants import Variant
 
 __all__ = [
@@ -37,7 +44,10 @@ __all__ = [
     "GenerationError",
     "GenerationStats",
     "Puzzle",
+    "PuzzleJob",
     "generate_puzzles",
+    "make_puzzles",
+    "puzzle_at",
     "puzzle_stream",
 ]
 
@@ -127,6 +137,11 @@ class GenerationStats:
 
     def reject(self, reason: str) -> None:
         self.rejected[reason] += 1
+
+    def add(self, other: GenerationStats) -> None:
+        """Count another run's candidates and rejections in with these."""
+        self.candidates += other.candidates
+        self.rejected.update(other.rejected)
 
 
 def _miss(low: int, high: int, difficulty: Difficulty) -> int:
@@ -248,6 +263,30 @@ def puzzle_stream(
         yield puzzle
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleJob:
+    """What every chunk of a puzzle set shares: the band, the rules and the root seed."""
+
+    difficulty: Difficulty
+    variant: Variant
+    root: int
+
+
+def puzzle_at(job: PuzzleJob, index: int, skip: int = 0) -> tuple[Puzzle, GenerationStats]:
+    """Puzzle ``index`` of the set: the first (or, past ``skip`` others, a later) puzzle of
+    the stream seeded by the root seed and ``index`` alone, with what making it took."""
+    stats = GenerationStats()
+    rng = random.Random(item_seed(job.root, index, "puzzle"))
+    stream = puzzle_stream(job.difficulty, rng=rng, variant=job.variant, stats=stats)
+    puzzle = next(itertools.islice(stream, skip, None))
+    return puzzle, stats
+
+
+def make_puzzles(job: PuzzleJob, chunk: Chunk[int]) -> list[tuple[Puzzle, GenerationStats]]:
+    """The puzzles of one chunk of indices, in order (the task ``solver.runs`` runs)."""
+    return [puzzle_at(job, index) for index in chunk.items]
+
+
 def generate_puzzles(
     count: int,
     difficulty: Difficulty,
@@ -256,21 +295,45 @@ def generate_puzzles(
     variant: Variant | None = None,
     progress: Callable[[Puzzle], None] | None = None,
     stats: GenerationStats | None = None,
+    jobs: int | None = None,
+    scheduler: SchedulerSpec = None,
+    scheduler_file: str | os.PathLike[str] | None = None,
+    backend: Backend | None = None,
 ) -> list[Puzzle]:
     """``count`` verified puzzles of ``difficulty`` (1..MAX_COUNT), in the order the seed gives.
 
-    ``progress`` is called after each puzzle.  Raises ValueError for a bad count or
-    difficulty, GenerationError when the band cannot be reached.
+    ``progress`` is called after each puzzle (in this process, in the order they finish).
+    ``jobs``, ``scheduler``, ``scheduler_file`` or ``backend`` say where the puzzles are
+    made (``solver.runs``); the puzzles are the same everywhere.  Raises ValueError for a
+    bad count or difficulty, GenerationError when the band cannot be reached.
     """
     if difficulty not in RECIPES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose one of {', '.join(RECIPES)}")
     if not 1 <= count <= MAX_COUNT:
         raise ValueError(f"count must be between 1 and {MAX_COUNT}, not {count}")
-    found: list[Puzzle] = []
-    for puzzle in puzzle_stream(difficulty, rng=rng, variant=variant, stats=stats):
-        found.append(puzzle)
+    chosen = (
+        backend
+        if backend is not None
+        else make_backend(jobs=jobs, scheduler=scheduler, scheduler_file=scheduler_file)
+    )
+    job = PuzzleJob(difficulty, variant or Variant.manipulation(), rng.getrandbits(48))
+
+    def chunk_done(_chunk: Chunk[int], made: list[tuple[Puzzle, GenerationStats]]) -> None:
         if progress is not None:
-            progress(puzzle)
-        if len(found) == count:
-            break
+            for puzzle, _ in made:
+                progress(puzzle)
+
+    made = run_indexed(make_puzzles, job, range(count), backend=chosen, max_chunk=10, on_chunk=chunk_done)
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    for index, (first, counts) in enumerate(made):
+        puzzle, skip = first, 0
+        while str(puzzle.position) in seen:  # rare: two streams met; take the next of this one
+            skip += 1
+            puzzle, more = puzzle_at(job, index, skip)
+            counts.add(more)
+        seen.add(str(puzzle.position))
+        found.append(puzzle)
+        if stats is not None:
+            stats.add(counts)
     return found
