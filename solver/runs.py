@@ -209,6 +209,8 @@ def chunk_ranges(
     """Index ranges covering ``0..count-1``: ``chunk_size`` items each, or by default about
     eight chunks per worker (so a slow chunk or a lost worker delays little), at most
     ``max_chunk`` items (progress stays live) and at least one."""
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk size must be at least 1, not {chunk_size}")
     if count <= 0:
         return []
     if chunk_size is None:

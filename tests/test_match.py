@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from solver.cli import app
 from solver.game import GameSettings
 from solver.game.match import MatchSpec, pair_seed, play_pair, run_match
-from solver.game.parallel import chunked
 
 runner = CliRunner()
 
@@ -79,7 +78,7 @@ def test_match_rejects_bad_arguments() -> None:
     with pytest.raises(ValueError, match="two bots"):
         run_match("greedy", "random", pairs=1, settings=GameSettings.manipulation(3))
     with pytest.raises(ValueError, match="chunk size"):
-        chunked(4, 0)
+        run_match("greedy", "random", pairs=2, chunk_size=0)
 
 
 def test_cli_match_prints_the_win_rate_with_its_interval_and_repeats() -> None:

@@ -6,7 +6,7 @@ using only those before it: ``settings`` (the rules of a game), ``actions``, ``d
 ``state`` (one round's flow), ``game`` (rounds up to the end of the game), ``bots``,
 ``expert``, ``hoarder`` and ``pimc`` (with ``rollout``), ``registry`` (bots by name),
 ``runner``, ``log`` (JSON lines and replay), ``tournament``, and ``match`` (mirrored pairs,
-with ``stats`` and ``parallel``).
+with ``stats``; its pairs run on ``solver.runs``).
 
 The names below are loaded on first use (PEP 562), so that importing the pure rules
 (``solver.game.rules``, ``settings``, ``scoring``, ``state``) loads neither the hint
