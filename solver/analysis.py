@@ -38,9 +38,7 @@ from fractions import Fraction
 from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
-from solver.cpsat.enumerate import count_optimal_plays, playable_pieces
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_JOKERS, DrawResults, Hint, best_after_draws, hint
-from solver.plan import hint_payload
 from solver.position import Position, deck_problems
 from solver.variants import Variant
 
@@ -166,7 +164,7 @@ class Analysis:
             "position": str(self.position),
             "variant": self.variant.name,
             "hand_points": self.position.hand.points(self.variant),
-            "best": hint_payload(self.best),
+            "best": _payload(self.best),
             "playable": [str(p) for p in self.playable],
             "never_playable": [str(p) for p in self.never_playable],
             "optimal_plays": self.optimal_plays,
@@ -298,6 +296,8 @@ def analyze(
     draw = draw_or_meld(position, variant=rules, unseen=list(counts.elements()), time_limit=time_limit)
     exact = draw.exact and best.status in ("optimal", "no_play")
     if best.has_play:
+        from solver.cpsat.enumerate import count_optimal_plays, playable_pieces  # OR-Tools when needed
+
         usable = playable_pieces(position, rules, time_limit=time_limit, known=best.played)
         playable = tuple(sorted(usable.playable, key=piece_sort_key))
         never = tuple(sorted(usable.never, key=piece_sort_key))
@@ -322,3 +322,11 @@ def analyze(
         exact=exact,
         elapsed_ms=(time.perf_counter() - started) * 1000,
     )
+
+
+def _payload(found: Hint) -> dict[str, object]:
+    """The hint JSON with its steps (the plan is imported when an analysis is printed, not
+    when this module is: the CLI imports it for every command)."""
+    from solver.plan import hint_payload
+
+    return hint_payload(found)

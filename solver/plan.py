@@ -40,9 +40,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
-
 from solver.cards import Card, Joker, Piece
 from solver.flow import CardFlow, FlowEdge, Node, Rearrangement
 from solver.melds import Meld
@@ -355,6 +352,11 @@ def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, in
     for j, new_meld in enumerate(new):
         for piece, count in Counter(new_meld).items():
             holders[piece].append((j, count))
+    # NumPy and SciPy load here, on the first plan, not with the module: every CLI command
+    # imports the plan layer, and SciPy's optimizer costs a third of a second to import.
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
     shared = np.zeros((len(old), len(new)), dtype=np.int64)
     for i, old_meld in enumerate(old):
         for piece, count in Counter(old_meld).items():
