@@ -131,3 +131,10 @@ def test_hint_alternatives_in_text_and_json() -> None:
     assert code == 2 and "--alternatives must be 0 to 19" in err
     code, out, _ = run("hint", "5h 6h 7h / Kc", "--alternatives", "2")
     assert code == 1 and "Alternatives" not in out
+
+
+def test_version() -> None:
+    import solver
+
+    code, out, _ = run("--version")
+    assert code == 0 and out.strip() == f"rummy {solver.__version__}"

@@ -67,6 +67,26 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from solver import __version__
+
+        out.print(f"rummy {__version__}", markup=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Manipulation Rummy hint engine: best plays, rule checks and analysis."""
+
+
 def choices(names: Iterable[str]) -> str:
     """The metavar that lists an option's values, as Typer shows a choice: ``<a|b|c>``.
     (The values stay plain strings checked by the command, so a wrong one gets this
