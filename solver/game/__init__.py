@@ -5,8 +5,9 @@ using only those before it: ``settings`` (the rules of a game), ``actions``, ``d
 ``rules`` (pure judgement from a player's ``view``), ``view``, ``scoring`` (pure),
 ``state`` (one round's flow), ``game`` (rounds up to the end of the game), ``bots``,
 ``expert``, ``hoarder`` and ``pimc`` (with ``rollout``), ``registry`` (bots by name),
-``runner``, ``log`` (JSON lines and replay), ``tournament``, and ``match`` (mirrored pairs,
-with ``stats``; its pairs run on ``solver.runs``).
+``runner``, ``log`` (JSON lines and replay), ``tournament``, ``match`` (mirrored pairs,
+with ``stats``; its pairs run on ``solver.runs``), and ``advice`` (one turn's options
+ranked by the search bot's evaluator).
 
 The names below are loaded on first use (PEP 562), so that importing the pure rules
 (``solver.game.rules``, ``settings``, ``scoring``, ``state``) loads neither the hint
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from solver.game.actions import Action, Draw, IllegalActionError, Knock, Pass, Play, parse_action
+    from solver.game.advice import Advice, advise
     from solver.game.bots import Bot, GreedyBot, Player, RandomBot
     from solver.game.expert import ExpertBot
     from solver.game.game import Game, GameResult, RoundRecord
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from solver.game.view import PlayerView
 
 _HOMES: dict[str, str] = {
+    **dict.fromkeys(("Advice", "advise"), "advice"),
     **dict.fromkeys(
         ("Action", "Draw", "IllegalActionError", "Knock", "Pass", "Play", "parse_action"), "actions"
     ),
@@ -55,6 +58,7 @@ _HOMES: dict[str, str] = {
 __all__ = [
     "BOTS",
     "Action",
+    "Advice",
     "Bot",
     "Draw",
     "ExpertBot",
@@ -76,6 +80,7 @@ __all__ = [
     "RoundRecord",
     "RoundScore",
     "RoundState",
+    "advise",
     "make_bot",
     "make_bots",
     "parse_action",

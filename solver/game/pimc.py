@@ -31,17 +31,18 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, piece_sort_key
 from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
-from solver.game.bots import BOT_TIME_LIMIT, Bot
+from solver.game.bots import BOT_TIME_LIMIT, Bot, best_play
 from solver.game.rollout import PlayedHint, Rollout, RolloutSettings, determinize, mean, play_out, utility
 from solver.game.view import PlayerView
 from solver.position import Hand
 
-__all__ = ["Candidate", "PimcBot"]
+__all__ = ["Candidate", "PimcBot", "candidate_steps", "hold_backs", "play_candidate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,43 +122,7 @@ class PimcBot(Bot):
         return choice.action
 
     def _holds(self, view: PlayerView, best: Hint) -> list[Candidate]:
-        """Smaller plays than ``best`` that keep some of its cards in the hand: the best
-        play keeping the jokers back, and the best play without the real cards ``best``
-        lays in one meld (the largest such groups first)."""
-        seen = {str(best.table)}
-        holds: list[Candidate] = []
-
-        def add(label: str, found: Hint) -> None:
-            if found.has_play and str(found.table) not in seen:
-                seen.add(str(found.table))
-                holds.append(Candidate(label, Play(found.table), found))
-
-        if best.hand.joker_count < view.hand.joker_count:
-            add(
-                "hold:jokers",
-                hint(
-                    view.position,
-                    variant=view.variant,
-                    keep_jokers=True,
-                    opened=view.opened,
-                    time_limit=self.time_limit,
-                ),
-            )
-        played = Counter(piece for piece in best.played if isinstance(piece, Card))
-        groups: list[list[Card]] = []
-        for meld in best.table:
-            laid = Counter(piece for piece in meld.pieces if isinstance(piece, Card)) & played
-            if laid:
-                groups.append(sorted(laid.elements(), key=piece_sort_key))
-                played -= laid
-        groups.sort(key=lambda group: -len(group))
-        for group in groups[: self.max_holds]:
-            if len(group) == len(best.played):
-                continue
-            kept = Counter(view.hand.pieces)
-            kept.subtract(group)
-            add("hold:meld", self.best_play(view, hand=Hand.of(kept.elements())))
-        return holds
+        return hold_backs(view, best, max_holds=self.max_holds, time_limit=self.time_limit)
 
     def _knock_or_pass(self, view: PlayerView) -> Action:
         self.counters["knock_choices"] += 1
@@ -188,10 +153,64 @@ class PimcBot(Bot):
         return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
 
     def _value(self, state: Rollout, candidate: Candidate, seat: int) -> float:
-        if candidate.found is not None:
-            state.act(PlayedHint(candidate.found))
-        else:
-            state.act(candidate.action)
-        if state.end is None:
-            play_out(state, self.rollout)
-        return utility(state, seat)
+        return utility(play_candidate(state, candidate_steps(candidate), self.rollout), seat)
+
+
+def candidate_steps(candidate: Candidate) -> tuple[Action | PlayedHint, ...]:
+    """The rollout steps of ``candidate``: its known play, or its action."""
+    return (PlayedHint(candidate.found),) if candidate.found is not None else (candidate.action,)
+
+
+def play_candidate(
+    state: Rollout, steps: Sequence[Action | PlayedHint], settings: RolloutSettings
+) -> Rollout:
+    """The evaluator the search bot and the advice share: apply ``steps`` (a candidate's
+    actions, e.g. a play then a knock) to a determinized round, then play the round on
+    with the greedy policy up to ``settings.horizon``; returns the same state."""
+    for step in steps:
+        if state.end is not None:
+            break
+        state.act(step)
+    if state.end is None:
+        play_out(state, settings)
+    return state
+
+
+def hold_backs(view: PlayerView, best: Hint, *, max_holds: int, time_limit: float) -> list[Candidate]:
+    """Smaller plays than ``best`` that keep some of its cards in the hand: the best
+    play keeping the jokers back, and the best play without the real cards ``best``
+    lays in one meld (the ``max_holds`` largest such groups first)."""
+    seen = {str(best.table)}
+    holds: list[Candidate] = []
+
+    def add(label: str, found: Hint) -> None:
+        if found.has_play and str(found.table) not in seen:
+            seen.add(str(found.table))
+            holds.append(Candidate(label, Play(found.table), found))
+
+    if best.hand.joker_count < view.hand.joker_count:
+        add(
+            "hold:jokers",
+            hint(
+                view.position,
+                variant=view.variant,
+                keep_jokers=True,
+                opened=view.opened,
+                time_limit=time_limit,
+            ),
+        )
+    played = Counter(piece for piece in best.played if isinstance(piece, Card))
+    groups: list[list[Card]] = []
+    for meld in best.table:
+        laid = Counter(piece for piece in meld.pieces if isinstance(piece, Card)) & played
+        if laid:
+            groups.append(sorted(laid.elements(), key=piece_sort_key))
+            played -= laid
+    groups.sort(key=lambda group: -len(group))
+    for group in groups[:max_holds]:
+        if len(group) == len(best.played):
+            continue
+        kept = Counter(view.hand.pieces)
+        kept.subtract(group)
+        add("hold:meld", best_play(view, hand=Hand.of(kept.elements()), time_limit=time_limit))
+    return holds

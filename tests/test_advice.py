@@ -1,0 +1,152 @@
+"""Advice for one turn: legal options, ranked by value, reproducible by seed, defaults stated."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.cards import Piece
+from solver.game.advice import Advice, AdviceError, advise
+from solver.position import Hand, Position
+from solver.referee import check_play
+
+DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
+MID_GAME = "Kh Kd Kc | 4s 5s 6s / 2h 3h 9c 9d 9s Ks 3s 7c"
+
+
+def quick(position: str, **options: object) -> Advice:
+    """A small, machine-independent run: a fixed number of deals and a budget that never binds."""
+    settings: dict[str, object] = {"samples": 4, "budget_seconds": 600, "seed": 1}
+    settings.update(options)
+    return advise(position, **settings)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def done_when() -> Advice:
+    return quick(DONE_WHEN, players=2)
+
+
+def test_every_advised_play_is_legal(done_when: Advice) -> None:
+    plays = [option for option in done_when.options if option.hint is not None]
+    assert plays, "the position has plays"
+    for option in plays:
+        assert option.hint is not None
+        verdict = check_play(done_when.position, option.hint.table, variant=option.hint.variant)
+        assert verdict.ok, (option.label, verdict.reasons)
+
+
+def test_options_are_ranked_by_value_best_first(done_when: Advice) -> None:
+    values = [option.value.estimate for option in done_when.options]
+    assert values == sorted(values, reverse=True)
+    assert done_when.best.loss.estimate == 0
+    assert all(option.loss.estimate >= 0 for option in done_when.options)
+    # Going out with the whole hand wins every deal: it must come first.
+    assert done_when.best.hint is not None and done_when.best.hint.goes_out
+    assert done_when.best.win.estimate == 1
+
+
+def test_hold_backs_are_weighed() -> None:
+    labels = [option.label for option in quick(MID_GAME).options]
+    assert any(label.startswith("hold:") for label in labels), labels
+
+
+def test_options_cover_draw_and_distinct_plays(done_when: Advice) -> None:
+    kinds = [option.kind for option in done_when.options]
+    assert kinds.count("draw") == 1
+    played = {
+        (tuple(sorted(map(str, option.played))), option.knock)
+        for option in done_when.options
+        if option.hint is not None
+    }
+    assert len(played) == kinds.count("play"), "no play weighed twice"
+
+
+def test_knock_and_pass_both_weighed_when_the_play_may_knock(done_when: Advice) -> None:
+    # Playing 8s 9s * leaves 2c 2d (4 points): the hand may knock, so both come up.
+    knocks = {
+        option.knock for option in done_when.options if option.hint is not None and not option.hint.goes_out
+    }
+    assert {True, False} <= knocks
+
+
+def test_reproducible_by_seed() -> None:
+    first = quick(MID_GAME, seed=7).to_dict()
+    second = quick(MID_GAME, seed=7).to_dict()
+    for data in (first, second):
+        data.pop("seconds")
+    assert first == second
+
+
+def test_intervals_contain_their_estimates(done_when: Advice) -> None:
+    for option in done_when.options:
+        for interval in (option.value, option.points, option.win, option.loss):
+            assert interval.low <= interval.estimate <= interval.high
+        assert 0 <= option.win.low <= option.win.high <= 1
+
+
+def test_defaults_are_stated() -> None:
+    found = quick(MID_GAME)
+    facts = found.to_dict()["facts"]
+    assert facts["assumed"] == ["players", "hand_sizes", "stock", "scores", "draws_left", "unseen"]
+    assert facts["players"] == 2
+    assert facts["hand_sizes"] == [8, 8]
+    assert facts["draws_left"] == 2
+    assert facts["scores"] == [0, 0]
+    # The stock is what the other hand leaves of the unseen cards: 53 - 6 - 8 - 8.
+    assert facts["unseen"] == 39 and facts["stock"] == 31
+
+
+def test_given_facts_are_used_and_not_listed_as_assumed() -> None:
+    found = quick(MID_GAME, players=3, hand_sizes=[4, 6], stock=20, scores=[100, 30, 140], draws_left=0)
+    facts = found.to_dict()["facts"]
+    assert facts["assumed"] == ["unseen"]
+    assert facts["hand_sizes"] == [8, 4, 6] and facts["stock"] == 20
+    # A final turn has no draw: the decline is a pass.
+    assert [o.kind for o in found.options].count("pass") == 1
+    assert "draw" not in [o.kind for o in found.options]
+
+
+def test_given_unseen_cards_are_the_only_ones_dealt() -> None:
+    unseen: list[Piece] = list(Hand.parse("4h 4d 4c 10s 10h").pieces)
+    found = quick(MID_GAME, unseen=unseen, hand_sizes=[3], stock=2)
+    assert found.facts.unseen == 5
+    assert "unseen" not in found.to_dict()["facts"]["assumed"]
+
+
+def test_budget_bounds_the_samples() -> None:
+    found = advise(MID_GAME, budget_seconds=0.01, samples=10_000, seed=3)
+    assert found.stopped_by_budget
+    assert 2 <= found.samples < 10_000
+
+
+def test_no_play_leaves_the_decline_alone() -> None:
+    found = quick("/ 2h 9c", samples=2)
+    assert [option.kind for option in found.options] == ["draw"]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"hand_sizes": [60]}, "unseen"),
+        ({"hand_sizes": [3, 4, 5]}, "hand sizes"),
+        ({"hand_sizes": [7, 3]}, "player's"),
+        ({"stock": -1}, "negative"),
+        ({"stock": 100}, "unseen"),
+        ({"scores": [1]}, "scores"),
+        ({"draws_left": 3}, "draws left"),
+        ({"unseen": list(Hand.parse("Kh").pieces)}, "more copies"),
+        ({"budget_seconds": 0}, "budget"),
+        ({"samples": 0}, "samples"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_bad_facts_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(AdviceError, match=message):
+        quick(MID_GAME, **options)
+
+
+def test_other_variants_are_advised() -> None:
+    found = quick("/ 3h 4h 5h 9c 9d 9s Kc", variant="machiavelli", samples=2)
+    assert found.facts.draws_left == 1
+    assert found.options[0].kind in {"play", "draw"}
+    assert {option.kind for option in found.options} == {"play", "draw"}
+    assert Position.parse("/ 3h 4h 5h 9c 9d 9s Kc").canonical() == found.position
