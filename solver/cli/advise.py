@@ -1,0 +1,198 @@
+"""``rummy advise``: the options of a turn ranked by their expected outcome over sampled deals."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from solver.cards import Piece
+from solver.cli.common import (
+    JsonOption,
+    PlayersOption,
+    VariantOption,
+    app,
+    fail,
+    load_position,
+    load_variant,
+    out,
+)
+from solver.game.advice import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    MAX_BUDGET,
+    MAX_SAMPLES,
+    Advice,
+    Option,
+    advise,
+)
+from solver.game.stats import Interval
+from solver.position import Hand
+
+__all__ = ["advise_command", "parse_numbers", "print_advice"]
+
+
+def parse_numbers(text: str, option: str) -> list[int]:
+    """Comma-separated whole numbers (``--hand-sizes 7,9``); exit 2 naming the option otherwise."""
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        fail(f"{option} takes whole numbers separated by commas, e.g. 7,9; not {text!r}")
+
+
+def _spread(interval: Interval) -> str:
+    """A symmetric interval as ``estimate ±half`` (the estimate alone without one)."""
+    if math.isinf(interval.low) or math.isinf(interval.high):
+        return f"{interval.estimate:.1f}"
+    return f"{interval.estimate:.1f} ±{(interval.high - interval.low) / 2:.1f}"
+
+
+def _share(interval: Interval) -> str:
+    """A proportion's interval in percent: ``77% (71-82)``."""
+    return f"{100 * interval.estimate:.0f}% ({100 * interval.low:.0f}-{100 * interval.high:.0f})"
+
+
+def _what(option: Option) -> Text:
+    return Text(option.describe(), style="bold green" if option.kind == "play" else "bold")
+
+
+def print_advice(found: Advice) -> None:
+    """Human output: the facts (assumed ones marked), then the options best first."""
+    facts = found.facts
+    assumed = set(found.facts.to_dict()["assumed"])
+
+    def fact(name: str, text: str) -> str:
+        return f"{text}{' (assumed)' if name in assumed else ''}"
+
+    out.print(Text("Position  ", style="bold") + Text(str(found.position)))
+    out.print(
+        "Facts: "
+        + ", ".join(
+            [
+                f"{facts.variant}",
+                fact("players", f"{facts.players} players"),
+                fact("hand_sizes", "hands " + ",".join(map(str, facts.hand_sizes))),
+                fact("stock", f"stock {facts.stock}"),
+                fact("scores", "scores " + ",".join(map(str, facts.scores))),
+                fact("draws_left", f"{facts.draws_left} draw(s) left this turn"),
+                fact("unseen", f"{facts.unseen} unseen cards"),
+            ]
+        )
+    )
+    table = RichTable(
+        title=f"Options, best first ({found.samples} deals, 95% intervals)",
+        title_justify="left",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("option")
+    table.add_column("left", justify="right")
+    table.add_column("value", justify="right")
+    table.add_column("points", justify="right")
+    table.add_column("round win", justify="right")
+    table.add_column("loss", justify="right")
+    for number, option in enumerate(found.options, start=1):
+        table.add_row(
+            str(number),
+            _what(option),
+            str(option.hint.hand_points) if option.hint is not None else "",
+            _spread(option.value),
+            _spread(option.points),
+            _share(option.win),
+            "" if number == 1 else _spread(option.loss),
+        )
+    out.print(table)
+    out.print(
+        "left: hand points after the play; points: net round points (yours minus the best other "
+        "player's); value: points plus 25 for the round won or lost and 100 for a game won or lost "
+        "(the ranking); loss: the best option's value minus this one's, on the same deals."
+    )
+    budget = " (the budget stopped the sampling)" if found.stopped_by_budget else ""
+    out.print(f"seed {found.seed}, {found.seconds:.1f} s{budget}")
+
+
+@app.command(name="advise")
+def advise_command(
+    position: Annotated[str, typer.Argument(help="Position 'table / hand' of the player to move.")],
+    variant: VariantOption = "manipulation",
+    players: PlayersOption = None,
+    hand_sizes: Annotated[
+        str | None,
+        typer.Option(
+            "--hand-sizes",
+            help="Cards in the other players' hands, e.g. 7,9 (or every hand, yours first). "
+            "Default: as many as yours.",
+        ),
+    ] = None,
+    stock: Annotated[
+        int | None, typer.Option(help="Cards in the stock. Default: the unseen cards the other hands leave.")
+    ] = None,
+    scores: Annotated[
+        str | None, typer.Option(help="Every player's game score, yours first, e.g. 80,120. Default: 0.")
+    ] = None,
+    draws_left: Annotated[
+        int | None,
+        typer.Option(
+            "--draws-left",
+            help="Draws still due this turn if you keep declining (0: a final turn). Default: the turn "
+            "just started (Manipulation: 2).",
+        ),
+    ] = None,
+    unseen: Annotated[
+        str | None,
+        typer.Option(help="Cards you cannot see, e.g. '7h 8h *' (default: the deck minus table and hand)."),
+    ] = None,
+    budget: Annotated[
+        float, typer.Option("--budget", help="Seconds to spend sampling deals.")
+    ] = DEFAULT_BUDGET,
+    samples: Annotated[
+        int, typer.Option(help="Most deals to sample (the budget may stop earlier).")
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the sampled deals: the same seed and deals, the same answer.")
+    ] = 0,
+    json_output: JsonOption = False,
+) -> None:
+    """Rank the options of the turn (plays, holding back, knock or not, draw) by their
+    expected outcome over sampled deals of the hidden cards.
+
+    Exit 0 with the advice, 2 for bad input.
+    """
+    rules = load_variant(variant, players)
+    pos = load_position(position, rules)
+    if not 0 < budget <= MAX_BUDGET:
+        fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
+    if not 1 <= samples <= MAX_SAMPLES:
+        fail(f"--samples must be 1 to {MAX_SAMPLES}, not {samples}")
+    if seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")
+    unseen_pieces: list[Piece] | None = None
+    if unseen is not None:
+        try:
+            unseen_pieces = list(Hand.parse(unseen).pieces)
+        except ValueError as error:
+            fail(f"bad --unseen {unseen!r}: {error}")
+    try:
+        found = advise(
+            pos,
+            variant=rules,
+            players=players,
+            hand_sizes=None if hand_sizes is None else parse_numbers(hand_sizes, "--hand-sizes"),
+            stock=stock,
+            scores=None if scores is None else parse_numbers(scores, "--scores"),
+            draws_left=draws_left,
+            unseen=unseen_pieces,
+            budget_seconds=budget,
+            samples=samples,
+            seed=seed,
+        )
+    except ValueError as error:
+        fail(str(error))
+    if json_output:
+        print(json.dumps(found.to_dict()))
+    else:
+        print_advice(found)

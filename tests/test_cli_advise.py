@@ -1,0 +1,67 @@
+"""``rummy advise``: the ranked table, JSON output, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli import app
+
+RUNNER = CliRunner()
+DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
+QUICK = ["--samples", "3", "--budget", "600"]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    done = RUNNER.invoke(app, list(args))
+    return done.exit_code, done.stdout, done.stderr
+
+
+def test_the_issue_command_prints_ranked_options_with_intervals() -> None:
+    code, out, err = run("advise", DONE_WHEN, "--players", "2", *QUICK)
+    assert code == 0, err
+    assert "Options, best first (3 deals, 95% intervals)" in out
+    first = next(line for line in out.splitlines() if line.startswith("│ 1 "))
+    assert "play" in first and "±" in first
+    assert "draw" in out and "(assumed)" in out
+
+
+def test_json_is_the_library_answer_and_reproducible() -> None:
+    args = ("advise", DONE_WHEN, "--json", "--seed", "5", "--hand-sizes", "6", "--scores", "10,140", *QUICK)
+    code, out, _ = run(*args)
+    assert code == 0
+    data = json.loads(out)
+    assert data["facts"]["hand_sizes"] == [5, 6]
+    assert data["facts"]["scores"] == [10, 140]
+    assert "scores" not in data["facts"]["assumed"]
+    values = [option["value"]["estimate"] for option in data["options"]]
+    assert values == sorted(values, reverse=True)
+    again = json.loads(run(*args)[1])
+    data.pop("seconds"), again.pop("seconds")
+    assert data == again
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["/ 7h 7h 7h 7h"], "bad position"),
+        (["--hand-sizes", "a,b"], "--hand-sizes takes whole numbers"),
+        (["--scores", "1"], "give 2 scores"),
+        (["--stock", "-2"], "stock cannot be negative"),
+        (["--draws-left", "5"], "draws left must be 0 to 2"),
+        (["--unseen", "Zz"], "bad --unseen"),
+        (["--budget", "0"], "--budget must be"),
+        (["--samples", "0"], "--samples must be"),
+        (["--seed", "-1"], "--seed must be"),
+        (["--players", "9"], "2-5 players"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    position = args[0] if args[0].startswith("/") else DONE_WHEN
+    options = args[1:] if args[0].startswith("/") else args
+    code, out, err = run("advise", position, *QUICK, *options)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
