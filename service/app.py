@@ -20,7 +20,7 @@ from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.pool import SolvePool
-from service.routes import analyze, check, hint, meta, puzzles
+from service.routes import advise, analyze, check, hint, meta, puzzles
 from service.settings import Settings
 from service.web import install_page
 
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(hint.router)
     app.include_router(analyze.router)
+    app.include_router(advise.router)
     app.include_router(check.router)
     app.include_router(puzzles.router)
     app.include_router(meta.router)

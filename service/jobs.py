@@ -19,12 +19,13 @@ from service.errors import InputError
 from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, alternatives, hint
+from solver.game.advice import advise
 from solver.plan import hint_payload
 from solver.position import Position, PositionError, Table
 from solver.referee import check_play
 from solver.variants import Variant
 
-__all__ = ["analyze_job", "check_job", "hint_job"]
+__all__ = ["advise_job", "analyze_job", "check_job", "hint_job"]
 
 
 def _input_error(error: ValueError) -> Exception:
@@ -100,3 +101,38 @@ def check_job(position_text: str, after_text: str, variant: Variant, *, opened: 
     after = Table.parse(after_text)
     verdict = check_play(before, after, variant=variant, opened=opened)
     return {"position": str(before), "after": str(after), **verdict.to_dict()}
+
+
+def advise_job(
+    position_text: str,
+    variant: Variant,
+    *,
+    players: int | None,
+    hand_sizes: Sequence[int] | None,
+    stock: int | None,
+    scores: Sequence[int] | None,
+    draws_left: int | None,
+    unseen: Sequence[Piece] | None,
+    budget_seconds: float,
+    samples: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The options of the turn ranked, as ``Advice.to_dict()``; a fact that does not fit
+    the position is an ``InputError``."""
+    try:
+        found = advise(
+            Position.parse(position_text).canonical(),
+            variant=variant,
+            players=players,
+            hand_sizes=hand_sizes,
+            stock=stock,
+            scores=scores,
+            draws_left=draws_left,
+            unseen=unseen,
+            budget_seconds=budget_seconds,
+            samples=samples,
+            seed=seed,
+        )
+    except ValueError as error:
+        raise _input_error(error) from None
+    return found.to_dict()

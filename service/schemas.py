@@ -19,6 +19,8 @@ __all__ = [
     "MAX_NOTATION_CHARS",
     "MAX_PLAYERS",
     "ONE_WAY_TO_GIVE_THE_POSITION",
+    "AdviseRequest",
+    "AdviseResponse",
     "AnalyzeRequest",
     "AnalyzeResponse",
     "CheckRequest",
@@ -165,6 +167,103 @@ class AnalyzeRequest(PositionRequest):
             "The whole analysis is bounded by RUMMY_MAX_ANALYZE_SECONDS (60 by default)."
         ),
     )
+
+
+class AdviseRequest(PositionRequest):
+    """Ask for the options of the turn ranked by their expected outcome over sampled deals.
+
+    Every game fact is optional; the answer's ``facts.assumed`` lists the ones defaulted."""
+
+    hand_sizes: list[int] | None = Field(
+        default=None,
+        max_length=MAX_PLAYERS,
+        description="The other players' hand sizes (or every hand, the player's first). "
+        "Omitted: as many cards as the player's.",
+    )
+    stock: int | None = Field(
+        default=None,
+        ge=0,
+        le=1000,
+        description="Cards in the stock. Omitted: the unseen cards the hands leave.",
+    )
+    scores: list[int] | None = Field(
+        default=None,
+        max_length=MAX_PLAYERS,
+        description="Every player's game score, the player's first. Omitted: 0 each.",
+    )
+    draws_left: int | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="Draws still due this turn if the player keeps declining (0: a final turn). "
+        "Omitted: a turn just begun (Manipulation: 2; else 1).",
+    )
+    unseen: str | None = Field(
+        default=None,
+        max_length=MAX_NOTATION_CHARS,
+        description="Cards the player cannot see, as a hand. Omitted: the deck minus table and hand.",
+    )
+    budget_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        le=3600,
+        allow_inf_nan=False,
+        description="Seconds to spend sampling deals (at most RUMMY_MAX_ADVISE_SECONDS, 10 by default). "
+        "Omitted: 3.",
+    )
+    samples: int = Field(default=400, ge=1, le=100_000, description="Most deals to sample.")
+    seed: int = Field(default=0, ge=0, le=2**53 - 1, description="Seed of the sampled deals (0 to 2^53-1).")
+
+
+class IntervalInfo(BaseModel):
+    estimate: float
+    low: float | None = Field(description="Lower 95% bound (null when it cannot be computed).")
+    high: float | None
+
+
+class AdviceOption(BaseModel):
+    """One option of the turn and its outcome over the sampled deals."""
+
+    label: str = Field(description="best, alt1, alt2, hold:jokers, hold:meld (+knock/+pass), draw or pass.")
+    kind: Literal["play", "draw", "pass"]
+    description: str
+    knock: bool | None = Field(description="For a play that may knock: whether it knocks; else null.")
+    value: IntervalInfo = Field(
+        description="What the options are ranked by: points plus round and game bonuses."
+    )
+    points: IntervalInfo = Field(description="Net round points: the player's minus the best other player's.")
+    win: IntervalInfo = Field(description="Chance of winning the round (Wilson interval).")
+    loss: IntervalInfo = Field(description="The best option's value minus this one's, over the same deals.")
+    played: list[str] | None = None
+    table: str | None = None
+    hand: list[str] | None = None
+    hand_points: int | None = None
+    melds_broken: int | None = None
+
+
+class AdviceFacts(BaseModel):
+    variant: str
+    players: int
+    hand_sizes: list[int]
+    stock: int
+    scores: list[int]
+    draws_left: int
+    unseen: int
+    assumed: list[str] = Field(description="The facts the request did not give (defaults).")
+
+
+class AdviseResponse(BaseModel):
+    """The options of the turn, best first (solver.game.advice)."""
+
+    position: str
+    facts: AdviceFacts
+    options: list[AdviceOption]
+    samples: int
+    seed: int
+    seconds: float
+    budget_seconds: float
+    stopped_by_budget: bool
+    confidence: float
 
 
 class HintStats(BaseModel):

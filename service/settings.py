@@ -58,6 +58,12 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds an analysis (many solves) may take before the request gets a 503.",
     )
+    max_advise_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="Highest budget_seconds an advice request may ask for.",
+    )
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
     )

@@ -42,8 +42,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scipy.stats import t as student_t  # type: ignore[import-untyped]
-
 from solver.cards import Piece
 from solver.engine import DEFAULT_TIME_LIMIT, Hint, alternatives
 from solver.game.actions import Action, Draw, Knock, Pass, Play
@@ -169,12 +167,12 @@ class Option:
             "win": self.win.to_dict(4),
             "loss": self.loss.to_dict(2),
         }
-        if self.hint is not None:
-            data["played"] = [str(piece) for piece in self.hint.played]
-            data["table"] = str(self.hint.table)
-            data["hand"] = [str(piece) for piece in self.hint.hand.pieces]
-            data["hand_points"] = self.hint.hand_points
-            data["melds_broken"] = self.hint.melds_broken
+        found = self.hint
+        data["played"] = None if found is None else [str(piece) for piece in found.played]
+        data["table"] = None if found is None else str(found.table)
+        data["hand"] = None if found is None else [str(piece) for piece in found.hand.pieces]
+        data["hand_points"] = None if found is None else found.hand_points
+        data["melds_broken"] = None if found is None else found.melds_broken
         return data
 
 
@@ -401,6 +399,8 @@ def _mean_interval(values: Sequence[float]) -> Interval:
     centre = statistics.fmean(values)
     if n < 2:
         return Interval(centre, -math.inf, math.inf)
+    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # slow to import: on first use
+
     half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * statistics.stdev(values) / math.sqrt(n)
     return Interval(centre, centre - half, centre + half)
 

@@ -1,0 +1,89 @@
+"""POST /v1/advise through TestClient: the library's answer, its defaults, its bounds, its errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.settings import Settings
+from solver.game.advice import advise
+
+DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
+QUICK: dict[str, Any] = {"samples": 3, "budget_seconds": 5, "seed": 2}
+ERROR_KEYS = {"type", "message", "field", "problems"}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    settings = Settings(executor="thread", workers=2, max_time_limit=5.0, default_time_limit=2.0)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def error_of(answer: Any, status: int) -> dict[str, Any]:
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"error"} and set(body["error"]) == ERROR_KEYS
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+def test_advise_answers_as_the_library_does(client: TestClient) -> None:
+    answer = client.post("/v1/advise", json={"position": DONE_WHEN, "players": 2, **QUICK})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    expected = advise(DONE_WHEN, players=2, samples=3, budget_seconds=5, seed=2).to_dict()
+    data.pop("seconds"), expected.pop("seconds")
+    assert data == expected
+    values = [option["value"]["estimate"] for option in data["options"]]
+    assert values == sorted(values, reverse=True)
+    assert data["facts"]["assumed"] == ["hand_sizes", "stock", "scores", "draws_left", "unseen"]
+
+
+def test_advise_takes_the_game_facts(client: TestClient) -> None:
+    body = {
+        "table": "5s 6s 7s | 9h 9d 9c | Jd Qd Kd",
+        "hand": "8s 9s 2c 2d *",
+        "players": 3,
+        "hand_sizes": [4, 7],
+        "stock": 30,
+        "scores": [10, 20, 30],
+        "draws_left": 0,
+        "unseen": None,
+        **QUICK,
+    }
+    data = client.post("/v1/advise", json=body).json()
+    assert data["facts"]["hand_sizes"] == [5, 4, 7]
+    assert data["facts"]["assumed"] == ["unseen"]
+    assert "pass" in [option["kind"] for option in data["options"]]
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"budget_seconds": 11}, "budget_seconds"),
+        ({"budget_seconds": 0}, "budget_seconds"),
+        ({"hand_sizes": [3, 4, 5]}, None),
+        ({"scores": [1]}, None),
+        ({"stock": -1}, "stock"),
+        ({"draws_left": 3}, None),
+        ({"unseen": "Kh Kh"}, "unseen"),
+        ({"samples": 0}, "samples"),
+        ({"seed": -1}, "seed"),
+        ({"seed": True}, "seed"),
+        ({"seed": 2**53}, "seed"),
+        ({"position": "/ Zz"}, "position"),
+        ({"typo": 1}, "typo"),
+    ],
+)
+def test_bad_requests_get_the_error_shape(
+    client: TestClient, extra: dict[str, Any], field: str | None
+) -> None:
+    body = {"position": DONE_WHEN, "players": 2, **QUICK, **extra}
+    error = error_of(client.post("/v1/advise", json=body), 422)
+    if field is not None:
+        assert field in (error["field"] or "") or field in error["message"], error
