@@ -150,3 +150,21 @@ def test_other_variants_are_advised() -> None:
     assert found.options[0].kind in {"play", "draw"}
     assert {option.kind for option in found.options} == {"play", "draw"}
     assert Position.parse("/ 3h 4h 5h 9c 9d 9s Kc").canonical() == found.position
+
+
+def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks.advise_speed import mid_game_views
+    from solver.engine import hint
+
+    views = mid_game_views(5, 2, 4)
+    assert len(views) == 2
+    for view in views:
+        assert view.phase == "meld" and view.draws_left == 2
+        assert hint(view.position, variant=view.variant).has_play
+    assert [str(v.position) for v in views] == [str(v.position) for v in mid_game_views(5, 2, 4)]
