@@ -60,10 +60,13 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "MIN_SAMPLES",
     "Advice",
+    "Choice",
     "Facts",
     "Option",
     "advise",
+    "evaluate",
     "game_facts",
+    "meld_choices",
 ]
 
 DEFAULT_BUDGET = 3.0
@@ -334,7 +337,9 @@ def player_view(
 
 
 @dataclass(frozen=True, slots=True)
-class _Choice:
+class Choice:
+    """An option before it is evaluated: its label, kind, play, knock flag and rollout steps."""
+
     label: str
     kind: str
     found: Hint | None
@@ -342,7 +347,8 @@ class _Choice:
     steps: tuple[Action | PlayedHint, ...]
 
 
-def _choices(view: PlayerView, *, count: int, time_limit: float) -> list[_Choice]:
+def meld_choices(view: PlayerView, *, count: int, time_limit: float) -> list[Choice]:
+    """The options at a meld decision (module docstring)."""
     plays = alternatives(
         view.position, count=count, variant=view.variant, opened=view.opened, time_limit=time_limit
     )
@@ -351,7 +357,7 @@ def _choices(view: PlayerView, *, count: int, time_limit: float) -> list[_Choice
     ]
     if plays:
         candidates.extend(hold_backs(view, plays[0], max_holds=2, time_limit=time_limit))
-    choices: list[_Choice] = []
+    choices: list[Choice] = []
     seen: set[tuple[str, ...]] = set()
     for candidate in candidates:
         found = candidate.found
@@ -362,13 +368,13 @@ def _choices(view: PlayerView, *, count: int, time_limit: float) -> list[_Choice
         seen.add(key)
         step = PlayedHint(found)
         if not found.goes_out and view.variant.may_knock(found.hand_points, melded=True):
-            choices.append(_Choice(candidate.label + "+knock", "play", found, True, (step, Knock())))
-            choices.append(_Choice(candidate.label + "+pass", "play", found, False, (step, Pass())))
+            choices.append(Choice(candidate.label + "+knock", "play", found, True, (step, Knock())))
+            choices.append(Choice(candidate.label + "+pass", "play", found, False, (step, Pass())))
         else:
-            choices.append(_Choice(candidate.label, "play", found, None, (step,)))
+            choices.append(Choice(candidate.label, "play", found, None, (step,)))
     decline = view.decline()
     kind = "draw" if isinstance(decline, Draw) else "pass"
-    choices.append(_Choice(kind, kind, None, None, (decline,)))
+    choices.append(Choice(kind, kind, None, None, (decline,)))
     return choices
 
 
@@ -460,7 +466,33 @@ def advise(
         players_given=players is not None or preset is not None,
     )
     view = player_view(pos, settings, facts, hidden)
-    choices = _choices(view, count=alternatives_count, time_limit=time_limit)
+    choices = meld_choices(view, count=alternatives_count, time_limit=time_limit)
+    options, played, stopped = evaluate(
+        view,
+        choices,
+        seed=seed,
+        samples=samples,
+        budget_seconds=budget_seconds - (time.perf_counter() - started),
+    )
+    return Advice(
+        position=pos,
+        facts=facts,
+        options=options,
+        samples=played,
+        seed=seed,
+        seconds=time.perf_counter() - started,
+        budget_seconds=budget_seconds,
+        stopped_by_budget=stopped,
+    )
+
+
+def evaluate(
+    view: PlayerView, choices: Sequence[Choice], *, seed: int, samples: int, budget_seconds: float
+) -> tuple[tuple[Option, ...], int, bool]:
+    """Play every choice in the same deals of ``seed`` (at most ``samples``, and no more
+    once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); the options best first,
+    the deals played, and whether the budget stopped them."""
+    started = time.perf_counter()
     values: list[list[float]] = [[] for _ in choices]
     points: list[list[float]] = [[] for _ in choices]
     wins: list[int] = [0] * len(choices)
@@ -492,13 +524,4 @@ def advise(
         )
         for i in order
     )
-    return Advice(
-        position=pos,
-        facts=facts,
-        options=options,
-        samples=played,
-        seed=seed,
-        seconds=time.perf_counter() - started,
-        budget_seconds=budget_seconds,
-        stopped_by_budget=stopped,
-    )
+    return options, played, stopped
