@@ -1,0 +1,112 @@
+"""``rummy review``: a logged game's decisions against the advised ones, with bands and a summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from solver.cli.common import JsonOption, app, err, fail, out
+from solver.game.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
+from solver.game.log import LogError, read_log
+from solver.game.review import BANDS, Review, review
+
+__all__ = ["print_review", "review_command"]
+
+BAND_STYLES = {"ok": "green", "inaccuracy": "yellow", "mistake": "bold yellow", "blunder": "bold red"}
+
+
+def print_review(found: Review) -> None:
+    """Human output: each reviewed decision in game order, then the summary per seat."""
+    table = RichTable(title="Decisions", title_justify="left")
+    for heading in ("round", "seat", "made", "advised", "loss", "band"):
+        table.add_column(heading, justify="right" if heading in ("round", "seat", "loss") else "left")
+    for decision in found.decisions:
+        table.add_row(
+            str(decision.round_number),
+            str(decision.seat),
+            decision.made,
+            "" if decision.band == "ok" and decision.loss.estimate == 0 else decision.advised,
+            f"{decision.loss.estimate:.1f}",
+            Text(decision.band, style=BAND_STYLES[decision.band]),
+        )
+    out.print(table)
+    summary = RichTable(title="Summary", title_justify="left")
+    for heading in ("seat", "player", "n", "ok", "inacc", "mist", "blund", "errors", "loss/n"):
+        summary.add_column(heading, justify="left" if heading == "player" else "right")
+    for seat in found.summaries:
+        bands = seat.to_dict()["bands"]
+        summary.add_row(
+            str(seat.seat),
+            seat.player,
+            str(seat.decisions),
+            *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
+            f"{100 * seat.error_rate:.0f}%",
+            f"{seat.mean_loss:.1f}",
+        )
+    out.print(summary)
+    thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
+    out.print(
+        f"loss: expected value given up against the advised option (bands: {thresholds}); "
+        "n: decisions with a choice; errors: decisions not ok, per decision."
+    )
+
+
+@app.command(name="review")
+def review_command(
+    log: Annotated[Path, typer.Argument(help="A game log written by rummy play --log or tournament --logs.")],
+    seat: Annotated[
+        list[int] | None,
+        typer.Option("--seat", help="Review this seat (repeat for more; default: every seat)."),
+    ] = None,
+    budget: Annotated[float, typer.Option("--budget", help="Seconds of sampling per decision.")] = 0.5,
+    samples: Annotated[
+        int, typer.Option(help="Most deals per decision (the budget may stop earlier).")
+    ] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    json_output: JsonOption = False,
+) -> None:
+    """Replay a game log and judge each decision of the chosen seats against the advice:
+    expected loss, a band (ok, inaccuracy, mistake, blunder) and a summary per player.
+
+    Exit 0 with the review, 2 for bad input or a log that does not replay.
+    """
+    if not 0 < budget <= MAX_BUDGET:
+        fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
+    if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
+        fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}")
+    if seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")
+    try:
+        records = read_log(log.read_text(encoding="utf-8").splitlines())
+    except OSError as error:
+        fail(f"cannot read {log}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"cannot read {log}: not UTF-8 text")
+    except LogError as error:
+        fail(f"bad log {log}: {error}")
+    if not records:
+        fail(f"bad log {log}: it is empty")
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task("review", total=None)
+            found = review(
+                records,
+                seats=seat,
+                budget_seconds=budget,
+                samples=samples,
+                seed=seed,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+    except (LogError, ValueError) as error:
+        fail(f"bad log {log}: {error}" if isinstance(error, LogError) else str(error))
+    if json_output:
+        print(json.dumps(found.to_dict()))
+    else:
+        print_review(found)

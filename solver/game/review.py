@@ -1,0 +1,283 @@
+"""Review of a logged game: each decision of the chosen seats against the advised one.
+
+``review(records, seats=..., budget_seconds=...)`` replays a game log (``solver.game.log``)
+and, before each action of a reviewed seat where the player had a choice, evaluates the
+options the advice weighs (``solver.game.advice``) *and the move made*, in the same
+sampled deals: the **expected loss** of the move is the best option's mean value minus
+the move's (0 when the move was the best), with its paired 95% interval.
+
+Decisions:
+
+- a meld decision with a legal play: the advice's plays, the draw (or pass), and the
+  play made if the advice did not list it.  A play is judged by its cards alone (the
+  better of its knock or pass variants): whether to knock after it is the next decision;
+- a knock decision: knock or pass.
+
+A decision without a choice (no legal play; a play that goes out, which always wins the
+round) is not reviewed.
+
+Bands of the expected loss, in the value's units (net round points, plus 25 for a
+round won or lost and 100 for a game):
+
+===========  ==============
+band         expected loss
+===========  ==============
+ok           below 5
+inaccuracy   5 to below 15
+mistake      15 to below 35
+blunder      35 or more
+===========  ==============
+
+(5 points is about the spread between close options; 35 is more than a whole round's
+win bonus.)  The summary per seat: the decisions reviewed, the count in each band, the
+error rate (decisions not ``ok`` per decision), the mean and total expected loss.
+
+Deterministic: decision ``i`` uses the seed ``seed + i``; with a fixed ``samples`` and a
+large budget the review does not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from solver.cards import Joker, Piece, piece_sort_key
+from solver.game.actions import Action, Knock, Pass, Play, action_from_dict
+from solver.game.advice import MIN_SAMPLES, Choice, evaluate, meld_choices
+from solver.game.game import Game
+from solver.game.log import LogError, replay
+from solver.game.settings import GameSettings
+from solver.game.stats import Interval
+from solver.game.view import PlayerView
+from solver.referee import played_pieces
+
+__all__ = ["BANDS", "Band", "Decision", "Review", "SeatSummary", "band_of", "review"]
+
+Band = Literal["ok", "inaccuracy", "mistake", "blunder"]
+BANDS: tuple[tuple[Band, float], ...] = (
+    ("blunder", 35.0),
+    ("mistake", 15.0),
+    ("inaccuracy", 5.0),
+    ("ok", 0.0),
+)
+"""Each band and the least expected loss that puts a decision in it (module docstring)."""
+MADE = "made"
+
+
+def band_of(loss: float) -> Band:
+    """The band of an expected loss."""
+    for band, least in BANDS:
+        if loss >= least:
+            return band
+    return "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One reviewed decision: what was done, what was advised, and the cost."""
+
+    round_number: int
+    seat: int
+    phase: str
+    position: str
+    made: str
+    advised: str
+    loss: Interval
+    band: Band
+    options: int
+    samples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round_number,
+            "seat": self.seat,
+            "phase": self.phase,
+            "position": self.position,
+            "made": self.made,
+            "advised": self.advised,
+            "loss": self.loss.to_dict(2),
+            "band": self.band,
+            "options": self.options,
+            "samples": self.samples,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """A seat's decisions in numbers."""
+
+    seat: int
+    player: str
+    decisions: int
+    bands: dict[str, int]
+    total_loss: float
+
+    @property
+    def error_rate(self) -> float:
+        return (self.decisions - self.bands.get("ok", 0)) / self.decisions if self.decisions else 0.0
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.decisions if self.decisions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "decisions": self.decisions,
+            "bands": {band: self.bands.get(band, 0) for band, _ in reversed(BANDS)},
+            "error_rate": round(self.error_rate, 4),
+            "mean_loss": round(self.mean_loss, 2),
+            "total_loss": round(self.total_loss, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """Every reviewed decision in game order and the summary per seat."""
+
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    summaries: tuple[SeatSummary, ...]
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "decisions": [decision.to_dict() for decision in self.decisions],
+            "summary": [summary.to_dict() for summary in self.summaries],
+            "bands": {band: least for band, least in BANDS},
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _played_key(view: PlayerView, play: Play) -> tuple[str, ...]:
+    real, jokers = played_pieces(view.position, play.table)
+    pieces: list[Piece] = [*real.elements(), *([Joker()] * jokers)]
+    return tuple(str(piece) for piece in sorted(pieces, key=piece_sort_key))
+
+
+def _hint_key(choice: Choice) -> tuple[str, ...]:
+    assert choice.found is not None
+    return tuple(str(piece) for piece in sorted(choice.found.played, key=piece_sort_key))
+
+
+def _choices_for(
+    view: PlayerView, action: Action, time_limit: float
+) -> tuple[list[Choice], list[str]] | None:
+    """The options of the decision and the labels that stand for the move made, or None
+    when the decision has no choice."""
+    if view.phase == "knock":
+        choices = [
+            Choice("knock", "knock", None, None, (Knock(),)),
+            Choice("pass", "pass", None, None, (Pass(),)),
+        ]
+        return choices, ["knock" if isinstance(action, Knock) else "pass"]
+    if view.phase != "meld":
+        return None
+    choices = meld_choices(view, count=3, time_limit=time_limit)
+    plays = [choice for choice in choices if choice.found is not None]
+    if not plays or any(choice.found is not None and choice.found.goes_out for choice in plays):
+        return None
+    if not isinstance(action, Play):
+        return choices, [choice.label for choice in choices if choice.found is None]
+    key = _played_key(view, action)
+    matching = [choice.label for choice in plays if _hint_key(choice) == key]
+    if matching:
+        return choices, matching
+    return [*choices, Choice(MADE, "play", None, None, (action,))], [MADE]
+
+
+def _describe(label: str, options: dict[str, str], action: Action) -> str:
+    return str(action) if label == MADE else options.get(label, label)
+
+
+def review(
+    records: Sequence[dict[str, object]],
+    *,
+    seats: Sequence[int] | None = None,
+    budget_seconds: float = 0.5,
+    samples: int = 200,
+    seed: int = 0,
+    time_limit: float = 1.0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review the decisions of ``seats`` (every seat by default) in a parsed log
+    (``solver.game.log.read_log``); ``budget_seconds`` and ``samples`` bound each
+    decision; ``progress(done, total)`` hears of each action before it is reviewed.
+    LogError when the log does not replay clean."""
+    started = time.perf_counter()
+    checked = replay(records)
+    if checked.mismatches:
+        raise LogError(f"the log does not replay: {checked.mismatches[0]}")
+    header = records[0]
+    described, names = header["settings"], header["players"]
+    assert isinstance(described, dict) and isinstance(names, list)  # the replay checked the header
+    settings = GameSettings.from_description(described)
+    players = tuple(str(name) for name in names)
+    chosen = set(range(settings.players)) if seats is None else set(seats)
+    bad = sorted(seat for seat in chosen if not 0 <= seat < settings.players)
+    if bad:
+        raise ValueError(
+            f"seat {bad[0]} is not in this {settings.players}-player game (seats 0-{settings.players - 1})"
+        )
+    if not budget_seconds > 0:
+        raise ValueError(f"the budget must be positive, not {budget_seconds}")
+    if samples < MIN_SAMPLES:
+        raise ValueError(f"samples must be at least {MIN_SAMPLES}, not {samples}")
+    game = Game(settings, seed=int(str(header["seed"])))
+    decisions: list[Decision] = []
+    actions = [record for record in records[1:] if record.get("type") == "action"]
+    for done, record in enumerate(actions):
+        if progress is not None:
+            progress(done, len(actions))
+        logged = record["action"]
+        assert isinstance(logged, dict)
+        action = action_from_dict(logged)
+        seat = game.to_move
+        if seat in chosen:
+            view = game.view(seat)
+            found = _choices_for(view, action, time_limit)
+            if found is not None:
+                choices, made = found
+                options, played, _ = evaluate(
+                    view, choices, seed=seed + len(decisions), samples=samples, budget_seconds=budget_seconds
+                )
+                by_label = {option.label: option for option in options}
+                best = options[0]
+                mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
+                loss = next(option.loss for option in options if option is mine)
+                descriptions = {option.label: option.describe() for option in options}
+                decisions.append(
+                    Decision(
+                        round_number=game.round.round_number,
+                        seat=seat,
+                        phase=view.phase,
+                        position=str(view.position),
+                        made=_describe(made[0], descriptions, action),
+                        advised=descriptions.get(best.label, best.label)
+                        if best.label != MADE
+                        else str(action),
+                        loss=loss,
+                        band=band_of(loss.estimate),
+                        options=len(options),
+                        samples=played,
+                    )
+                )
+        game.apply(action)
+    summaries = []
+    for seat in sorted(chosen):
+        mine_ = [decision for decision in decisions if decision.seat == seat]
+        summaries.append(
+            SeatSummary(
+                seat=seat,
+                player=players[seat],
+                decisions=len(mine_),
+                bands=dict(Counter(decision.band for decision in mine_)),
+                total_loss=sum(decision.loss.estimate for decision in mine_),
+            )
+        )
+    return Review(players, tuple(decisions), tuple(summaries), time.perf_counter() - started)
