@@ -144,6 +144,11 @@ def test_bad_facts_are_refused(options: dict[str, object], message: str) -> None
         quick(MID_GAME, **options)
 
 
+def test_an_empty_hand_is_refused() -> None:
+    with pytest.raises(AdviceError, match="hand is empty"):
+        quick("5s 6s 7s /")
+
+
 def test_other_variants_are_advised() -> None:
     found = quick("/ 3h 4h 5h 9c 9d 9s Kc", variant="machiavelli", samples=2)
     assert found.facts.draws_left == 1

@@ -237,6 +237,8 @@ def game_facts(
     given: list[str] = ["players"] if players_given else []
     position.validate(variant)
     own = len(position.hand)
+    if own == 0:
+        raise AdviceError("the hand is empty: a player with no cards has gone out and the round is over")
     if unseen is None:
         hidden = unseen_pieces(variant, position.table.pieces + position.hand.pieces)
     else:
