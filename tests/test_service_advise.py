@@ -78,6 +78,7 @@ def test_advise_takes_the_game_facts(client: TestClient) -> None:
         ({"seed": 2**53}, "seed"),
         ({"position": "/ Zz"}, "position"),
         ({"typo": 1}, "typo"),
+        ({"position": "5s 6s 7s /"}, None),
     ],
 )
 def test_bad_requests_get_the_error_shape(
