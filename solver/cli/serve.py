@@ -47,6 +47,7 @@ def serve(
       POST /v1/hint       the best play, with its moves
       POST /v1/check      judge a play: {ok, reasons}
       POST /v1/analyze    playable cards, best plays, draw or meld, outs
+      POST /v1/advise     the turn's options ranked over sampled deals
       POST /v1/puzzles    verified puzzles with solutions
       GET  /v1/variants   the rule variants
       GET  /healthz       liveness and solver-pool load
@@ -54,7 +55,8 @@ def serve(
       GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
-    RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
+    RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_ADVISE_SECONDS (s, 10),
+    RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
     (process or thread), RUMMY_RETRY_AFTER (s, 1), RUMMY_MAX_HEADER_BYTES (16384),
     RUMMY_MAX_HEADERS (100), RUMMY_HEADER_TIMEOUT (s, 10), RUMMY_BODY_TIMEOUT (s, 10),
     RUMMY_KEEP_ALIVE (s, 5), RUMMY_MAX_CONNECTIONS (512), RUMMY_WORKER_WATCHDOG (s, 5),
