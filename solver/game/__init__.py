@@ -6,7 +6,6 @@ using only those before it: ``settings`` (the rules of a game), ``actions``, ``d
 ``state`` (one round's flow), ``game`` (rounds up to the end of the game), ``bots``,
 ``expert``, ``hoarder`` and ``pimc`` (with ``rollout``), ``registry`` (bots by name),
 ``runner``, ``log`` (JSON lines and replay), ``tournament``, ``match`` (mirrored pairs,
-``runner``, ``log`` (JSON lines and replay), ``tournament``, ``match`` (mirrored pairs,
 with ``stats``; its pairs run on ``solver.runs``), ``advice`` (one turn's options ranked
 by the search bot's evaluator) and ``review`` (a logged game's decisions against the advice).
 
