@@ -14,7 +14,7 @@ import random
 import shlex
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -42,9 +42,10 @@ from solver.cli.common import (
     styled_meld,
 )
 from solver.flow import summary_lines
-from solver.puzzles import MAX_COUNT, GenerationError, Puzzle, generate_puzzles, parse_difficulty
-from solver.puzzles.describe import decoy_text
-from solver.puzzles.grade import BANDS, DIFFICULTIES
+from solver.puzzles.grade import BANDS, DIFFICULTIES, MAX_COUNT, parse_difficulty
+
+if TYPE_CHECKING:  # the generator (and OR-Tools) loads when puzzles are asked for, not for --help
+    from solver.puzzles.generate import Puzzle
 
 PROGRESS_AFTER = 1.0
 """Seconds of generation before the progress bar appears (on a terminal only)."""
@@ -113,6 +114,8 @@ def print_puzzle(
 
 def print_solution(puzzle: Puzzle, console: Console = out) -> None:
     """The decoys, the solution table, its steps and what the verification proved."""
+    from solver.puzzles.describe import decoy_text
+
     for decoy in puzzle.decoys:
         console.print(f"Decoy: {decoy_text(decoy, puzzle.position, puzzle.plan, pretty=True)}.", markup=False)
     print_table("Solution", puzzle.solution, console)
@@ -190,6 +193,8 @@ def puzzle_command(
     backend = backend_from_options(jobs, scheduler, scheduler_file)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     progress = _LateProgress(count, f"{level} puzzles")
+    from solver.puzzles.generate import GenerationError, generate_puzzles
+
     try:
         with interruptible("puzzle generation"):
             puzzles = generate_puzzles(

@@ -23,17 +23,36 @@ Modules: ``layout`` (canonical form), ``partition`` (the all-pieces model), ``ke
 (features and bands), ``deal`` (random candidates), ``generate`` (the loop).
 """
 
-from solver.puzzles.checks import Decoy, Verification, decoys, verify
-from solver.puzzles.generate import (
-    MAX_COUNT,
-    GenerationError,
-    GenerationStats,
-    Puzzle,
-    generate_puzzles,
-    puzzle_stream,
-)
-from solver.puzzles.grade import BANDS, DIFFICULTIES, Difficulty, Features, parse_difficulty
-from solver.puzzles.layout import Layout
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.puzzles.checks import Decoy, Verification, decoys, verify
+    from solver.puzzles.generate import (
+        GenerationError,
+        GenerationStats,
+        Puzzle,
+        generate_puzzles,
+        puzzle_stream,
+    )
+    from solver.puzzles.grade import BANDS, DIFFICULTIES, MAX_COUNT, Difficulty, Features, parse_difficulty
+    from solver.puzzles.layout import Layout
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(("Decoy", "Verification", "decoys", "verify"), "checks"),
+    **dict.fromkeys(
+        ("GenerationError", "GenerationStats", "Puzzle", "generate_puzzles", "puzzle_stream"), "generate"
+    ),
+    **dict.fromkeys(
+        ("BANDS", "DIFFICULTIES", "MAX_COUNT", "Difficulty", "Features", "parse_difficulty"), "grade"
+    ),
+    "Layout": "layout",
+}
+"""Each public name and its module: loaded on first use (PEP 562), so that importing one
+light module of the package (the grade's bands, say) does not load the models and
+OR-Tools."""
 
 __all__ = [
     "BANDS",
@@ -53,3 +72,11 @@ __all__ = [
     "puzzle_stream",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'solver.puzzles' has no attribute {name!r}")
+    return getattr(import_module(f"solver.puzzles.{home}"), name)

@@ -33,7 +33,7 @@ from solver.position import Position, Table, count_real
 from solver.puzzles.checks import Decoy, Verification, decoys, verify
 from solver.puzzles.deal import Recipe, deal_start, solution_table
 from solver.puzzles.describe import decoy_text
-from solver.puzzles.grade import BANDS, WEIGHTS, Difficulty, Features, jokers_involved
+from solver.puzzles.grade import BANDS, MAX_COUNT, WEIGHTS, Difficulty, Features, jokers_involved
 from solver.puzzles.keeping import fits
 from solver.runs import Backend, Chunk, SchedulerSpec, item_seed, make_backend, run_indexed
 from solver.variants import Variant
@@ -51,8 +51,6 @@ __all__ = [
     "puzzle_stream",
 ]
 
-MAX_COUNT = 100
-"""Most puzzles one call generates (the CLI and the service refuse more)."""
 
 MAX_TRIES = 2000
 """Solution tables tried for one puzzle before giving up (far beyond what any band needs)."""

@@ -51,6 +51,9 @@ from typing import Literal, get_args
 from solver.cards import Joker
 from solver.position import Position, Table
 
+MAX_COUNT = 100
+"""Most puzzles one call generates (the CLI and the service refuse more)."""
+
 __all__ = [
     "BANDS",
     "DIFFICULTIES",
