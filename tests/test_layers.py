@@ -147,6 +147,7 @@ def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:
         "from solver import Position, Variant, check_play, Hint",
         "import solver.game.rules, solver.game.state, solver.game.scoring, solver.game.view",
         "import solver.plan, solver.flow, solver.referee, solver.exact",
+        "import solver.cli",  # every rummy command, --help included, starts without OR-Tools
         "from solver import hint; hint('Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac')",  # the search answers
     ],
 )
