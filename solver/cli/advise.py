@@ -10,7 +10,6 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cards import Piece
 from solver.cli.common import (
     JsonOption,
     PlayersOption,
@@ -18,6 +17,7 @@ from solver.cli.common import (
     app,
     fail,
     load_position,
+    load_unseen,
     load_variant,
     out,
 )
@@ -31,7 +31,6 @@ from solver.game.advice import (
     advise,
 )
 from solver.game.stats import Interval
-from solver.position import Hand
 
 __all__ = ["advise_command", "parse_numbers", "print_advice"]
 
@@ -170,12 +169,7 @@ def advise_command(
         fail(f"--samples must be 1 to {MAX_SAMPLES}, not {samples}")
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
-    unseen_pieces: list[Piece] | None = None
-    if unseen is not None:
-        try:
-            unseen_pieces = list(Hand.parse(unseen).pieces)
-        except ValueError as error:
-            fail(f"bad --unseen {unseen!r}: {error}")
+    unseen_pieces = load_unseen(unseen)
     try:
         found = advise(
             pos,

@@ -19,6 +19,7 @@ from solver.cli.common import (
     check_time_limit,
     fail,
     load_position,
+    load_unseen,
     load_variant,
     out,
     print_table,
@@ -26,7 +27,7 @@ from solver.cli.common import (
 )
 from solver.engine import DEFAULT_TIME_LIMIT
 from solver.plan import hint_payload
-from solver.position import Hand, Position
+from solver.position import Position
 
 
 def _pieces(pieces: tuple[Piece, ...] | list[Piece]) -> Text:
@@ -124,12 +125,7 @@ def analyze_command(
     check_time_limit(time_limit)
     if cap < 1:
         fail(f"--cap must be at least 1, not {cap}")
-    unseen_pieces: list[Piece] | None = None
-    if unseen is not None:
-        try:
-            unseen_pieces = list(Hand.parse(unseen).pieces)
-        except ValueError as error:
-            fail(f"bad --unseen {unseen!r}: {error}")
+    unseen_pieces = load_unseen(unseen)
     try:
         found = analyze(pos, variant=rules, unseen=unseen_pieces, time_limit=time_limit, play_count_cap=cap)
     except ValueError as error:

@@ -16,7 +16,7 @@ from typer.core import TyperGroup, TyperOption
 
 from solver.cards import Card, Joker, Piece
 from solver.melds import Meld
-from solver.position import Position, Table
+from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
 
 if TYPE_CHECKING:
@@ -133,6 +133,16 @@ def load_position(text: str, variant: Variant) -> Position:
         return Position.parse(text).validate(variant)
     except ValueError as error:
         fail(f"bad position {text!r}: {error}")
+
+
+def load_unseen(text: str | None) -> list[Piece] | None:
+    """The pieces of an ``--unseen`` option (a hand's notation), or None when not given."""
+    if text is None:
+        return None
+    try:
+        return list(Hand.parse(text).pieces)
+    except ValueError as error:
+        fail(f"bad --unseen {text!r}: {error}")
 
 
 def styled_piece(piece: Piece) -> Text:

@@ -30,8 +30,8 @@ from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import build_instance
 from solver.cpsat.model import HintModel, build_model
 from solver.cpsat.params import new_solver, set_domain
-from solver.position import Hand, Position, Table
-from solver.solution import Objective, Solution
+from solver.position import Position
+from solver.solution import Objective, Solution, SolveStatus
 from solver.variants import Variant
 
 __all__ = ["PlayCount", "Playable", "count_optimal_plays", "playable_pieces", "ranked_plays"]
@@ -136,16 +136,9 @@ def ranked_plays(
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
         play = extract_play(instance, built, solver)
+        status: SolveStatus = "optimal" if code == cp_model.OPTIMAL else "feasible"
         found.append(
-            Solution(
-                status="optimal" if code == cp_model.OPTIMAL else "feasible",
-                table=Table.of(play.melds),
-                played=play.played,
-                hand=Hand.of(play.left),
-                melds_broken=play.broken,
-                build_ms=(time.perf_counter() - end) * 1000,
-                solve_ms=(end - start) * 1000,
-            )
+            play.solution(status, build_ms=(time.perf_counter() - end) * 1000, solve_ms=(end - start) * 1000)
         )
         forbid(play.played)
     return found

@@ -17,6 +17,8 @@ from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.cpsat.instance import Instance
 from solver.cpsat.model import HintModel
 from solver.melds import Meld, join_sequences
+from solver.position import Hand, Table
+from solver.solution import Solution, SolveStatus
 
 __all__ = ["Extracted", "extract_play"]
 
@@ -27,6 +29,18 @@ class Extracted:
     played: tuple[Piece, ...]
     left: tuple[Piece, ...]
     broken: int
+
+    def solution(self, status: SolveStatus, *, build_ms: float, solve_ms: float) -> Solution:
+        """The neutral answer for this play (a table and hand in canonical order)."""
+        return Solution(
+            status=status,
+            table=Table.of(self.melds),
+            played=self.played,
+            hand=Hand.of(self.left),
+            melds_broken=self.broken,
+            build_ms=build_ms,
+            solve_ms=solve_ms,
+        )
 
 
 def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver) -> Extracted:

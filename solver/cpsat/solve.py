@@ -17,7 +17,7 @@ from solver.cpsat.extract import extract_play
 from solver.cpsat.instance import Instance, build_instance
 from solver.cpsat.model import build_model
 from solver.cpsat.params import new_solver
-from solver.position import Hand, Position, Table
+from solver.position import Position
 from solver.solution import Objective, Solution, SolveStatus
 from solver.variants import Variant
 
@@ -63,12 +63,8 @@ def solve_instance(instance: Instance, *, time_limit: float, started: float | No
 
     found = extract_play(instance, built, solver)
     done = time.perf_counter()
-    return Solution(
-        status=status,
-        table=Table.of(found.melds),
-        played=found.played,
-        hand=Hand.of(found.left),
-        melds_broken=found.broken,
+    return found.solution(
+        status,
         build_ms=(solve_start - begin) * 1000 + (done - solve_end) * 1000,
         solve_ms=(solve_end - solve_start) * 1000,
     )

@@ -63,19 +63,7 @@ def alternatives(
     return (
         best,
         *(
-            Hint(
-                status=found.status,
-                position=best.position,
-                variant=best.variant,
-                objective=objective,
-                table=found.table,
-                played=found.played,
-                hand=found.hand,
-                melds_broken=found.melds_broken,
-                build_ms=found.build_ms,
-                solve_ms=found.solve_ms,
-                engine="cp-sat",
-            )
+            Hint.of(found, position=best.position, variant=best.variant, objective=objective, engine="cp-sat")
             for found in others
         ),
     )

@@ -86,19 +86,7 @@ def hint(
             time_limit=time_limit,
             started=started,
         )
-    return Hint(
-        status=found.status,
-        position=where,
-        variant=rules,
-        objective=objective,
-        table=found.table,
-        played=found.played,
-        hand=found.hand,
-        melds_broken=found.melds_broken,
-        build_ms=found.build_ms,
-        solve_ms=found.solve_ms,
-        engine=engine,
-    )
+    return Hint.of(found, position=where, variant=rules, objective=objective, engine=engine)
 
 
 def check_options(*, objective: str, time_limit: float) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from solver.cards import Piece
 from solver.position import Hand, Position, Table
-from solver.solution import Objective, SolveStatus
+from solver.solution import Objective, Solution, SolveStatus
 from solver.variants import Variant
 
 if TYPE_CHECKING:  # the plan layer imports this module's type; the call is lazy
@@ -42,6 +42,25 @@ class Hint:
     build_ms: float
     solve_ms: float
     engine: Engine = "cp-sat"
+
+    @classmethod
+    def of(
+        cls, found: Solution, *, position: Position, variant: Variant, objective: Objective, engine: Engine
+    ) -> Hint:
+        """The public answer for a backend's ``Solution`` to ``position``."""
+        return cls(
+            status=found.status,
+            position=position,
+            variant=variant,
+            objective=objective,
+            table=found.table,
+            played=found.played,
+            hand=found.hand,
+            melds_broken=found.melds_broken,
+            build_ms=found.build_ms,
+            solve_ms=found.solve_ms,
+            engine=engine,
+        )
 
     @property
     def hand_points(self) -> int:
