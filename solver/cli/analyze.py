@@ -41,6 +41,7 @@ def _percent(share: float) -> str:
 def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     """Human output: the position, the best play, then the figures as rich tables."""
     position, best, draw = found.position, found.best, found.draw
+    knocks = found.variant.knock_threshold is not None  # say nothing of knocking where there is none
     print_table("Table", position.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(position.hand.pieces))
     out.print(f"Hand points: {position.hand.points(found.variant)}   ({found.variant.name})")
@@ -66,7 +67,8 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     points = draw.meld_now_points
     advice.add_row("Meld now", f"{points} points left" if draw.can_meld_now else f"no play ({points} points)")
     advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
-    advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
+    if knocks:
+        advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
     advice.add_row("Next card lets you go out", _percent(draw.out_probability))
     advice.add_row("Unseen cards", str(draw.unseen_cards))
     advice.add_row("Advice", Text(draw.advice.upper(), style="bold green"))
@@ -77,19 +79,21 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     outs.add_column()
     joker: list[Piece] = [Joker()]
     outs.add_row("Go out", _pieces([*draw.go_out_cards, *(joker if draw.joker_goes_out else [])]))
-    outs.add_row("Knock", _pieces([*draw.knock_cards, *(joker if draw.joker_knocks else [])]))
+    if knocks:
+        outs.add_row("Knock", _pieces([*draw.knock_cards, *(joker if draw.joker_knocks else [])]))
     out.print(outs)
 
     if show_draws:
         table = RichTable(title="Every draw", title_justify="left")
-        for heading in ("card", "copies", "points after", "knock", "go out"):
+        headings = ("card", "copies", "points after", *(("knock",) if knocks else ()), "go out")
+        for heading in headings:
             table.add_column(heading, justify="right" if heading in ("copies", "points after") else "left")
         for outcome in draw.outcomes:
             table.add_row(
                 styled_meld((outcome.piece,)),
                 str(outcome.copies),
                 str(outcome.points),
-                "yes" if outcome.knocks else "",
+                *(("yes" if outcome.knocks else "",) if knocks else ()),
                 "yes" if outcome.goes_out else "",
             )
         out.print(table)

@@ -15,6 +15,7 @@ from rich.text import Text
 from typer.core import TyperGroup, TyperOption
 
 from solver.cards import Card, Joker, Piece
+from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
@@ -63,7 +64,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
+out = FacesConsole(highlight=False, soft_wrap=True)
+"""Standard output for people: it says pieces and words as the command's game does
+(``use_faces``; Rummikub shows tiles, see ``solver.cli.faces``)."""
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -85,6 +88,7 @@ def _main(
     ] = False,
 ) -> None:
     """Manipulation Rummy hint engine: best plays, rule checks and analysis."""
+    out.faces = CARDS  # each command picks its game's faces (use_faces) once it knows the variant
 
 
 def choices(names: Iterable[str]) -> str:
@@ -121,11 +125,21 @@ def check_time_limit(seconds: float) -> None:
         fail(f"time limit must be between 0 and 3600 seconds, not {seconds}")
 
 
+def use_faces(variant: Variant) -> Faces:
+    """Print from now on as ``variant``'s game says it (tiles and racks in Rummikub)."""
+    out.faces = faces_for(variant)
+    return out.faces
+
+
 def load_variant(name: str, players: int | None) -> Variant:
+    """The variant named by ``--variant`` (exit 2 for an unknown one); the output then
+    shows that game's faces."""
     try:
-        return Variant.named(name, players=players)
+        variant = Variant.named(name, players=players)
     except ValueError as error:
         fail(str(error))
+    use_faces(variant)
+    return variant
 
 
 def load_position(text: str, variant: Variant) -> Position:

@@ -19,7 +19,7 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
+from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
 from solver.cli.terminal import QuitGame, TerminalPlayer
@@ -68,7 +68,7 @@ def _settings(
     if (knock_only_after_meld or round_bonus_to_all) and variant.strip().lower() != "manipulation":
         fail("--knock-only-after-meld and --round-bonus-to-all are Manipulation Rummy options")
     try:
-        return GameSettings.named(
+        settings = GameSettings.named(
             variant,
             players,
             knock_only_after_meld=knock_only_after_meld,
@@ -76,6 +76,8 @@ def _settings(
         )
     except ValueError as error:
         fail(str(error))
+    use_faces(settings.variant)
+    return settings
 
 
 def _check_seed(seed: int | None) -> None:
@@ -183,16 +185,19 @@ def play(
 
 def _print_results(result: TournamentResult) -> None:
     table = RichTable(title=f"{result.games} games, {result.settings.variant.name}, seed {result.seed}")
-    for column in ("bot", "games won", "mean final", "mean pts/round", "knocks", "undercuts", "moves"):
+    knocks = out.faces.knocks  # no knock columns for a game without knocking
+    columns = ["bot", "games won", "mean final", "mean pts/round"]
+    columns += ["knocks", "undercuts", "moves"] if knocks else ["moves"]
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for entry in result.entries:
+        knock_cells = [str(entry.knocks), str(entry.undercuts)] if knocks else []
         table.add_row(
             entry.label,
             str(entry.won),
             f"{entry.mean_final:.1f}",
             f"{entry.mean_round_points:.2f}",
-            str(entry.knocks),
-            str(entry.undercuts),
+            *knock_cells,
             str(entry.moves),
         )
     out.print(table)
@@ -284,6 +289,7 @@ def _replay_file(log: Path, show: bool) -> ReplayReport:
             except ValueError:
                 settings = None  # replay() names the problem with the line it is on
             if isinstance(names, list) and settings is not None:
+                use_faces(settings.variant)
                 seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
                 listeners.append(Narrator(out, seats, settings, me=None, reveal=True))
         return replay(records, listeners=listeners)

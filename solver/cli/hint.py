@@ -39,6 +39,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
+from solver.cli.faces import Verbatim
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective, alternatives, hint
 from solver.flow import summary_lines
 from solver.plan import hint_payload, plan_play
@@ -85,6 +86,8 @@ def _batch(path: str, job: HintJob, backend: Backend, json_output: bool) -> None
                 bad += "error" in record
                 if json_output:
                     print(json.dumps(record), flush=True)
+                elif "error" in record:  # the bad line echoed as typed, not as tiles
+                    out.print(Verbatim(describe_record(record)), markup=False)
                 else:
                     out.print(describe_record(record), markup=False)
     if bad:

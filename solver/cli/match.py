@@ -17,7 +17,7 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out
+from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.game import MAX_JOBS
 from solver.game import BOTS, GameSettings
 from solver.game.bots import BOT_TIME_LIMIT
@@ -59,8 +59,9 @@ def print_match(result: MatchResult) -> None:
     count = len(result.pairs)
     title = f"{count} pair{'s' if count != 1 else ''} ({result.games} games), {name}, seed {result.seed}"
     table = RichTable(title=title)
-    columns = ("bot", "won", "rounds won", "pts/round", "knocks", "undercuts", "draws", "ms p50")
-    for column in columns:
+    knocks = out.faces.knocks  # no knock columns for a game without knocking
+    columns = ["bot", "won", "rounds won", "pts/round", *(["knocks", "undercuts"] if knocks else []), "draws"]
+    for column in [*columns, "ms p50"]:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for entry in result.entries:
         table.add_row(
@@ -68,8 +69,7 @@ def print_match(result: MatchResult) -> None:
             f"{entry.won:g}",
             str(entry.rounds_won),
             f"{entry.points_per_round:.2f}",
-            str(entry.knocks),
-            str(entry.undercuts),
+            *([str(entry.knocks), str(entry.undercuts)] if knocks else []),
             str(entry.actions.get("draw", 0)),
             f"{entry.median_ms:.1f}",
         )
@@ -94,7 +94,9 @@ def print_match(result: MatchResult) -> None:
         )
     for entry in result.entries:
         if entry.counters:
-            counts = ", ".join(f"{key} {value}" for key, value in sorted(entry.counters.items()))
+            counters = sorted(entry.counters.items())
+            shown = [(key, count) for key, count in counters if knocks or "knock" not in key]
+            counts = ", ".join(f"{key} {count}" for key, count in shown)
             out.print(f"{entry.label} choices: {counts}", markup=False)
     out.print(f"{result.seconds:.1f} s wall clock", markup=False)
 
@@ -138,6 +140,7 @@ def match(
         settings = GameSettings.named(variant, players)
     except ValueError as error:
         fail(str(error))
+    use_faces(settings.variant)
     backend = backend_from_options(jobs, scheduler, scheduler_file)
     columns = (TextColumn("pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with (

@@ -41,6 +41,7 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
+from solver.cli.faces import FacesConsole, Verbatim
 from solver.flow import summary_lines
 from solver.puzzles.grade import BANDS, DIFFICULTIES, MAX_COUNT, parse_difficulty
 
@@ -105,7 +106,9 @@ def print_puzzle(
     console.print(Text(title, style="bold underline"))
     print_table("Table", puzzle.position.table, console)
     console.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
-    console.print(f"Position: {puzzle.position}", markup=False)
+    # Notation, to paste back into a command (also for tiles, where it is labelled so).
+    tiles = isinstance(console, FacesConsole) and console.faces.tiles
+    console.print(Verbatim(f"Position{' (notation)' if tiles else ''}: {puzzle.position}"), markup=False)
     console.print(_features_text(puzzle), markup=False)
     if solution:
         print_solution(puzzle, console)
@@ -136,7 +139,9 @@ def _save_solutions(path: Path, puzzles: list[Puzzle], heading: str) -> None:
     """Every puzzle with its solution, as printed, into ``path`` (to read later)."""
     try:
         with path.open("w", encoding="utf-8") as stream:
-            console = Console(file=stream, highlight=False, soft_wrap=True, no_color=True, width=100)
+            console = FacesConsole(
+                file=stream, highlight=False, soft_wrap=True, no_color=True, width=100, faces=out.faces
+            )
             console.print(heading, markup=False)
             console.print()
             for number, found in enumerate(puzzles, start=1):

@@ -11,7 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cli.common import JsonOption, app, err, fail, out
+from solver.cli.common import JsonOption, app, err, fail, out, use_faces
+from solver.game import GameSettings
 from solver.game.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
 from solver.game.log import LogError, read_log
 from solver.game.review import BANDS, Review, review
@@ -57,6 +58,18 @@ def print_review(found: Review) -> None:
     )
 
 
+def _use_game_faces(header: dict[str, object]) -> None:
+    """Show the pieces as the logged game does (tiles for Rummikub); a header that names
+    no known settings leaves cards, and review() then names the problem."""
+    described = header.get("settings")
+    try:
+        settings = GameSettings.from_description(described) if isinstance(described, dict) else None
+    except ValueError:
+        settings = None
+    if settings is not None:
+        use_faces(settings.variant)
+
+
 @app.command(name="review")
 def review_command(
     log: Annotated[Path, typer.Argument(help="A game log written by rummy play --log or tournament --logs.")],
@@ -92,6 +105,7 @@ def review_command(
         fail(f"bad log {log}: {error}")
     if not records:
         fail(f"bad log {log}: it is empty")
+    _use_game_faces(records[0])
     columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:

@@ -18,12 +18,13 @@ from rich.text import Text
 
 from solver.cli.common import print_melds, print_table, styled_meld
 from solver.cli.draft import Draft
+from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.plan import plan_play
 
-__all__ = ["HELP", "QuitGame", "TerminalPlayer"]
+__all__ = ["CARDS_NO_KNOCK_HELP", "HELP", "TILES_HELP", "QuitGame", "TerminalPlayer", "help_text"]
 
 HELP = """\
 Commands (one per line).  Build your play, then type done to play it:
@@ -40,6 +41,41 @@ Commands (one per line).  Build your play, then type done to play it:
   show           show the table and your hand again (and your changes so far)
   help           this text
   quit           leave the game (the log, with --log, records that you left)"""
+
+TILES_HELP = """\
+Commands (one per line).  Build your play, then type done to play it:
+  TABLE          the whole new table in notation, melds separated by |
+                 e.g.  7h 8h 9h | 13h 13d 13c   (a table joker is written *7h)
+  + MELD         add a new meld from your rack, e.g.  + 12s 12h 12d
+  N + TILES      add tiles to meld N as numbered on screen, e.g.  3 + 8d
+  undo           take back your last change to the table (before done)
+  done           play the table as you have built it: that ends your turn
+  hint           show the engine's best play and its steps;  ok  then plays it at once
+  draw           do not meld now: draw a tile (none when the stock is empty); ends your turn
+  show           show the table and your rack again (and your changes so far)
+  help           this text
+  quit           leave the game (the log, with --log, records that you left)
+Tiles are typed in notation: the number, then the colour as a letter: s black, h red,
+d blue, c orange (13c is the orange 13, shown o13; A J Q K may stand for 1 11 12 13)."""
+"""The help of a tile game (Rummikub), printed as it is: its examples are notation."""
+
+
+CARDS_NO_KNOCK_HELP = "\n".join(
+    "  draw           do not meld now: draw a card (none when the stock is empty); ends your turn"
+    if line.startswith("  draw ")
+    else line
+    for line in HELP.splitlines()
+    if not line.startswith(("  knock ", "  pass "))
+)
+"""The help of a card game without knocking (Machiavelli): a turn is a meld or a draw."""
+
+
+def help_text(faces: Faces) -> str:
+    """The commands as the game being played names them (tiles in Rummikub; no knock or
+    pass where the game has no knocking)."""
+    if faces.tiles:
+        return TILES_HELP
+    return HELP if faces.knocks else CARDS_NO_KNOCK_HELP
 
 
 class QuitGame(Exception):
@@ -63,6 +99,7 @@ class TerminalPlayer:
         time_limit: float = BOT_TIME_LIMIT,
     ) -> None:
         self.console = console
+        self.faces = console.faces if isinstance(console, FacesConsole) else CARDS
         self.read_line = read_line
         self.names = list(names)
         self.time_limit = time_limit
@@ -108,7 +145,7 @@ class TerminalPlayer:
         """The action a command asks for, or None after a command that only shows or edits."""
         say = self.console.print
         if word in ("help", "?"):
-            say(HELP, markup=False)
+            say(Verbatim(help_text(self.faces)), markup=False)  # its examples are notation, to type
         elif word == "show":
             self.show(view)
             if draft is not None and draft.changed:
@@ -137,7 +174,7 @@ class TerminalPlayer:
             simple: dict[str, Action] = {"draw": Draw(), "knock": Knock(), "pass": Pass()}
             return simple[word]
         elif draft is None:
-            say("no meld now: knock or pass (type help)", markup=False)
+            say(f"no meld now: {self._decline_words()} (type help)", markup=False)
         else:
             try:
                 said = draft.edit(command)
@@ -181,9 +218,12 @@ class TerminalPlayer:
         scores = ", ".join(f"{name} {total}" for name, total in zip(self.names, view.totals, strict=True))
         console.print(f"Scores: {scores}", markup=False)
 
+    def _decline_words(self) -> str:
+        return "knock or pass" if self.faces.knocks else "pass"
+
     def _show_hint(self, view: PlayerView) -> Hint | None:
         if "play" not in view.legal_kinds():
-            self.console.print("No meld now: knock or pass.", markup=False)
+            self.console.print(f"No meld now: {self._decline_words()}.", markup=False)
             return None
         found = best_play(view, time_limit=self.time_limit)
         if not found.has_play:
@@ -198,7 +238,7 @@ class TerminalPlayer:
         notes = [f"leaves {found.hand_points} points"]
         if found.goes_out:
             notes.append("goes out")
-        elif found.can_knock:
+        elif found.can_knock and self.faces.knocks:
             notes.append("low enough to knock")
         self.console.print(", ".join(notes) + ".  Type ok to play it.", markup=False)
         return found
