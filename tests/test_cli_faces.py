@@ -179,17 +179,26 @@ def test_play_replay_and_review_show_tiles(tmp_path: Path) -> None:
     assert "play r10 k11 r11 k12" in rummikub_text(reviewed)
 
 
-def test_tournament_has_no_knock_columns_without_knocking() -> None:
+def test_tournament_and_match_have_no_knock_columns_without_knocking() -> None:
     for variant in ("rummikub", "machiavelli"):
         shown = invoke(["tournament", "--games", "1", "--bots", "greedy,random", "-v", variant])
         assert "knock" not in shown and "undercut" not in shown and "moves" in shown
     assert "knocks" in invoke(["tournament", "--games", "1", "--bots", "greedy,random"])
+    matched = invoke(["match", "greedy", "random", "-v", "rummikub", "--pairs", "1", "--seed", "1"])
+    assert "knock" not in matched and "undercut" not in matched and "draws" in matched
 
 
 # -- the card games and --json: unchanged -----------------------------------------------
 
 
 def test_manipulation_still_shows_cards() -> None:
+    shown = invoke(["show", "Kh Kd Kc | *Qh Qd Qc / Ac * 5s"])
+    expected = ["Table", "   1. K♥ K♦ K♣", "   2. ★Q♥ Q♦ Q♣", "Hand  5♠ A♣ ★"]
+    expected.append("Hand points: 31   (manipulation)")
+    assert shown.splitlines() == expected
+    # a Rummikub command before does not leave its tiles behind
+    invoke(["show", "Kh Kd Kc / Ac", "-v", "rummikub"])
+    assert invoke(["show", "Kh Kd Kc | *Qh Qd Qc / Ac * 5s"]) == shown
     shown = invoke(["hint", KINGS])
     assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: take out K♦ for new meld 2" in shown
     assert "Hand left  (empty)" in shown and not TILE.search(shown)

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup, TyperOption
 
-from solver.cards import Card, Joker, Piece
+from solver.cards import Piece
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
@@ -160,9 +160,9 @@ def load_unseen(text: str | None) -> list[Piece] | None:
 
 
 def styled_piece(piece: Piece) -> Text:
-    card = piece if isinstance(piece, Card) else piece.declared
-    style = "bold magenta" if isinstance(piece, Joker) else ("red" if card and card.suit.is_red else "")
-    return Text(piece.pretty, style=style)
+    """A card with its colour (red suits red, jokers magenta); ``out`` shows it as a tile
+    when the game is Rummikub (``solver.cli.faces``)."""
+    return CARDS.styled(piece)
 
 
 def styled_meld(meld: Meld | tuple[Piece, ...]) -> Text:
