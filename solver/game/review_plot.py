@@ -33,6 +33,8 @@ class PlotError(RuntimeError):
 
 
 def _panel(axes: Axes, found: Review, seat: int) -> None:
+    from matplotlib.ticker import MaxNLocator  # plot_review checked that matplotlib is there
+
     decisions = [decision for decision in found.decisions if decision.seat == seat]
     summary = next(summary for summary in found.summaries if summary.seat == seat)
     steps = list(range(1, len(decisions) + 1))
@@ -53,6 +55,7 @@ def _panel(axes: Axes, found: Review, seat: int) -> None:
         fontsize=10,
     )
     axes.set_ylabel("expected value")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # decisions are counted
     axes.legend(loc="best", fontsize=8)
 
 
