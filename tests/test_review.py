@@ -119,6 +119,12 @@ def test_cli_prints_each_decisions_band_and_the_summary(log_text: str, tmp_path:
     data = json.loads(done.stdout)
     assert [summary["seat"] for summary in data["summary"]] == [1]
     assert all(decision["seat"] == 1 for decision in data["decisions"])
+    assert data["summary"][0]["draws"] == len(data["draws"]) > 0
+    done = runner.invoke(
+        app, ["review", str(path), "--seat", "1", "--samples", "2", "--budget", "600", "--json", "--no-luck"]
+    )
+    data = json.loads(done.stdout)
+    assert data["draws"] == [] and data["summary"][0]["luck"] == 0
 
 
 @pytest.mark.parametrize(

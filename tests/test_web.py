@@ -881,8 +881,15 @@ def test_a_bad_game_fact_shows_its_error_next_to_the_field(watched: Watched) -> 
     assert page.get_attribute("#scores", "aria-invalid") == "true"
     assert page.get_attribute("#stock", "aria-invalid") != "true"
     _shot(page, "13-advice-error")
-    # A bad position still goes to the position's box.
+    # Unseen cards that cannot be go to their own box, as for Analyze.
     page.fill("#scores", "")
+    page.fill("#unseen", "7h 7h 7h")
+    page.click("#advise-button")
+    page.wait_for_selector("#unseen-error:not([hidden])")
+    assert "7h" in page.inner_text("#unseen-error") and page.is_hidden("#facts-error")
+    assert page.get_attribute("#unseen", "aria-invalid") == "true"
+    page.fill("#unseen", "")
+    # A bad position still goes to the position's box.
     page.fill("#notation", "Kh Kd Xc / Ac")
     page.click("#advise-button")
     page.wait_for_selector("#entry-error:not([hidden])")

@@ -79,6 +79,13 @@ def review_command(
             "(needs matplotlib: the plot extra).",
         ),
     ] = None,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck/--no-luck",
+            help="Measure the luck of each draw apart from the decisions' cost (about doubles the time).",
+        ),
+    ] = True,
     json_output: JsonOption = False,
 ) -> None:
     """Replay a game log and judge each decision of the chosen seats against the advice:
@@ -114,6 +121,7 @@ def review_command(
                 budget_seconds=budget,
                 samples=samples,
                 seed=seed,
+                luck=luck,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     except (LogError, ValueError) as error:
