@@ -195,6 +195,23 @@ def test_the_lucky_draw_is_known_lucky() -> None:
     assert not hint(Position(view.table, Hand.of(pieces))).has_play
 
 
+def test_before_the_draw_puts_the_card_back_among_the_unseen() -> None:
+    from solver.game.game import Game
+    from solver.game.review import _before_draw, _just_drew
+
+    game = Game(GameSettings.manipulation(2), seed=LUCKY_SEED)
+    view = game.view(game.to_move)
+    assert _just_drew(view) and view.draws == 1  # the turn's forced first draw
+    card = view.drawn[-1]
+    before = _before_draw(view)
+    assert len(before.hand) == len(view.hand) - 1 and before.stock_size == view.stock_size + 1
+    assert before.draws == 0 and before.drawn == ()
+    assert before.hand_sizes[view.seat] == view.hand_sizes[view.seat] - 1
+    assert list(before.unseen()).count(card) == list(view.unseen()).count(card) + 1
+    rummikub = Game(GameSettings.named("rummikub", 2), seed=1)
+    assert not _just_drew(rummikub.view(rummikub.to_move)), "a draw ends the turn there: not measured"
+
+
 def test_a_draw_that_lets_the_player_go_out_shows_positive_luck(lucky_review: Review) -> None:
     last = lucky_review.draws[-1]
     assert (last.round_number, last.seat, last.card) == (1, 0, "6h")

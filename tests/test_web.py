@@ -881,6 +881,15 @@ def test_a_bad_game_fact_shows_its_error_next_to_the_field(watched: Watched) -> 
     assert page.get_attribute("#scores", "aria-invalid") == "true"
     assert page.get_attribute("#stock", "aria-invalid") != "true"
     _shot(page, "13-advice-error")
+    # More seconds than the server allows.
+    page.fill("#scores", "")
+    page.fill("#budget", "99")
+    page.click("#advise-button")
+    page.wait_for_function("document.querySelector('#facts-error').textContent.includes('cap')")
+    assert "Too many seconds to think" in page.inner_text("#facts-error")
+    assert page.get_attribute("#budget", "aria-invalid") == "true"
+    assert page.get_attribute("#scores", "aria-invalid") != "true"
+    page.fill("#budget", "0.5")
     # Unseen cards that cannot be go to their own box, as for Analyze.
     page.fill("#scores", "")
     page.fill("#unseen", "7h 7h 7h")

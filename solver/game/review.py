@@ -61,8 +61,9 @@ the two estimates' uncertainties (independent samples), and one draw's luck is n
 at small ``samples``; the sum over many draws is what to read.  The plot of a review
 (``solver.game.review_plot``) draws each decision's advised and made values.
 
-Deterministic: decision ``i`` uses the seed ``seed + i``; with a fixed ``samples`` and a
-large budget the review does not depend on the machine's speed.
+Deterministic: decision ``i`` uses the seed ``seed + i``, and a draw measured after ``i``
+decisions and ``j`` earlier draws ``seed + i + j``; with a fixed ``samples`` and a large
+budget the review does not depend on the machine's speed.
 """
 
 from __future__ import annotations
