@@ -230,6 +230,9 @@ def test_the_luck_is_summed_per_seat_apart_from_the_decisions_cost(lucky_review:
     assert {"card", "before", "after", "luck"} <= set(data["draws"][0])
     for decision in lucky_review.decisions:
         assert decision.made_value == pytest.approx(decision.value - decision.loss.estimate)
+    actions = [d.action for d in lucky_review.decisions]
+    assert actions == sorted(set(actions)), "one decision per logged action, in game order"
+    assert [d.action for d in lucky_review.draws] == sorted(d.action for d in lucky_review.draws)
 
 
 def test_luck_can_be_left_out(log_text: str) -> None:

@@ -125,6 +125,8 @@ class Decision:
     """The advised option's expected value (what the plot draws as the expected score)."""
     made_value: float = 0.0
     """The expected value of the move made (``value`` minus the loss)."""
+    action: int = 0
+    """The logged action judged: its index among the log's actions (0-based)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -140,6 +142,7 @@ class Decision:
             "samples": self.samples,
             "value": round(self.value, 2),
             "made_value": round(self.made_value, 2),
+            "action": self.action,
         }
 
 
@@ -154,6 +157,8 @@ class DrawLuck:
     before: float
     after: float
     luck: Interval
+    action: int = 0
+    """The index among the log's actions of the seat's action right after the draw."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,6 +168,7 @@ class DrawLuck:
             "before": round(self.before, 2),
             "after": round(self.after, 2),
             "luck": self.luck.to_dict(2),
+            "action": self.action,
         }
 
 
@@ -396,6 +402,7 @@ def review(
                         samples=played,
                         value=best.value.estimate,
                         made_value=mine.value.estimate,
+                        action=done,
                     )
                 )
                 seen = options
@@ -417,6 +424,7 @@ def review(
                         before=before.estimate,
                         after=after.estimate,
                         luck=_difference(after, before),
+                        action=done,
                     )
                 )
         game.apply(action)
