@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from solver.cards import parse_piece
 from solver.cli import app
 from solver.game import GameSettings, make_bots, play_game
 from solver.game.log import LogError, LogWriter, read_log
 from solver.game.review import BANDS, Review, band_of, review
+from solver.position import Hand, Position
 
 QUICK = {"samples": 2, "budget_seconds": 600.0}
 
@@ -116,6 +119,12 @@ def test_cli_prints_each_decisions_band_and_the_summary(log_text: str, tmp_path:
     data = json.loads(done.stdout)
     assert [summary["seat"] for summary in data["summary"]] == [1]
     assert all(decision["seat"] == 1 for decision in data["decisions"])
+    assert data["summary"][0]["draws"] == len(data["draws"]) > 0
+    done = runner.invoke(
+        app, ["review", str(path), "--seat", "1", "--samples", "2", "--budget", "600", "--json", "--no-luck"]
+    )
+    data = json.loads(done.stdout)
+    assert data["draws"] == [] and data["summary"][0]["luck"] == 0
 
 
 @pytest.mark.parametrize(
@@ -149,3 +158,153 @@ def test_cli_refuses_a_missing_or_malformed_log(tmp_path: Path) -> None:
     empty.write_text("")
     done = runner.invoke(app, ["review", str(empty)])
     assert done.exit_code == 2 and "empty" in done.stderr
+
+
+# -- the luck of the draws -------------------------------------------------------------
+
+
+LUCKY_SEED = 31
+"""Greedy against greedy, seed 31: in round 1 seat 0 draws 6h to a hand of 8s 9s 5h, which
+has no play without it, and goes out with it (checked below): a lucky draw."""
+
+
+@pytest.fixture(scope="module")
+def lucky_review() -> Review:
+    settings = GameSettings.manipulation(2)
+    stream = io.StringIO()
+    writer = LogWriter(stream, settings, seed=LUCKY_SEED, players=["greedy", "greedy"])
+    play_game(settings, make_bots(["greedy", "greedy"], LUCKY_SEED), seed=LUCKY_SEED, listeners=[writer])
+    lines = stream.getvalue().splitlines()
+    deals = [i for i, line in enumerate(lines) if '"type": "deal"' in line]
+    return review(read_log(lines[: deals[1] + 1]), seats=[0], samples=6, budget_seconds=600.0)
+
+
+def test_the_lucky_draw_is_known_lucky() -> None:
+    from solver.engine import hint
+    from solver.game.game import Game
+
+    settings = GameSettings.manipulation(2)
+    bots = make_bots(["greedy", "greedy"], LUCKY_SEED)
+    game = Game(settings, seed=LUCKY_SEED)
+    while not (game.view(game.to_move).drawn and hint(game.view(game.to_move).position).goes_out):
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    assert view.seat == 0 and view.drawn[-1] == parse_piece("6h")
+    pieces = list(view.hand.pieces)
+    pieces.remove(parse_piece("6h"))
+    assert not hint(Position(view.table, Hand.of(pieces))).has_play
+
+
+def test_before_the_draw_puts_the_card_back_among_the_unseen() -> None:
+    from solver.game.game import Game
+    from solver.game.review import _before_draw, _just_drew
+
+    game = Game(GameSettings.manipulation(2), seed=LUCKY_SEED)
+    view = game.view(game.to_move)
+    assert _just_drew(view) and view.draws == 1  # the turn's forced first draw
+    card = view.drawn[-1]
+    before = _before_draw(view)
+    assert len(before.hand) == len(view.hand) - 1 and before.stock_size == view.stock_size + 1
+    assert before.draws == 0 and before.drawn == ()
+    assert before.hand_sizes[view.seat] == view.hand_sizes[view.seat] - 1
+    assert list(before.unseen()).count(card) == list(view.unseen()).count(card) + 1
+    rummikub = Game(GameSettings.named("rummikub", 2), seed=1)
+    assert not _just_drew(rummikub.view(rummikub.to_move)), "a draw ends the turn there: not measured"
+
+
+def test_a_draw_that_lets_the_player_go_out_shows_positive_luck(lucky_review: Review) -> None:
+    last = lucky_review.draws[-1]
+    assert (last.round_number, last.seat, last.card) == (1, 0, "6h")
+    assert last.after > last.before
+    assert last.luck.estimate == pytest.approx(last.after - last.before)
+    assert last.luck.low > 0, "going out at once beats the average draw beyond the sampling noise"
+
+
+def test_the_luck_is_summed_per_seat_apart_from_the_decisions_cost(lucky_review: Review) -> None:
+    (summary,) = lucky_review.summaries
+    assert summary.draws == len(lucky_review.draws) > len(lucky_review.decisions)
+    assert summary.luck == pytest.approx(sum(draw.luck.estimate for draw in lucky_review.draws))
+    assert summary.total_loss == pytest.approx(sum(d.loss.estimate for d in lucky_review.decisions))
+    data = lucky_review.to_dict()
+    assert data["summary"][0]["draws"] == summary.draws
+    assert {"card", "before", "after", "luck"} <= set(data["draws"][0])
+    for decision in lucky_review.decisions:
+        assert decision.made_value == pytest.approx(decision.value - decision.loss.estimate)
+    actions = [d.action for d in lucky_review.decisions]
+    assert actions == sorted(set(actions)), "one decision per logged action, in game order"
+    assert [d.action for d in lucky_review.draws] == sorted(d.action for d in lucky_review.draws)
+
+
+def test_luck_can_be_left_out(log_text: str) -> None:
+    found = review(read_log(log_text.splitlines()), seats=[0], luck=False, **QUICK)  # type: ignore[arg-type]
+    assert found.draws == () and found.summaries[0].draws == 0 and found.summaries[0].luck == 0
+
+
+# -- the plot ----------------------------------------------------------------------------
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_writes_the_plot_and_says_where(lucky_review: Review, log_text: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(log_text)
+    picture = tmp_path / "review.png"
+    done = CliRunner().invoke(
+        app, ["review", str(path), "--seat", "0", "--samples", "2", "--budget", "600", "--plot", str(picture)]
+    )
+    assert done.exit_code == 0, done.stderr
+    assert f"Plot written to {picture}" in done.stdout
+    data = picture.read_bytes()
+    assert data.startswith(PNG_SIGNATURE)
+    width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk
+    assert 400 <= width <= 2000 and 200 <= height <= 2000
+    assert 5_000 < len(data) < 2_000_000
+
+
+def test_cli_plot_with_json_keeps_stdout_json(log_text: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(log_text)
+    picture = tmp_path / "review.png"
+    args = ["review", str(path), "--seat", "0", "--samples", "2", "--budget", "600"]
+    done = CliRunner().invoke(app, [*args, "--json", "--plot", str(picture)])
+    assert done.exit_code == 0, done.stderr
+    json.loads(done.stdout)
+    assert f"Plot written to {picture}" in done.stderr
+    assert picture.read_bytes().startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("missing/out.png", "the folder"),
+        ("out.txt", "ending in .png"),
+        ("folder.png", "it is a folder"),
+    ],
+)
+def test_cli_bad_plot_path_is_one_line_exit_2(log_text: str, tmp_path: Path, name: str, message: str) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(log_text)
+    (tmp_path / "folder.png").mkdir()
+    done = CliRunner().invoke(app, ["review", str(path), "--samples", "2", "--plot", str(tmp_path / name)])
+    assert done.exit_code == 2
+    assert done.stderr.startswith("error: ") and message in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_plot_module_reports_a_missing_matplotlib(
+    reviewed: Review, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+
+    from solver.game.review_plot import PlotError, plot_review
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    with pytest.raises(PlotError, match="needs matplotlib"):
+        plot_review(reviewed, tmp_path / "x.png")

@@ -546,9 +546,7 @@ def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(
     # The same table written in another order gets its own numbers.
     page.fill("#notation", "Qh Qd Qc | Jh Jd Jc | Kh Kd Kc / Ac")
     page.click("#hint-button")
-    page.wait_for_function(
-        "document.querySelector('#before-board .meld .card').dataset.card === 'Qh'"
-    )
+    page.wait_for_function("document.querySelector('#before-board .meld .card').dataset.card === 'Qh'")
     first = page.get_attribute("#moves li >> nth=0", "data-text") or ""
     assert first == (
         "Meld 1 becomes new meld 1, Jh Qh Kh: take out Qd for new meld 2 and Qc for new meld 3; "
@@ -566,9 +564,10 @@ def test_a_position_and_its_options_are_shared_by_the_address(watched: Watched) 
     page.wait_for_function("window.location.search.includes('unseen=')")
     query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
     assert query == {"p": [EXAMPLE], "objective": ["cards"], "players": ["2"], "unseen": ["2c 3c"]}
-    assert page.get_attribute("#share-link", "href") == urllib.parse.urlparse(page.url)._replace(
-        scheme="", netloc=""
-    ).geturl()
+    assert (
+        page.get_attribute("#share-link", "href")
+        == urllib.parse.urlparse(page.url)._replace(scheme="", netloc="").geturl()
+    )
 
     # The address alone rebuilds the page: position, rules, options and the deck they imply.
     other = watched.page.context.new_page()
@@ -798,3 +797,170 @@ def test_the_puzzle_tab_draws_tiles_for_a_rummikub_puzzle_and_the_solve_tab_keep
     assert not page.query_selector("#picker .card.tile")
     page.click("#tab-puzzle")
     assert page.query_selector("#answer-board .card.tile")
+
+
+# --- issue 18: the advice ---------------------------------------------------------------------
+
+ADVICE_POSITION = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
+
+
+def _advise(page: Page, budget: str = "0.5") -> Any:
+    """Press Advice with a short budget; the service's answer as the page got it."""
+    if not page.evaluate("document.querySelector('#facts-box').open"):
+        page.click("#facts-box > summary")
+    page.fill("#budget", budget)
+    with page.expect_response("**/v1/advise") as answer:
+        page.click("#advise-button")
+    page.wait_for_function("!document.querySelector('#advise-button').disabled")
+    return answer.value.json()
+
+
+def test_advice_ranks_the_options_best_first_with_intervals_and_tables(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", ADVICE_POSITION)
+    page.select_option("#players", "2")
+    data = _advise(page)
+    page.wait_for_selector("#advice-options")
+    assert page.is_hidden("#hint-view") and page.is_hidden("#analysis-view")
+    labels = page.eval_on_selector_all("#advice-options > li", "items => items.map(i => i.dataset.label)")
+    assert labels == [option["label"] for option in data["options"]] and len(labels) >= 3
+    estimates = page.locator("#advice-options .advice-value .estimate").all_inner_texts()
+    values = [float(text) for text in estimates]
+    assert values == sorted(values, reverse=True), "best first"
+    first = page.inner_text("#advice-options > li >> nth=0")
+    assert "best" in first and "Expected value" in first and "Win chance of the round" in first
+    assert re.search(r"\(95%: -?[\d.]+ to -?[\d.]+\)", first), first
+    win = page.inner_text("#advice-options .advice-win >> nth=0")
+    assert re.search(r"\(95%: [\d.<]+% to [\d.<]+%\)", win), win
+    assert "Given up against the best" in page.inner_text("#advice-options > li >> nth=1")
+    # An alternative's table, on demand.
+    index, option = next((i, o) for i, o in enumerate(data["options"]) if i > 0 and o["kind"] == "play")
+    item = page.locator("#advice-options > li").nth(index)
+    assert item.locator(".advice-table .board").is_hidden()
+    item.locator(".advice-table > summary").click()
+    assert item.locator(".advice-table .board").is_visible()
+    melds = item.locator(".advice-table .meld").evaluate_all(
+        "melds => melds.map(m => [...m.querySelectorAll('.card')].map(c => c.dataset.card))"
+    )
+    assert [" ".join(meld) for meld in melds] == [meld.strip() for meld in option["table"].split("|")]
+    # The game facts used, the defaults marked and shown back in the fields.
+    facts = page.inner_text("#advice-facts")
+    assert re.search(r"Players\s+2\n", facts) and "(default)" in facts
+    assert re.search(rf"Stock\s+{data['facts']['stock']} \(default\)", facts)
+    assert page.get_attribute("#stock", "placeholder") == f"default: {data['facts']['stock']}"
+    assert page.inner_text("#status").startswith("Advice: ")
+    _shot(page, "12-advice")
+    # The facts given reach the service.
+    page.fill("#scores", "120, 90")
+    page.fill("#hand-sizes", "4")
+    data = _advise(page)
+    assert data["facts"]["scores"] == [120, 90] and data["facts"]["hand_sizes"][1:] == [4]
+    assert "scores" not in data["facts"]["assumed"]
+    assert re.search(r"Scores \(yours first\)\s+120, 90\n", page.inner_text("#advice-facts"))
+
+
+def test_a_bad_game_fact_shows_its_error_next_to_the_field(watched: Watched) -> None:
+    page = _open(watched)
+    page.fill("#notation", ADVICE_POSITION)
+    page.select_option("#players", "2")
+    page.click("#facts-box > summary")
+    page.fill("#stock", "lots")
+    page.click("#advise-button")
+    page.wait_for_selector("#facts-error:not([hidden])")
+    assert "The stock is a whole number, 0 or more; not 'lots'." in page.inner_text("#facts-error")
+    assert page.get_attribute("#stock", "aria-invalid") == "true"
+    assert page.is_hidden("#advice-view") and page.is_hidden("#entry-error")
+    # A fact the service finds wrong: two players need two scores.
+    page.fill("#stock", "")
+    page.fill("#scores", "50")
+    page.fill("#budget", "0.5")
+    page.click("#advise-button")
+    page.wait_for_function("document.querySelector('#facts-error').textContent.includes('scores')")
+    text = page.inner_text("#facts-error")
+    assert "do not fit the position" in text and "give 2 scores for 2 players" in text
+    assert page.get_attribute("#scores", "aria-invalid") == "true"
+    assert page.get_attribute("#stock", "aria-invalid") != "true"
+    _shot(page, "13-advice-error")
+    # More seconds than the server allows.
+    page.fill("#scores", "")
+    page.fill("#budget", "99")
+    page.click("#advise-button")
+    page.wait_for_function("document.querySelector('#facts-error').textContent.includes('cap')")
+    assert "Too many seconds to think" in page.inner_text("#facts-error")
+    assert page.get_attribute("#budget", "aria-invalid") == "true"
+    assert page.get_attribute("#scores", "aria-invalid") != "true"
+    page.fill("#budget", "0.5")
+    # Unseen cards that cannot be go to their own box, as for Analyze.
+    page.fill("#scores", "")
+    page.fill("#unseen", "7h 7h 7h")
+    page.click("#advise-button")
+    page.wait_for_selector("#unseen-error:not([hidden])")
+    assert "7h" in page.inner_text("#unseen-error") and page.is_hidden("#facts-error")
+    assert page.get_attribute("#unseen", "aria-invalid") == "true"
+    page.fill("#unseen", "")
+    # A bad position still goes to the position's box.
+    page.fill("#notation", "Kh Kd Xc / Ac")
+    page.click("#advise-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    assert "bad card 'Xc'" in page.inner_text("#entry-error") and page.is_hidden("#facts-error")
+
+
+def test_a_busy_or_late_advice_says_so(watched: Watched) -> None:
+    page = _open(watched)
+    busy = {
+        "error": {
+            "type": "busy",
+            "message": "the solver did not answer within 4 s",
+            "field": None,
+            "problems": ["the solver did not answer within 4 s"],
+        }
+    }
+    page.route(
+        "**/v1/advise",
+        lambda route: route.fulfill(status=503, content_type="application/json", body=json.dumps(busy)),
+    )
+    page.fill("#notation", ADVICE_POSITION)
+    page.click("#advise-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    text = page.inner_text("#entry-error")
+    assert "busy" in text and "did not answer within 4 s" in text
+    assert page.is_hidden("#advice-view")
+    assert not page.is_disabled("#advise-button")
+
+
+def test_advice_on_a_phone_fits_and_its_targets_are_40_px(watched: Watched) -> None:
+    page = watched.page
+    page.set_viewport_size({"width": 360, "height": 800})
+    _open(watched)
+    page.fill("#notation", ADVICE_POSITION)
+    page.select_option("#players", "2")
+    _advise(page)
+    page.wait_for_selector("#advice-options")
+    for summary in page.locator("#advice-options .advice-table > summary").all():
+        summary.click()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    targets = _boxes(page, "#advise-button, #facts-box summary, #facts-box input, #advice-view summary")
+    assert len(targets) >= 1 + 1 + 5 + 1
+    small = [box for box in targets if box["width"] < 40 or box["height"] < 40]
+    assert not small, f"advice touch targets under 40 px on a 360 px phone: {small[:5]}"
+    entry = page.locator(".entry").bounding_box()
+    view = page.locator("#advice-view").bounding_box()
+    assert entry and view and view["y"] >= entry["y"] + entry["height"] - 1
+    _shot(page, "14-phone-advice")
+
+
+def test_advice_in_rummikub_shows_tiles(watched: Watched) -> None:
+    page = _open(watched, "?v=rummikub")
+    page.fill("#notation", "10h Jh Qh / Kh 5c 7d")
+    data = _advise(page)
+    page.wait_for_selector("#advice-options")
+    assert "Draw a tile instead of melding" in page.inner_text("#advice-options")
+    assert re.search(r"Unseen tiles\s+\d+", page.inner_text("#advice-facts"))
+    index = next(i for i, o in enumerate(data["options"]) if o["kind"] == "play")
+    item = page.locator("#advice-options > li").nth(index)
+    assert item.locator(".mini-tile").count() >= 1
+    assert not item.locator(".advice-head svg use[href^='#suit-']").count()
+    item.locator(".advice-table > summary").click()
+    faces = [text.split()[0] for text in item.locator(".advice-table .card").all_inner_texts()]
+    assert "13" in faces and "K" not in faces

@@ -1,5 +1,6 @@
-// The page: wires the position entry, the hint, the analysis and the puzzles to the API.
+// The page: wires the position entry, the hint, the analysis, the advice and the puzzles to the API.
 
+import { factPlaceholders, renderAdvice } from "./advice.js";
 import { renderAnalysis } from "./analysis.js";
 import { get, post } from "./api.js";
 import { renderHint } from "./hint.js";
@@ -20,7 +21,60 @@ const ERROR_LEADS = {
   network: "No connection.",
   limit: "Over a limit of the service.",
   unseen: "These unseen cards cannot be.",
+  invalid: "These game facts do not fit the position.",
+  budget: "Too many seconds to think.",
+  fact: "A game fact cannot be read.",
 };
+
+/** The advice's game facts: the API's field -> the page's input. */
+const FACT_INPUTS = {
+  hand_sizes: "hand-sizes", stock: "stock", scores: "scores", draws_left: "draws-left", budget_seconds: "budget",
+};
+
+/** The input a game-fact error is about: its field, or (a fact that does not fit) the words it uses. */
+function factInputOf(error) {
+  if (FACT_INPUTS[error.field]) return FACT_INPUTS[error.field];
+  if (error.type !== "invalid") return null;
+  const words = [["hand size", "hand-sizes"], ["stock", "stock"], ["score", "scores"], ["draws left", "draws-left"]];
+  const found = words.find(([word]) => error.message.includes(word));
+  return found ? found[1] : "hand-sizes";
+}
+
+/** A local error about one fact field, in the service's error shape. */
+function factError(field, message) {
+  const error = new Error(message);
+  Object.assign(error, { type: "fact", field, problems: [message] });
+  return error;
+}
+
+/** The fact fields that are filled, read and checked: {hand_sizes: [9], stock: 20, ...}. */
+function readFacts() {
+  const facts = {};
+  const lists = { hand_sizes: "The other hand sizes", scores: "The scores" };
+  for (const [field, name] of Object.entries(lists)) {
+    const text = document.getElementById(FACT_INPUTS[field]).value.trim();
+    if (!text) continue;
+    const parts = text.split(/[\s,]+/).filter(Boolean);
+    if (!parts.every((part) => /^-?\d+$/.test(part))) {
+      throw factError(field, `${name} are whole numbers separated by commas, like 10, 9; not '${text}'.`);
+    }
+    facts[field] = parts.map(Number);
+  }
+  for (const [field, name] of [["stock", "The stock"], ["draws_left", "The draws left"]]) {
+    const text = document.getElementById(FACT_INPUTS[field]).value.trim();
+    if (!text) continue;
+    if (!/^\d+$/.test(text)) throw factError(field, `${name} is a whole number, 0 or more; not '${text}'.`);
+    facts[field] = Number(text);
+  }
+  const budget = document.getElementById("budget").value.trim();
+  if (budget) {
+    if (!/^\d*\.?\d+$/.test(budget) || Number(budget) <= 0) {
+      throw factError("budget_seconds", `The seconds to think are a number above 0, like 3; not '${budget}'.`);
+    }
+    facts.budget_seconds = Number(budget);
+  }
+  return facts;
+}
 
 /** Show an API error (or a local one) in words, in the given box; null clears the box. */
 function showError(box, error, input = null) {
@@ -159,6 +213,7 @@ async function main() {
   const status = $("status");
   const hintView = $("hint-view");
   const analysisView = $("analysis-view");
+  const adviceView = $("advice-view");
   const askDeclaration = setupJokerDialog();
   let variants = [];
   let playerCounts = {};
@@ -219,6 +274,7 @@ async function main() {
     entry.redraw();
     if (shown && shown.kind === "hint") renderHint(hintView, shown.data, rulesOf(shown.data.variant));
     if (shown && shown.kind === "analysis") renderAnalysis(analysisView, shown.data, rulesOf(shown.data.variant));
+    if (shown && shown.kind === "advice") renderAdvice(adviceView, shown.data);
     puzzles.redraw();
   }
 
@@ -278,6 +334,7 @@ async function main() {
     } else if ($("unseen").value.trim()) {
       request.unseen = $("unseen").value;
     }
+    if (path === "/v1/advise") Object.assign(request, readFacts());
     return request;
   }
 
@@ -286,17 +343,26 @@ async function main() {
     syncFromField();
     showError(entryError, null, field);
     showError($("unseen-error"), null, $("unseen"));
+    showError($("facts-error"), null);
+    for (const id of Object.values(FACT_INPUTS)) $(id).removeAttribute("aria-invalid");
     const done = busy(button, words);
     try {
       const data = await post(path, body(path));
       show(data);
     } catch (error) {
       status.textContent = "";
-      hintView.hidden = analysisView.hidden = true;
+      hintView.hidden = analysisView.hidden = adviceView.hidden = true;
       shown = null;
-      const unseenAtFault = error.field === "unseen";
-      showError(unseenAtFault ? $("unseen-error") : entryError, error, unseenAtFault ? $("unseen") : field);
-      (unseenAtFault ? $("unseen") : field).focus();
+      const factInput = path === "/v1/advise" ? factInputOf(error) : null;
+      if (factInput) {
+        $("facts-box").open = true;
+        showError($("facts-error"), error, $(factInput));
+        $(factInput).focus();
+      } else {
+        const unseenAtFault = error.field === "unseen";
+        showError(unseenAtFault ? $("unseen-error") : entryError, error, unseenAtFault ? $("unseen") : field);
+        (unseenAtFault ? $("unseen") : field).focus();
+      }
     } finally {
       done();
     }
@@ -305,7 +371,7 @@ async function main() {
   $("entry-form").addEventListener("submit", (event) => {
     event.preventDefault();
     ask($("hint-button"), "/v1/hint", "Looking for the best play…", (hint) => {
-      analysisView.hidden = true;
+      analysisView.hidden = adviceView.hidden = true;
       const rules = rulesOf(hint.variant);
       shown = { kind: "hint", data: hint };
       renderHint(hintView, hint, rules);
@@ -319,12 +385,26 @@ async function main() {
   });
   $("analyze-button").addEventListener("click", (event) => {
     ask(event.currentTarget, "/v1/analyze", "Analysing: every possible draw…", (data) => {
-      hintView.hidden = true;
+      hintView.hidden = adviceView.hidden = true;
       shown = { kind: "analysis", data };
       renderAnalysis(analysisView, data, rulesOf(data.variant));
       analysisView.hidden = false;
       $("analysis-heading").focus();
       status.textContent = `Analysis: ${data.advice === "meld" ? "meld now" : "draw first"}.`;
+    });
+  });
+  $("advise-button").addEventListener("click", (event) => {
+    const seconds = Number($("budget").value) || 3;
+    ask(event.currentTarget, "/v1/advise", `Weighing every option over sampled deals (about ${seconds} s)…`, (data) => {
+      hintView.hidden = analysisView.hidden = true;
+      shown = { kind: "advice", data };
+      renderAdvice(adviceView, data);
+      adviceView.hidden = false;
+      for (const [id, text] of Object.entries(factPlaceholders(data))) $(id).placeholder = `default: ${text}`;
+      $("advice-heading").focus();
+      const best = data.options[0];
+      const words = best.kind === "play" ? `play ${best.played.join(" ")}` : best.kind;
+      status.textContent = `Advice: ${words} is best of ${data.options.length} options.`;
     });
   });
   $("example-button").addEventListener("click", () => {
@@ -337,7 +417,7 @@ async function main() {
   $("clear-button").addEventListener("click", () => {
     entry.clear();
     field.value = "";
-    hintView.hidden = analysisView.hidden = true;
+    hintView.hidden = analysisView.hidden = adviceView.hidden = true;
     shown = null;
     status.textContent = "";
     showError(entryError, null, field);

@@ -38,7 +38,7 @@ def print_review(found: Review) -> None:
         )
     out.print(table)
     summary = RichTable(title="Summary", title_justify="left")
-    for heading in ("seat", "player", "n", "ok", "inacc", "mist", "blund", "errors", "loss/n"):
+    for heading in ("seat", "player", "n", "ok", "inacc", "mist", "blund", "errors", "loss/n", "luck"):
         summary.add_column(heading, justify="left" if heading == "player" else "right")
     for seat in found.summaries:
         bands = seat.to_dict()["bands"]
@@ -49,12 +49,14 @@ def print_review(found: Review) -> None:
             *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
             f"{100 * seat.error_rate:.0f}%",
             f"{seat.mean_loss:.1f}",
+            f"{seat.luck:+.1f}/{seat.draws}" if seat.draws else "-",
         )
     out.print(summary)
     thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
     out.print(
         f"loss: expected value given up against the advised option (bands: {thresholds}); "
-        "n: decisions with a choice; errors: decisions not ok, per decision."
+        "n: decisions with a choice; errors: decisions not ok, per decision; luck/draws: the measured draws' "
+        "expected value after minus before, summed, and their count."
     )
 
 
@@ -82,6 +84,21 @@ def review_command(
         int, typer.Option(help="Most deals per decision (the budget may stop earlier).")
     ] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            help="Also write a PNG of the expected score along the game, mistakes and blunders marked "
+            "(needs matplotlib: the plot extra).",
+        ),
+    ] = None,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck/--no-luck",
+            help="Measure the luck of each draw apart from the decisions' cost (about doubles the time).",
+        ),
+    ] = True,
     json_output: JsonOption = False,
 ) -> None:
     """Replay a game log and judge each decision of the chosen seats against the advice:
@@ -95,6 +112,8 @@ def review_command(
         fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}")
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
+    if plot is not None:
+        check_plot_path(plot)
     try:
         records = read_log(log.read_text(encoding="utf-8").splitlines())
     except OSError as error:
@@ -116,6 +135,7 @@ def review_command(
                 budget_seconds=budget,
                 samples=samples,
                 seed=seed,
+                luck=luck,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     except (LogError, ValueError) as error:
@@ -124,3 +144,33 @@ def review_command(
         print(json.dumps(found.to_dict()))
     else:
         print_review(found)
+    if plot is not None:
+        write_plot(found, plot, quiet=json_output)
+
+
+def check_plot_path(path: Path) -> None:
+    """Refuse, before the review's work, a plot path that cannot be written."""
+    if path.suffix.lower() != ".png":
+        fail(f"--plot writes a PNG: give a file name ending in .png, not {path}")
+    folder = path.parent
+    if not folder.is_dir():
+        fail(f"cannot write {path}: the folder {folder} does not exist")
+    if path.is_dir():
+        fail(f"cannot write {path}: it is a folder")
+    try:
+        import matplotlib  # noqa: F401  # only whether it is there
+    except ImportError:
+        fail("--plot needs matplotlib: pip install 'manipulation-rummy[plot]' (or pip install matplotlib)")
+
+
+def write_plot(found: Review, path: Path, *, quiet: bool) -> None:
+    """Write the plot; say where on stdout (on stderr with --json, whose stdout is JSON only)."""
+    from solver.game.review_plot import PlotError, plot_review
+
+    try:
+        plot_review(found, path)
+    except PlotError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    (err if quiet else out).print(f"Plot written to {path}", markup=False)

@@ -30,31 +30,63 @@ blunder      35 or more
 
 (5 points is about the spread between close options; 35 is more than a whole round's
 win bonus.)  The summary per seat: the decisions reviewed, the count in each band, the
-error rate (decisions not ``ok`` per decision), the mean and total expected loss.
+error rate (decisions not ``ok`` per decision), the mean and total expected loss, and
+the luck of the draws.
 
-Deterministic: decision ``i`` uses the seed ``seed + i``; with a fixed ``samples`` and a
-large budget the review does not depend on the machine's speed.
+Luck of the draws, apart from the decisions' cost (``luck=True``, the default): in the
+draw-first variants (Manipulation Rummy) every card a reviewed seat draws during its
+turn (the turn's forced first draw, and each draw taken instead of melding that leaves
+the turn going on) is followed by a meld decision of the same seat.  There the review
+measures, with the same evaluator and the same budget,
+
+- *after*: the expected value, with the card in the hand, of what the greedy policy
+  does there (the best play at once, knocking when allowed; drawing on when there is
+  no play): one of the decision's options, evaluated alone when the decision has no
+  choice;
+- *before*: the expected value of drawing, from the same situation with that card
+  still unseen (back among the stock's possible cards): the average over the possible
+  draws, each followed by that same greedy policy;
+
+and the draw's **luck** is *after* minus *before*: positive when the card was better
+than an average draw.  A seat's luck is the sum over its measured draws, its decisions'
+cost the sum of its expected losses; the two are separate parts of how its expected
+outcome changed.  Limits: the draw that ends a turn (the last of the turn's draws, and
+every draw of Machiavelli and Rummikub, whose draw ends the turn) is followed by the
+other players' turns, whose own luck and decisions cannot be told apart from it, so it
+is not measured.  Both sides follow the same (greedy) policy after the draw, so an
+average draw shows no luck, and what the advised option gains over the greedy play
+stays on the decisions' side; a card that only a better plan than the greedy one can
+use shows as no luck.  Both are estimates from sampled deals: the luck's interval adds
+the two estimates' uncertainties (independent samples), and one draw's luck is noisy
+at small ``samples``; the sum over many draws is what to read.  The plot of a review
+(``solver.game.review_plot``) draws each decision's advised and made values.
+
+Deterministic: decision ``i`` uses the seed ``seed + i``, and a draw measured after ``i``
+decisions and ``j`` earlier draws ``seed + i + j``; with a fixed ``samples`` and a large
+budget the review does not depend on the machine's speed.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from solver.cards import Joker, Piece, piece_sort_key
-from solver.game.actions import Action, Knock, Pass, Play, action_from_dict
-from solver.game.advice import MIN_SAMPLES, Choice, evaluate, meld_choices
+from solver.game.actions import Action, Draw, Knock, Pass, Play, action_from_dict
+from solver.game.advice import MIN_SAMPLES, Choice, Option, evaluate, meld_choices
 from solver.game.game import Game
 from solver.game.log import LogError, replay
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval
 from solver.game.view import PlayerView
+from solver.position import Hand
 from solver.referee import played_pieces
 
-__all__ = ["BANDS", "Band", "Decision", "Review", "SeatSummary", "band_of", "review"]
+__all__ = ["BANDS", "Band", "Decision", "DrawLuck", "Review", "SeatSummary", "band_of", "review"]
 
 Band = Literal["ok", "inaccuracy", "mistake", "blunder"]
 BANDS: tuple[tuple[Band, float], ...] = (
@@ -89,6 +121,12 @@ class Decision:
     band: Band
     options: int
     samples: int
+    value: float = 0.0
+    """The advised option's expected value (what the plot draws as the expected score)."""
+    made_value: float = 0.0
+    """The expected value of the move made (``value`` minus the loss)."""
+    action: int = 0
+    """The logged action judged: its index among the log's actions (0-based)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +140,35 @@ class Decision:
             "band": self.band,
             "options": self.options,
             "samples": self.samples,
+            "value": round(self.value, 2),
+            "made_value": round(self.made_value, 2),
+            "action": self.action,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DrawLuck:
+    """The luck of one drawn card (module docstring): the expected value after the draw
+    minus before it."""
+
+    round_number: int
+    seat: int
+    card: str
+    before: float
+    after: float
+    luck: Interval
+    action: int = 0
+    """The index among the log's actions of the seat's action right after the draw."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round_number,
+            "seat": self.seat,
+            "card": self.card,
+            "before": round(self.before, 2),
+            "after": round(self.after, 2),
+            "luck": self.luck.to_dict(2),
+            "action": self.action,
         }
 
 
@@ -114,6 +181,10 @@ class SeatSummary:
     decisions: int
     bands: dict[str, int]
     total_loss: float
+    luck: float = 0.0
+    """The sum of the luck of the seat's measured draws."""
+    draws: int = 0
+    """The draws whose luck was measured."""
 
     @property
     def error_rate(self) -> float:
@@ -132,6 +203,8 @@ class SeatSummary:
             "error_rate": round(self.error_rate, 4),
             "mean_loss": round(self.mean_loss, 2),
             "total_loss": round(self.total_loss, 2),
+            "luck": round(self.luck, 2),
+            "draws": self.draws,
         }
 
 
@@ -143,11 +216,14 @@ class Review:
     decisions: tuple[Decision, ...]
     summaries: tuple[SeatSummary, ...]
     seconds: float
+    draws: tuple[DrawLuck, ...] = ()
+    """The measured draws' luck, in game order."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players),
             "decisions": [decision.to_dict() for decision in self.decisions],
+            "draws": [draw.to_dict() for draw in self.draws],
             "summary": [summary.to_dict() for summary in self.summaries],
             "bands": {band: least for band, least in BANDS},
             "seconds": round(self.seconds, 3),
@@ -166,10 +242,10 @@ def _hint_key(choice: Choice) -> tuple[str, ...]:
 
 
 def _choices_for(
-    view: PlayerView, action: Action, time_limit: float
+    view: PlayerView, action: Action, choices: list[Choice]
 ) -> tuple[list[Choice], list[str]] | None:
-    """The options of the decision and the labels that stand for the move made, or None
-    when the decision has no choice."""
+    """The options of the decision (``choices``: ``meld_choices`` at a meld decision) and
+    the labels that stand for the move made, or None when the decision has no choice."""
     if view.phase == "knock":
         choices = [
             Choice("knock", "knock", None, None, (Knock(),)),
@@ -178,7 +254,6 @@ def _choices_for(
         return choices, ["knock" if isinstance(action, Knock) else "pass"]
     if view.phase != "meld":
         return None
-    choices = meld_choices(view, count=3, time_limit=time_limit)
     plays = [choice for choice in choices if choice.found is not None]
     if not plays or any(choice.found is not None and choice.found.goes_out for choice in plays):
         return None
@@ -195,6 +270,54 @@ def _describe(label: str, options: dict[str, str], action: Action) -> str:
     return str(action) if label == MADE else options.get(label, label)
 
 
+def _just_drew(view: PlayerView) -> bool:
+    """Whether ``view`` is a meld decision right after a draw that drew a card (a draw
+    from an empty stock draws nothing, and every later draw of the turn too)."""
+    return (
+        view.phase == "meld"
+        and view.settings.turn == "draw_first"
+        and bool(view.drawn)
+        and len(view.drawn) == view.draws
+    )
+
+
+def _before_draw(view: PlayerView) -> PlayerView:
+    """The same situation with the last drawn card back among the unseen ones: the
+    stock one card larger, the hand one card smaller, one draw fewer made."""
+    card = view.drawn[-1]
+    pieces = list(view.hand.pieces)
+    pieces.remove(card)
+    sizes = list(view.hand_sizes)
+    sizes[view.seat] -= 1
+    return replace(
+        view,
+        hand=Hand.of(pieces),
+        draws=view.draws - 1,
+        drawn=view.drawn[:-1],
+        stock_size=view.stock_size + 1,
+        hand_sizes=tuple(sizes),
+    )
+
+
+def _greedy_label(labels: Sequence[str]) -> str:
+    """The meld option the greedy policy takes (``solver.game.rollout.greedy_action``):
+    the best play, knocking when allowed; with no play, the draw (or pass)."""
+    for label in ("best+knock", "best", "draw"):
+        if label in labels:
+            return label
+    return labels[-1]
+
+
+def _difference(after: Interval, before: Interval) -> Interval:
+    """``after - before`` for two independent estimates: the half-widths add in quadrature."""
+    estimate = after.estimate - before.estimate
+    halves = [(i.high - i.low) / 2 for i in (after, before)]
+    if not all(math.isfinite(half) for half in halves):
+        return Interval(estimate, -math.inf, math.inf)
+    half = math.hypot(*halves)
+    return Interval(estimate, estimate - half, estimate + half)
+
+
 def review(
     records: Sequence[dict[str, object]],
     *,
@@ -204,10 +327,13 @@ def review(
     seed: int = 0,
     time_limit: float = 1.0,
     progress: Callable[[int, int], None] | None = None,
+    luck: bool = True,
 ) -> Review:
     """Review the decisions of ``seats`` (every seat by default) in a parsed log
     (``solver.game.log.read_log``); ``budget_seconds`` and ``samples`` bound each
-    decision; ``progress(done, total)`` hears of each action before it is reviewed.
+    evaluation (a decision's options; with ``luck``, each measured draw adds one
+    evaluation of the draw, and one of the options when the decision had no choice);
+    ``progress(done, total)`` hears of each action before it is reviewed.
     LogError when the log does not replay clean."""
     started = time.perf_counter()
     checked = replay(records)
@@ -230,7 +356,15 @@ def review(
         raise ValueError(f"samples must be at least {MIN_SAMPLES}, not {samples}")
     game = Game(settings, seed=int(str(header["seed"])))
     decisions: list[Decision] = []
+    draws: list[DrawLuck] = []
     actions = [record for record in records[1:] if record.get("type") == "action"]
+
+    def evaluated(view: PlayerView, choices: Sequence[Choice], offset: int) -> tuple[tuple[Option, ...], int]:
+        options, played, _ = evaluate(
+            view, choices, seed=seed + offset, samples=samples, budget_seconds=budget_seconds
+        )
+        return options, played
+
     for done, record in enumerate(actions):
         if progress is not None:
             progress(done, len(actions))
@@ -240,12 +374,13 @@ def review(
         seat = game.to_move
         if seat in chosen:
             view = game.view(seat)
-            found = _choices_for(view, action, time_limit)
+            at_meld = view.phase == "meld"
+            every = meld_choices(view, count=3, time_limit=time_limit) if at_meld else []
+            found = _choices_for(view, action, every)
+            seen: tuple[Option, ...] = ()
             if found is not None:
                 choices, made = found
-                options, played, _ = evaluate(
-                    view, choices, seed=seed + len(decisions), samples=samples, budget_seconds=budget_seconds
-                )
+                options, played = evaluated(view, choices, len(decisions))
                 by_label = {option.label: option for option in options}
                 best = options[0]
                 mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
@@ -265,6 +400,31 @@ def review(
                         band=band_of(loss.estimate),
                         options=len(options),
                         samples=played,
+                        value=best.value.estimate,
+                        made_value=mine.value.estimate,
+                        action=done,
+                    )
+                )
+                seen = options
+            if luck and _just_drew(view):
+                label = _greedy_label([choice.label for choice in every])
+                known = [option for option in seen if option.label == label]
+                if not known:
+                    greedy = [choice for choice in every if choice.label == label]
+                    known = list(evaluated(view, greedy, len(decisions) + len(draws))[0])
+                after = known[0].value
+                before_view = _before_draw(view)
+                drawing = Choice("draw", "draw", None, None, (Draw(),))
+                before = evaluated(before_view, [drawing], len(decisions) + len(draws))[0][0].value
+                draws.append(
+                    DrawLuck(
+                        round_number=game.round.round_number,
+                        seat=seat,
+                        card=str(view.drawn[-1]),
+                        before=before.estimate,
+                        after=after.estimate,
+                        luck=_difference(after, before),
+                        action=done,
                     )
                 )
         game.apply(action)
@@ -278,6 +438,8 @@ def review(
                 decisions=len(mine_),
                 bands=dict(Counter(decision.band for decision in mine_)),
                 total_loss=sum(decision.loss.estimate for decision in mine_),
+                luck=sum(draw.luck.estimate for draw in draws if draw.seat == seat),
+                draws=sum(draw.seat == seat for draw in draws),
             )
         )
-    return Review(players, tuple(decisions), tuple(summaries), time.perf_counter() - started)
+    return Review(players, tuple(decisions), tuple(summaries), time.perf_counter() - started, tuple(draws))

@@ -1,0 +1,152 @@
+// The advice: every option of the turn ranked by its expected outcome over sampled deals
+// (POST /v1/advise), best first, each with its 95% intervals; a play's resulting table on
+// demand (a <details> per option); and the game facts the answer used, defaults marked.
+
+import { percent } from "./analysis.js";
+import { cardView, el, miniCards } from "./cards.js";
+import { parseTable } from "./notation.js";
+import { term } from "./terms.js";
+
+/** A number as the page writes it: whole numbers as they are, others with one decimal. */
+function number(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+/** "12.3 (95%: 8.1 to 16.5)"; a bound the service could not compute (null) reads "?". */
+function interval(range, format = number) {
+  const bound = (value) => (value === null || value === undefined ? "?" : format(value));
+  const box = el("span", "interval-value");
+  box.append(el("span", "estimate", format(range.estimate)), " ");
+  box.append(el("span", "interval", `(95%: ${bound(range.low)} to ${bound(range.high)})`));
+  return box;
+}
+
+/** What to do, in words, with the cards drawn: "Play 8♠ 9♠ ★, then knock", "Draw". */
+function what(option) {
+  const line = el("span", "advice-what");
+  if (option.kind !== "play") {
+    line.append(option.kind === "draw" ? term("Draw a card instead of melding") : "Pass: no meld");
+    return line;
+  }
+  line.append("Play ", miniCards(option.played));
+  if (option.knock === true) line.append(", then knock");
+  if (option.knock === false) line.append(", then do not knock");
+  return line;
+}
+
+/** The table after a play, drawn meld by meld like the hint's board. */
+function tableAfter(option) {
+  const box = el("details", "advice-table");
+  box.append(el("summary", "", "Table after this play"));
+  const board = el("div", "board");
+  board.setAttribute("role", "list");
+  board.setAttribute("aria-label", "The table after this play");
+  const melds = parseTable(option.table || "");
+  if (!melds.length) board.append(el("p", "empty", "The table is empty."));
+  melds.forEach((meld, index) => {
+    const row = el("div", "meld");
+    row.setAttribute("role", "listitem");
+    const name = el("span", "meld-number", String(index + 1));
+    name.setAttribute("aria-label", `New meld ${index + 1}:`);
+    const cards = el("span", "cards");
+    for (const piece of meld) cards.append(cardView(piece));
+    row.append(name, cards);
+    board.append(row);
+  });
+  const left = el("p", "advice-left");
+  left.append(term("Hand left: "), miniCards(option.hand || []), ` (${option.hand_points} points)`);
+  if (option.melds_broken) left.append(`; ${option.melds_broken} meld${option.melds_broken === 1 ? "" : "s"} rearranged`);
+  left.append(".");
+  box.append(board, left);
+  return box;
+}
+
+function optionItem(option, index) {
+  const item = el("li", "advice-option");
+  item.dataset.label = option.label;
+  const head = el("p", "advice-head");
+  head.append(el("span", "advice-rank", `${index + 1}.`), " ", what(option));
+  if (index === 0) head.append(" ", el("span", "advice-best", "best"));
+  const figures = el("dl", "facts advice-figures");
+  const add = (name, value, className) => {
+    const dd = el("dd", className || "");
+    dd.append(value);
+    figures.append(el("dt", "", name), dd);
+  };
+  add("Expected value", interval(option.value), "advice-value");
+  add("Round points", interval(option.points), "advice-points");
+  add("Win chance of the round", interval(option.win, percent), "advice-win");
+  if (index > 0) add("Given up against the best", interval(option.loss), "advice-loss");
+  item.append(head, figures);
+  if (option.kind === "play" && option.table !== null) item.append(tableAfter(option));
+  return item;
+}
+
+const FACT_NAMES = [
+  ["players", "Players", (value) => String(value)],
+  ["hand_sizes", "Hand sizes (yours first)", (value) => value.join(", ")],
+  ["stock", "Stock", (value) => String(value)],
+  ["scores", "Scores (yours first)", (value) => value.join(", ")],
+  ["draws_left", "Draws left", (value) => String(value)],
+  ["unseen", "Unseen cards", (value) => String(value)],
+];
+
+/** The facts the answer used; a default is marked "(default)". */
+function factsList(data) {
+  const list = el("dl", "facts advice-facts");
+  list.id = "advice-facts";
+  const assumed = new Set(data.facts.assumed);
+  for (const [key, name, format] of FACT_NAMES) {
+    const dd = el("dd", "", format(data.facts[key]));
+    dd.dataset.fact = key;
+    if (assumed.has(key)) {
+      dd.classList.add("assumed");
+      dd.append(" ", el("span", "default-tag", "(default)"));
+    }
+    list.append(el("dt", "", term(name)), dd);
+  }
+  const budget = el("dd", "", `${number(data.budget_seconds)} s`);
+  budget.dataset.fact = "budget_seconds";
+  list.append(el("dt", "", "Seconds to think"), budget);
+  return list;
+}
+
+/** Draw an advice answer (the /v1/advise JSON) into root. */
+export function renderAdvice(root, data) {
+  root.replaceChildren();
+  const heading = el("h2", "", "The options of the turn, best first");
+  heading.id = "advice-heading";
+  heading.tabIndex = -1;
+  const how = el(
+    "p",
+    "help",
+    `Each option played out in the same ${data.samples} sampled deals of the unseen ${term("cards")} ` +
+      `(the round to its end, every player playing the best play at once). Value: round points ` +
+      "plus 25 for the round won or lost (and 100 for a game); intervals at 95%.",
+  );
+  const list = el("ol", "advice-options");
+  list.id = "advice-options";
+  data.options.forEach((option, index) => list.append(optionItem(option, index)));
+  const facts = el("div", "advice-facts-box");
+  facts.append(el("h3", "", "Game facts used"), factsList(data));
+  const note = el(
+    "p",
+    "note",
+    `${data.samples} deals in ${number(data.seconds)} s` +
+      (data.stopped_by_budget ? ": the time budget stopped the sampling; more seconds narrow the intervals." : "."),
+  );
+  note.id = "advice-note";
+  root.append(heading, how, list, facts, note);
+}
+
+/** The default each fact field shows once an answer says what it assumed. */
+export function factPlaceholders(data) {
+  const assumed = new Set(data.facts.assumed);
+  const shown = {};
+  if (assumed.has("hand_sizes")) shown["hand-sizes"] = data.facts.hand_sizes.slice(1).join(", ");
+  if (assumed.has("stock")) shown.stock = String(data.facts.stock);
+  if (assumed.has("scores")) shown.scores = data.facts.scores.join(", ");
+  if (assumed.has("draws_left")) shown["draws-left"] = String(data.facts.draws_left);
+  shown.budget = String(data.budget_seconds);
+  return shown;
+}

@@ -1,0 +1,128 @@
+"""The plot of a review: each reviewed seat's expected score along the game, as a PNG.
+
+Two panels per reviewed seat, along the game (the x axis counts the log's actions, so
+both panels line up; dotted lines separate the rounds):
+
+- the expected score: at each reviewed decision, the advised option's expected value
+  and the move made's (the same evaluator, the same deals: the gap between the two
+  lines is the decision's expected loss), mistakes and blunders marked;
+- luck and decisions: the running sum of the measured draws' luck and the running sum
+  of the decisions' cost (drawn below zero, as it is lost), the two parts of the seat's
+  expected outcome that the review separates (``solver.game.review``).
+
+matplotlib is an optional dependency (the ``plot`` extra): it is imported only here,
+on first use, and a missing matplotlib is a ``PlotError`` that says how to get it.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from solver.game.review import Review
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = ["PlotError", "plot_review"]
+
+MARKS = {"mistake": ("tab:orange", "mistake"), "blunder": ("tab:red", "blunder")}
+"""The bands marked on the plot: colour and legend label."""
+
+
+class PlotError(RuntimeError):
+    """The plot cannot be drawn (matplotlib missing, or no decision to draw)."""
+
+
+def _round_lines(axes: Axes, events: list[tuple[int, int]]) -> None:
+    """Dotted lines between rounds; ``events`` are (action, round) pairs in game order."""
+    for (action, number), (later, next_number) in pairwise(sorted(events)):
+        if next_number != number:
+            axes.axvline((action + later) / 2, color="lightgray", linestyle=":")
+
+
+def _score_panel(axes: Axes, found: Review, seat: int) -> None:
+    decisions = [decision for decision in found.decisions if decision.seat == seat]
+    summary = next(summary for summary in found.summaries if summary.seat == seat)
+    steps = [decision.action + 1 for decision in decisions]
+    axes.plot(steps, [d.value for d in decisions], "-o", color="tab:blue", markersize=3, label="advised")
+    axes.plot(steps, [d.made_value for d in decisions], "--", color="tab:gray", label="move made")
+    for band, (colour, label) in MARKS.items():
+        marked = [(step, d.made_value) for step, d in zip(steps, decisions, strict=True) if d.band == band]
+        if marked:
+            xs, ys = zip(*marked, strict=True)
+            axes.scatter(xs, ys, color=colour, s=40, zorder=3, label=label)
+    _round_lines(axes, [(d.action + 1, d.round_number) for d in decisions])
+    axes.axhline(0, color="black", linewidth=0.5)
+    axes.set_title(
+        f"seat {seat} ({summary.player}): expected score at its {summary.decisions} decisions",
+        fontsize=10,
+    )
+    axes.set_ylabel("expected value")
+    axes.legend(loc="best", fontsize=8)
+
+
+def _luck_panel(axes: Axes, found: Review, seat: int) -> None:
+    decisions = [decision for decision in found.decisions if decision.seat == seat]
+    draws = [draw for draw in found.draws if draw.seat == seat]
+    summary = next(summary for summary in found.summaries if summary.seat == seat)
+    if draws:
+        axes.step(
+            [draw.action + 1 for draw in draws],
+            list(accumulate(draw.luck.estimate for draw in draws)),
+            where="post",
+            color="tab:green",
+            label="luck of the draws",
+        )
+    axes.step(
+        [decision.action + 1 for decision in decisions],
+        [-total for total in accumulate(decision.loss.estimate for decision in decisions)],
+        where="post",
+        color="tab:red",
+        label="decisions' cost",
+    )
+    events = [(d.action + 1, d.round_number) for d in decisions]
+    _round_lines(axes, events + [(d.action + 1, d.round_number) for d in draws])
+    axes.axhline(0, color="black", linewidth=0.5)
+    axes.set_title(
+        f"running sums: luck {summary.luck:+.1f} over {summary.draws} draws, "
+        f"cost {summary.total_loss:.1f} over {summary.decisions} decisions",
+        fontsize=10,
+    )
+    axes.set_ylabel("expected value, summed")
+    axes.legend(loc="best", fontsize=8)
+
+
+def plot_review(found: Review, path: Path) -> Path:
+    """Write the review's plot to ``path`` as a PNG and return the path.  ``PlotError``
+    when matplotlib is missing or no seat has a reviewed decision; ``OSError`` when the
+    file cannot be written."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: no display needed
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        raise PlotError(
+            "--plot needs matplotlib: pip install 'manipulation-rummy[plot]' (or pip install matplotlib)"
+        ) from None
+    seats = [summary.seat for summary in found.summaries if summary.decisions]
+    if not seats:
+        raise PlotError("no decision with a choice was reviewed: nothing to plot")
+    figure, panels = plt.subplots(
+        2 * len(seats), 1, figsize=(9, 5.6 * len(seats)), squeeze=False, sharex=True
+    )
+    try:
+        for row, seat in enumerate(seats):
+            _score_panel(panels[2 * row][0], found, seat)
+            _luck_panel(panels[2 * row + 1][0], found, seat)
+        last = panels[-1][0]
+        last.set_xlabel("action in the log (game order; dotted lines between rounds)")
+        last.xaxis.set_major_locator(MaxNLocator(integer=True))
+        figure.tight_layout()
+        figure.savefig(path, format="png", dpi=100)
+    finally:
+        plt.close(figure)
+    return path
