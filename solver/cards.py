@@ -145,7 +145,15 @@ class Card:
         if len(token) < 2:
             raise NotationError("a card needs a rank and a suit", token=text)
         rank_text, suit_text = token[:-1], token[-1]
-        return cls(Rank.parse(rank_text), Suit.parse(suit_text))
+        rank, suit = Rank.parse(rank_text), Suit.parse(suit_text)
+        # The one object per card (ALL_CARDS): equal cards are then the same object, so
+        # comparing melds and hands, and finding them in caches, rarely calls __eq__.
+        return ALL_CARDS[(rank - 1) * 4 + suit] if cls is Card else cls(rank, suit)
+
+    def __hash__(self) -> int:
+        """The dense index (equal cards, equal indices): cards are hashed in every meld,
+        hand and cache lookup, and the generated hash of two enums is slower."""
+        return (self.rank - 1) * 4 + self.suit
 
     def __str__(self) -> str:
         return _CARD_TEXT[(self.rank - 1) * 4 + self.suit]

@@ -258,13 +258,22 @@ class Meld:
 
     def sort_key(self) -> tuple[int, int, int, int, str]:
         """Canonical meld order: sequences by suit then start, then groups by rank."""
-        shape = _shape(self.pieces, ace_high=True)
-        if isinstance(shape, str):
-            return (2, 0, 0, 0, str(self))
-        if shape.kind == "sequence":
-            suit = int(self.cards[0].suit)
-            return (0, suit, shape.start, len(self), str(self))
-        return (1, shape.start, len(self), 0, str(self))
+        return _sort_key(self.pieces)
+
+
+@lru_cache(maxsize=65536)
+def _sort_key(pieces: tuple[Piece, ...]) -> tuple[int, int, int, int, str]:
+    """``Meld.sort_key`` by the pieces, cached: every table is sorted by it, and the same
+    melds come back in every hint of a game."""
+    text = " ".join(str(piece) for piece in pieces)
+    shape = _shape(pieces, ace_high=True)
+    if isinstance(shape, str):
+        return (2, 0, 0, 0, text)
+    if shape.kind == "sequence":
+        first = effective_card(next(piece for piece in pieces if effective_card(piece) is not None))
+        assert first is not None
+        return (0, int(first.suit), shape.start, len(pieces), text)
+    return (1, shape.start, len(pieces), 0, text)
 
 
 def arrange(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:

@@ -81,6 +81,10 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
     return all(counts.table_real[x] + counts.table_jokers[x] + counts.hand[x] <= 3 for x in range(CARD_KINDS))
 
 
+_last_counts: list[tuple[Position, bool, _Counts] | None] = [None]
+"""The counts of the position asked last (see ``_Counts.of``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Counts:
     """A position by card index: hand copies, hand jokers, real table copies, and table
@@ -93,7 +97,19 @@ class _Counts:
 
     @staticmethod
     def of(position: Position, *, opening: bool) -> _Counts:
-        """The counts; an opening leaves the table as it is, so it counts no table piece."""
+        """The counts; an opening leaves the table as it is, so it counts no table piece.
+        The engine asks ``applies`` and then ``search`` about one position object: the
+        last answer is kept for that object (positions are immutable)."""
+        last = _last_counts[0]
+        if last is not None and last[0] is position and last[1] == opening:
+            return last[2]
+        counts = _Counts.count(position, opening=opening)
+        _last_counts[0] = (position, opening, counts)
+        return counts
+
+    @staticmethod
+    def count(position: Position, *, opening: bool) -> _Counts:
+        """The counts, worked out."""
         hand = [0] * CARD_KINDS
         for piece in position.hand.pieces:
             if not isinstance(piece, Joker):
@@ -184,7 +200,8 @@ def search(
         total, config, found = best
         broken = total % weight
         melds = _pieces(found, counts, config)
-        table = Table.of((list(position.table.melds) if opening else []) + _joined(melds))
+        old = {meld.pieces: meld for meld in position.table.melds}
+        table = Table.of((list(position.table.melds) if opening else []) + _joined(melds, old))
         played, hand = _split_hand(position, counts, melds)
     done = time.perf_counter()
     return Solution(
@@ -217,8 +234,10 @@ def _costs(variant: Variant, objective: Objective) -> tuple[tuple[int, ...], int
     return tuple(variant.card_points(card) for card in ALL_CARDS), variant.joker_points
 
 
+@functools.lru_cache(maxsize=4096)
 def _block(meld: Meld) -> tuple[int, int, int, int, int]:
-    """A table meld as the search reads it: (1, suit, first, last, jokers) or
+    """A table meld as the search reads it (cached: a game's table melds come back turn
+    after turn): (1, suit, first, last, jokers) or
     (0, rank, suits, 0, jokers), ``jokers`` a bit per card a table joker stands for.
     A joker counts as the card it stands for."""
     cards = meld.cards
@@ -247,6 +266,18 @@ def _pieces(
     ``kept`` stayed in kept melds, ``min(free[X], the rest)`` were freed, and the others
     are locked copies of X among the plain X the search placed (outside kept melds
     first, so kept old melds keep their real cards)."""
+    if not any(counts.table_jokers):
+        # No table joker: wildcards are the codes +64, everything else a plain card.
+        return [
+            (
+                bool(kept),
+                tuple(
+                    Joker(ALL_CARDS[code - _JOKER_FLAG]) if code >= _JOKER_FLAG else ALL_CARDS[code]
+                    for code in codes
+                ),
+            )
+            for kept, *codes in found
+        ]
     kept_jokers = [0] * CARD_KINDS
     for _, *codes in found:
         for code in codes:
@@ -275,10 +306,12 @@ def _pieces(
     return melds
 
 
-def _joined(melds: list[tuple[bool, tuple[Piece, ...]]]) -> list[Meld]:
+def _joined(melds: list[tuple[bool, tuple[Piece, ...]]], old: dict[tuple[Piece, ...], Meld]) -> list[Meld]:
     """The melds as Melds.  New sequences of one suit that meet end to end are joined
     into one by ``join_sequences``, as CP-SAT's extraction does (the search lays long
-    runs in pieces); melds that keep an old meld stay as they are."""
+    runs in pieces); melds that keep an old meld stay as they are, and one left exactly
+    as it was is the old ``Meld`` itself (``old``, by its pieces: no need to order them
+    again)."""
     out: list[Meld] = []
     new_runs: list[tuple[Piece, ...]] = []
     for kept, pieces in melds:
@@ -286,7 +319,8 @@ def _joined(melds: list[tuple[bool, tuple[Piece, ...]]]) -> list[Meld]:
         if not kept and first.rank != last.rank:  # a new sequence (two ranks)
             new_runs.append(pieces)
         else:
-            out.append(Meld.of(pieces))
+            same = old.get(pieces) if kept else None
+            out.append(same if same is not None else Meld.of(pieces))
     if len(new_runs) > 1:
         return out + join_sequences(new_runs)
     return out + [Meld.of(pieces) for pieces in new_runs]
