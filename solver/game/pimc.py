@@ -31,14 +31,25 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, piece_sort_key
 from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.bots import BOT_TIME_LIMIT, Bot, best_play
-from solver.game.rollout import PlayedHint, Rollout, RolloutSettings, determinize, mean, play_out, utility
+from solver.game.opponents import OpponentModel
+from solver.game.rollout import (
+    PlayedHint,
+    Policy,
+    Rollout,
+    RolloutSettings,
+    determinize,
+    hoarder_action,
+    mean,
+    play_out,
+    utility,
+)
 from solver.game.view import PlayerView
 from solver.position import Hand
 
@@ -63,10 +74,13 @@ class PimcBot(Bot):
     max_holds = 1
     rollout = RolloutSettings(horizon=3, time_limit=1.0)
     time_budget: float | None = None
+    model_opponents = False
+    """Play the other players the opponent model calls hoarders with ``hoarder_action``."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
         self.counters: Counter[str] = Counter()
+        self.opponents = OpponentModel()
         self._round = -1
         self._my_cards = 0
         self._last_card_mine = False
@@ -94,6 +108,7 @@ class PimcBot(Bot):
 
     def act(self, view: PlayerView) -> Action:
         self._observe(view)
+        self.opponents.observe(view)
         self.counters["decisions"] += 1
         if view.phase == "knock":
             return self._chosen(view, self._knock_or_pass(view))
@@ -136,6 +151,7 @@ class PimcBot(Bot):
         started = time.perf_counter()
         totals: list[list[float]] = [[] for _ in candidates]
         others_opened = self._others_opened(view)
+        policies = self._policies(view)
         for _ in range(self.samples):
             spent = time.perf_counter() - started
             if self.time_budget is not None and spent > self.time_budget and totals[0]:
@@ -148,12 +164,23 @@ class PimcBot(Bot):
                     others_opened=others_opened,
                     last_card_mine=self._last_card_mine,
                 )
-                totals[index].append(self._value(state, candidate, view.seat))
+                totals[index].append(self._value(state, candidate, view.seat, policies))
         means = [mean(values) for values in totals]
         return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
 
-    def _value(self, state: Rollout, candidate: Candidate, seat: int) -> float:
-        return utility(play_candidate(state, candidate_steps(candidate), self.rollout), seat)
+    def _policies(self, view: PlayerView) -> dict[int, Policy]:
+        """The rollout policy of each other player the opponent model calls a hoarder."""
+        if not self.model_opponents:
+            return {}
+        hoarders = self.opponents.hoarders(view)
+        if hoarders:
+            self.counters["modelled_hoarder"] += 1
+        return {seat: hoarder_action for seat in hoarders}
+
+    def _value(
+        self, state: Rollout, candidate: Candidate, seat: int, policies: Mapping[int, Policy]
+    ) -> float:
+        return utility(play_candidate(state, candidate_steps(candidate), self.rollout, policies), seat)
 
 
 def candidate_steps(candidate: Candidate) -> tuple[Action | PlayedHint, ...]:
@@ -162,17 +189,21 @@ def candidate_steps(candidate: Candidate) -> tuple[Action | PlayedHint, ...]:
 
 
 def play_candidate(
-    state: Rollout, steps: Sequence[Action | PlayedHint], settings: RolloutSettings
+    state: Rollout,
+    steps: Sequence[Action | PlayedHint],
+    settings: RolloutSettings,
+    policies: Mapping[int, Policy] | None = None,
 ) -> Rollout:
     """The evaluator the search bot and the advice share: apply ``steps`` (a candidate's
     actions, e.g. a play then a knock) to a determinized round, then play the round on
-    with the greedy policy up to ``settings.horizon``; returns the same state."""
+    up to ``settings.horizon`` with ``policies`` (the greedy policy for a seat not
+    given); returns the same state."""
     for step in steps:
         if state.end is not None:
             break
         state.act(step)
     if state.end is None:
-        play_out(state, settings)
+        play_out(state, settings, policies)
     return state
 
 

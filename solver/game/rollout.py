@@ -5,15 +5,16 @@ The search bot (``solver.game.pimc``) judges a candidate action by playing it in
 hand, the table, the other hands' sizes, the stock size), with the hidden cards dealt at
 random.  This module builds such a round (``determinize``), applies actions to it
 without asking the referee again (``Rollout.act``: the actions come from the hint
-engine, whose plays the test suite checks against the referee), plays it on with the
-greedy policy up to a horizon (``play_out``) and scores the outcome for one player
-(``utility``).
+engine, whose plays the test suite checks against the referee), plays it on with a
+fast policy per player up to a horizon (``play_out``: ``greedy_action`` by default,
+``hoarder_action`` for a player the search bot models as a hoarder) and scores the
+outcome for one player (``utility``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Piece
@@ -24,7 +25,18 @@ from solver.game.state import RoundState
 from solver.game.view import PlayerView
 from solver.position import Hand, Position
 
-__all__ = ["Rollout", "RolloutSettings", "determinize", "play_out", "utility"]
+__all__ = [
+    "HOARD_MARGIN",
+    "Policy",
+    "Rollout",
+    "RolloutSettings",
+    "determinize",
+    "greedy_action",
+    "hoarder_action",
+    "play_out",
+    "settle",
+    "utility",
+]
 
 GAME_WIN_WEIGHT = 100
 """Utility of winning the game (a one-round game, or a round that ends a game to 150),
@@ -37,10 +49,12 @@ ROUND_WIN_WEIGHT = 25
 @dataclass(frozen=True, slots=True)
 class RolloutSettings:
     """How far and how fast a rollout plays: ``horizon`` turns after the current one, each
-    hint within ``time_limit`` seconds."""
+    hint within ``time_limit`` seconds; ``settle``: whether a round still running at the
+    horizon is scored on the hands left after their best plays (``settle``)."""
 
     horizon: int = 4
     time_limit: float = 1.0
+    settle: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,29 +154,84 @@ def determinize(
     return state
 
 
-def greedy_action(state: Rollout, settings: RolloutSettings) -> Action | PlayedHint:
-    """The rollout policy: the best play (fewest points) as soon as there is one; knock
-    whenever allowed."""
-    if state.phase == "knock":
-        return Knock()
+Policy = Callable[[Rollout, RolloutSettings], Action | PlayedHint]
+"""A rollout policy: the action of the player to move in a rollout."""
+
+HOARD_MARGIN = 5
+"""Cards above the dealt hand size at which a hoarder melds anyway (``HoarderBot``'s rule)."""
+
+
+def _best(state: Rollout, settings: RolloutSettings) -> Hint:
     seat = state.to_move
-    found = hint(
+    return hint(
         Position(state.table, Hand.of(state.hands[seat])),
         variant=state.settings.variant,
         opened=state.opened[seat],
         time_limit=settings.time_limit,
     )
-    if found.has_play:
-        return PlayedHint(found)
+
+
+def _decline(state: Rollout) -> Action:
     return Pass() if state.final_turn else Draw()
 
 
-def play_out(state: Rollout, settings: RolloutSettings) -> Rollout:
-    """Play the round on with ``greedy_action`` until it ends or ``settings.horizon`` more
-    turns have started; returns the same state."""
+def greedy_action(state: Rollout, settings: RolloutSettings) -> Action | PlayedHint:
+    """The default rollout policy: the best play (fewest points) as soon as there is one;
+    knock whenever allowed."""
+    if state.phase == "knock":
+        return Knock()
+    found = _best(state, settings)
+    return PlayedHint(found) if found.has_play else _decline(state)
+
+
+def hoarder_action(state: Rollout, settings: RolloutSettings) -> Action | PlayedHint:
+    """The rollout policy of a player who holds melds back (``HoarderBot``'s rules, without
+    its undercut estimate): the best play only when it goes out, allows a knock, comes at
+    the last chance (a final turn, an empty stock) or the hand holds ``HOARD_MARGIN``
+    cards over the dealt size; knock whenever allowed."""
+    if state.phase == "knock":
+        return Knock()
+    found = _best(state, settings)
+    if not found.has_play:
+        return _decline(state)
+    hand = state.hands[state.to_move]
+    must = state.final_turn or not state.stock or len(hand) >= state.settings.variant.hand_size + HOARD_MARGIN
+    return PlayedHint(found) if found.goes_out or found.can_knock or must else _decline(state)
+
+
+def play_out(
+    state: Rollout, settings: RolloutSettings, policies: Mapping[int, Policy] | None = None
+) -> Rollout:
+    """Play the round on until it ends or ``settings.horizon`` more turns have started,
+    each seat with its policy in ``policies`` (``greedy_action`` for a seat not given);
+    returns the same state."""
+    chosen = policies or {}
     limit = state.turns + settings.horizon
     while state.end is None and state.turns <= limit:
-        state.act(greedy_action(state, settings))
+        state.act(chosen.get(state.to_move, greedy_action)(state, settings))
+    if settings.settle:
+        settle(state, settings)
+    return state
+
+
+def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
+    """A round still running: replace every hand by what its best play on the table as it
+    stands would leave (each hand on its own), so that ``utility`` counts the points a hand
+    cannot lay rather than every card it holds.  Counting whole hands takes the cards a
+    hoarder keeps for one big play (or the search bot holds back) for a certain loss, and
+    rewards emptying the own hand at once; the settled count sees both hands' potential.
+    Returns the same state."""
+    if state.end is not None:
+        return state
+    for seat, hand in enumerate(state.hands):
+        found = hint(
+            Position(state.table, Hand.of(hand)),
+            variant=state.settings.variant,
+            opened=state.opened[seat],
+            time_limit=settings.time_limit,
+        )
+        if found.has_play:
+            state.hands[seat] = list(found.hand.pieces)
     return state
 
 

@@ -1,0 +1,114 @@
+"""An opponent model from what a player sees: does another player hold its melds back?
+
+The search bot's rollouts play the other players with a fast policy.  Playing a hoarder
+(who keeps its melds in the hand and lays them all to go out) with the greedy policy
+expects the wrong hands: small ones, and no sudden going out.  ``OpponentModel`` watches
+the other hands' sizes at the start of each of its own turns, when every other player
+has had exactly one turn since the last look, and counts per player:
+
+- **holds**: a turn without a meld (the hand grew by every draw of a turn, with the
+  stock still holding cards afterwards, so no draw came up empty) that left the hand at
+  ``HOLD_SIZE`` cards over the dealt size or more.  A greedy or expert player does
+  that only when it has no play at all with that many cards, which is rare.
+- **small melds**: a turn with a meld (the hand grew by less than a turn's draws) from a
+  hand that could not have been forced to meld by its size (under ``hand_size +
+  HOARD_MARGIN`` cards even after the turn's draws), leaving ``FREE_CARDS`` cards or
+  more (too many to go out, seldom few enough points to knock), with the stock not
+  empty.  A hoarder never does that; greedy players do it all the time.
+
+A player is modelled as a hoarder when its holds outnumber twice its small melds
+(``classify``); the counts run over the whole game, since a bot keeps its style.  Only
+sizes and the stock are used, so the model works in every variant and with any number
+of players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from solver.game.rollout import HOARD_MARGIN
+from solver.game.view import PlayerView
+
+__all__ = ["FREE_CARDS", "HOLD_SIZE", "OpponentModel", "Style", "Tally", "classify"]
+
+Style = Literal["greedy", "hoarder"]
+
+HOLD_SIZE = 3
+"""Cards over the dealt hand size that a hand without a meld must reach to count as a hold."""
+
+FREE_CARDS = 4
+"""Cards left after a meld that make it a small meld (no going out, seldom a knock)."""
+
+
+@dataclass(slots=True)
+class Tally:
+    """What one other player's turns showed (see the module docstring)."""
+
+    holds: int = 0
+    small_melds: int = 0
+
+
+def classify(tally: Tally) -> Style:
+    """``hoarder`` when the holds outnumber twice the small melds, else ``greedy``."""
+    return "hoarder" if tally.holds > 2 * tally.small_melds else "greedy"
+
+
+def _turn_draws(view: PlayerView) -> int:
+    """Cards a player draws in a whole turn without a meld."""
+    return view.settings.draws_per_turn if view.settings.turn == "draw_first" else 1
+
+
+def _first_decision(view: PlayerView) -> bool:
+    """Whether ``view`` is this player's first decision of a turn."""
+    if view.phase != "meld" or view.melded:
+        return False
+    first_draws = 1 if view.settings.turn == "draw_first" and not view.final_turn else 0
+    return view.draws == first_draws
+
+
+@dataclass(slots=True)
+class OpponentModel:
+    """The other players' styles from the hand sizes seen at the start of each own turn."""
+
+    tallies: dict[int, Tally] = field(default_factory=dict)
+    _round: int = -1
+    _sizes: tuple[int, ...] | None = None
+    _opened: set[int] = field(default_factory=set)
+
+    def observe(self, view: PlayerView) -> None:
+        """Update the tallies from ``view`` (any decision; only a turn's first one counts)."""
+        if view.round_number != self._round:
+            self._round = view.round_number
+            self._sizes = None
+            self._opened = set()
+        if not _first_decision(view):
+            return
+        before, self._sizes = self._sizes, view.hand_sizes
+        if before is None or view.stock_size == 0:
+            return
+        draws = _turn_draws(view)
+        dealt = view.variant.hand_size
+        for seat, (old, new) in enumerate(zip(before, view.hand_sizes, strict=True)):
+            if seat == view.seat:
+                continue
+            tally = self.tallies.setdefault(seat, Tally())
+            if new - old > draws:  # not one turn of this seat: nothing to learn
+                continue
+            if new - old == draws:
+                opened = seat in self._opened or view.variant.opening_points == 0
+                if opened and new >= dealt + HOLD_SIZE:
+                    tally.holds += 1
+                continue
+            self._opened.add(seat)
+            if old + draws - 1 < dealt + HOARD_MARGIN and new >= FREE_CARDS:
+                tally.small_melds += 1
+
+    def style(self, seat: int) -> Style:
+        """The style of the player at ``seat`` (``greedy`` until its turns say otherwise)."""
+        return classify(self.tallies.get(seat, Tally()))
+
+    def hoarders(self, view: PlayerView) -> tuple[int, ...]:
+        """The other seats modelled as hoarders."""
+        seats = range(view.settings.players)
+        return tuple(seat for seat in seats if seat != view.seat and self.style(seat) == "hoarder")
