@@ -1,21 +1,24 @@
 """The opponent model: crafted histories of hand sizes classify as hoarder or greedy, and the
 search bot plays a modelled hoarder with the hoarder's rollout policy, legally and
-reproducibly, in every variant."""
+reproducibly, in every variant; a settled rollout counts only what each hand cannot lay."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 from gamescript import scripted
 
+from solver.engine import hint
 from solver.game import Action, Game, GameSettings, PlayerView, make_bot
 from solver.game.bots import Bot, GreedyBot
 from solver.game.hoarder import HoarderBot
 from solver.game.opponents import OpponentModel, Tally, classify
 from solver.game.pimc import PimcBot
 from solver.game.rollout import RolloutSettings, determinize, greedy_action, hoarder_action, play_out
+from solver.position import Hand, Position
 
 TWO = GameSettings.manipulation(2)
 
@@ -192,3 +195,21 @@ def test_the_model_tells_the_hoarder_from_the_greedy_players_in_real_games(seed:
         play_game_checked(TWO, [watcher, make_bot(name, rng=random.Random(seed))], seed, rounds=2)
         styles[name] = watcher.model.style(1)
     assert styles == {"hoarder": "hoarder", "expert": "greedy", "greedy": "greedy"}
+
+
+def test_a_settled_rollout_counts_what_each_hand_cannot_lay() -> None:
+    game = Game(TWO, seed=4)
+    view = game.view(game.to_move)
+    counted = determinize(view, random.Random(5))
+    settled = determinize(view, random.Random(5))
+    # Seat 1 hoards, so its hand still holds melds at the horizon.
+    other = 1 - view.seat
+    play_out(counted, RolloutSettings(horizon=1), {other: hoarder_action})
+    play_out(settled, RolloutSettings(horizon=1, settle=True), {other: hoarder_action})
+    assert counted.end is None and settled.table == counted.table
+    for seat, hand in enumerate(counted.hands):
+        found = hint(Position(counted.table, Hand.of(hand)), variant=TWO.variant, opened=True)
+        left = list(found.hand.pieces) if found.has_play else hand
+        assert Counter(settled.hands[seat]) == Counter(left)
+        assert len(settled.hands[seat]) <= len(hand)
+    assert any(len(a) < len(b) for a, b in zip(settled.hands, counted.hands, strict=True))
