@@ -3,10 +3,18 @@
 At each real decision it lists a few candidate actions, deals the hidden cards at random
 ``samples`` times consistently with what it has seen (``solver.game.rollout``), plays
 every candidate in every deal (the same deals for all candidates, so their difference is
-not blurred by the luck of the deal), plays the round on with the greedy policy for
-every player up to a horizon, and takes the candidate with the best mean utility (the
-round score against the other players plus bonus weights for winning the round and the
-game: ``rollout.utility``).
+not blurred by the luck of the deal), plays the round on up to a horizon, and takes the
+candidate with the best mean utility (the round score against the other players plus
+bonus weights for winning the round and the game: ``rollout.utility``).
+
+The rollouts play each other player as the bot's opponent model sees it
+(``solver.game.opponents``): one that has been seen sitting on a big hand rather than
+melding is played with the hoarder's policy (``rollout.hoarder_action``), the others,
+and the bot itself, with the greedy policy.  A round still running at the horizon is
+scored *settled* (``rollout.settle``): each hand counts the points its best play would
+leave, not every card it holds, so cards kept back for one big play are not taken for
+a certain loss (counting whole hands rewarded emptying the own hand at once and took a
+hoarder's full hand for a sure win).
 
 Candidates at a meld decision (when the hint engine finds a play):
 
@@ -70,11 +78,11 @@ class PimcBot(Bot):
     """Determinized rollouts over meld, hold-back, draw and knock choices (module docstring)."""
 
     name = "pimc"
-    samples = 4
+    samples = 8
     max_holds = 1
-    rollout = RolloutSettings(horizon=3, time_limit=1.0)
+    rollout = RolloutSettings(horizon=3, time_limit=1.0, settle=True)
     time_budget: float | None = None
-    model_opponents = False
+    model_opponents = True
     """Play the other players the opponent model calls hoarders with ``hoarder_action``."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
