@@ -148,7 +148,7 @@ class Card:
         rank, suit = Rank.parse(rank_text), Suit.parse(suit_text)
         # The one object per card (ALL_CARDS): equal cards are then the same object, so
         # comparing melds and hands, and finding them in caches, rarely calls __eq__.
-        return ALL_CARDS[(rank - 1) * 4 + suit] if cls is Card else cls(rank, suit)
+        return ALL_CARDS[(rank - 1) * 4 + suit]
 
     def __hash__(self) -> int:
         """The dense index (equal cards, equal indices): cards are hashed in every meld,

@@ -265,15 +265,13 @@ class Meld:
 def _sort_key(pieces: tuple[Piece, ...]) -> tuple[int, int, int, int, str]:
     """``Meld.sort_key`` by the pieces, cached: every table is sorted by it, and the same
     melds come back in every hint of a game."""
-    text = " ".join(str(piece) for piece in pieces)
+    meld = Meld(pieces)
     shape = _shape(pieces, ace_high=True)
     if isinstance(shape, str):
-        return (2, 0, 0, 0, text)
+        return (2, 0, 0, 0, str(meld))
     if shape.kind == "sequence":
-        first = effective_card(next(piece for piece in pieces if effective_card(piece) is not None))
-        assert first is not None
-        return (0, int(first.suit), shape.start, len(pieces), text)
-    return (1, shape.start, len(pieces), 0, text)
+        return (0, int(meld.cards[0].suit), shape.start, len(meld), str(meld))
+    return (1, shape.start, len(meld), 0, str(meld))
 
 
 def arrange(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:

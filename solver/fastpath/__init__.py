@@ -266,36 +266,23 @@ def _pieces(
     ``kept`` stayed in kept melds, ``min(free[X], the rest)`` were freed, and the others
     are locked copies of X among the plain X the search placed (outside kept melds
     first, so kept old melds keep their real cards)."""
-    if not any(counts.table_jokers):
-        # No table joker: wildcards are the codes +64, everything else a plain card.
-        return [
-            (
-                bool(kept),
-                tuple(
-                    Joker(ALL_CARDS[code - _JOKER_FLAG]) if code >= _JOKER_FLAG else ALL_CARDS[code]
-                    for code in codes
-                ),
-            )
-            for kept, *codes in found
-        ]
-    kept_jokers = [0] * CARD_KINDS
-    for _, *codes in found:
-        for code in codes:
-            if code >= _LOCKED_FLAG:
-                kept_jokers[code - _LOCKED_FLAG] += 1
-    locked = [
-        counts.table_jokers[x] - kept_jokers[x] - min(config.free[x], counts.table_jokers[x] - kept_jokers[x])
-        for x in range(CARD_KINDS)
-    ]
     marked: list[list[bool]] = [[code >= _JOKER_FLAG for code in codes] for _, *codes in found]
-    for want_kept in (False, True):
-        for (kept, *codes), flags in zip(found, marked, strict=True):
-            if bool(kept) != want_kept:
-                continue
-            for i, code in enumerate(codes):
-                if code < _JOKER_FLAG and locked[code]:
-                    locked[code] -= 1
-                    flags[i] = True
+    if any(counts.table_jokers):  # else no plain card can be a locked table joker
+        kept_jokers = [0] * CARD_KINDS
+        for _, *codes in found:
+            for code in codes:
+                if code >= _LOCKED_FLAG:
+                    kept_jokers[code - _LOCKED_FLAG] += 1
+        left = [table - kept for table, kept in zip(counts.table_jokers, kept_jokers, strict=True)]
+        locked = [out - min(free, out) for out, free in zip(left, config.free, strict=True)]
+        for want_kept in (False, True):
+            for (kept, *codes), flags in zip(found, marked, strict=True):
+                if bool(kept) != want_kept:
+                    continue
+                for i, code in enumerate(codes):
+                    if code < _JOKER_FLAG and locked[code]:
+                        locked[code] -= 1
+                        flags[i] = True
     melds: list[tuple[bool, tuple[Piece, ...]]] = []
     for (kept, *codes), flags in zip(found, marked, strict=True):
         pieces = tuple(
