@@ -43,7 +43,7 @@ class Solution:
     """Time spent in the search or the solver itself."""
 
 
-SettledBy = Literal["search", "known", "lp", "cpsat"]
+SettledBy = Literal["points", "search", "known", "lp", "cpsat"]
 """Which argument settled a draw: the exact search, a known play, the LP bound, CP-SAT."""
 
 

@@ -215,6 +215,7 @@ def best_after_draws(
     time_limit: float,
     use_lp: bool = True,
     settled: DrawResults | None = None,
+    known_draws: Sequence[DrawValue] = (),
     started: float | None = None,
 ) -> DrawResults:
     """The current best play and, for each distinct piece in ``pieces`` (a joker is
@@ -224,7 +225,8 @@ def best_after_draws(
     any one draw (as ``hint()`` requires).  ``use_lp=False`` settles every draw by
     CP-SAT alone (for cross-checks).  ``time_limit`` bounds each solve.  ``settled``
     holds the current position's answer and the draws another backend settled already,
-    exactly; those are not solved again.
+    exactly, and ``known_draws`` more such draws (without the current position's
+    answer); those are not solved again.
     """
     started = time.perf_counter() if started is None else started
     distinct: list[Piece] = []
@@ -250,7 +252,9 @@ def best_after_draws(
             now_has_play = True
             now_points = points
             now_table = draw.table_now()
-    known = {value.piece: value for value in searched.draws} if searched is not None else {}
+    known = {value.piece: value for value in known_draws}
+    if searched is not None:
+        known.update((value.piece, value) for value in searched.draws)
     values = [
         known[piece] if piece in known else _settle(draw, piece, now_points, now_has_play, now_table, use_lp)
         for piece in distinct

@@ -1,0 +1,482 @@
+/*
+ * The fewest points a hand can keep after one play, by dynamic programming over the
+ * card positions (after van Rijn, Takes and Vis, "The complexity of Rummikub
+ * problems", 2015), for positions and many draws at once.
+ *
+ * Why it is exact.  In Manipulation Rummy and its cousins every old meld may be taken
+ * apart, so the fewest points a hand can keep depend only on the cards: which legal
+ * melds can hold every table card and which hand cards.  The old melds matter for the
+ * tie-break (melds broken), which this program does not answer, and through the table
+ * jokers, which it follows by RULES.md's counting rule (below).  With every card and
+ * joker worth points, the least total is the best play's (or, when no hand piece can
+ * be played, the hand's own points).
+ *
+ * The program runs over positions 1..13 (14 with ace-high: an ace may stand low, at
+ * 1, or high, at 14).  A state between two positions holds, per suit, how many runs
+ * are open with 1, with 2, and with 3 or more cards (each holds a piece at the position
+ * just done, so a run of 1 or 2 must go on); the jokers played so far; and the least
+ * points of the hand cards left in the hand so far.  At each position and suit it
+ * chooses how many of the runs of 3 or more go on, how many new runs start, how many
+ * of these run places a joker fills, and how many real copies go into groups of the
+ * position's rank.  The suits are done one after the other, then the groups: the
+ * copies of a rank put in groups, no suit more than k times, fit in k groups of 3 or 4
+ * different suits with j jokers exactly when 3k <= copies + j <= 4k (with at most two
+ * jokers in all, every such group gets a real card).  Table copies must be placed;
+ * hand copies left cost their points.
+ *
+ * Aces with ace-high.  At position 1 the copies of each suit's ace not placed low are
+ * carried in the state to position 14 (table copies first placed low: the copies are
+ * alike), where they are placed high or left.
+ *
+ * Table jokers.  A table joker declared X keeps standing for X (a table copy of X that
+ * may go anywhere X fits), unless it is freed: then it is a wildcard that must be
+ * played, and RULES.md's counting rule asks for as many real X on the final table as
+ * jokers declared X that changed.  A start state is made for every subset of table
+ * jokers freed; with f of the J jokers declared X freed, the table copies of X are the
+ * real ones plus J - f, and the copies of X placed (locked jokers included) must reach
+ * J, so that f of them are real.  Hand jokers may be played or kept at their points.
+ *
+ * Limits: at most two jokers in all (hand, table and a drawn one), at most three
+ * copies of a card, no opening rule (the caller checks).  A layer that outgrows
+ * LAYER_ITEMS states makes the answer "unknown" (the caller asks another backend).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NKINDS 52
+#define MAX_JOKERS 2
+#define MAX_COPIES 3
+#define MAX_POINTS 1000000
+#define LAYER_ITEMS (1 << 16)
+#define STATE_BUDGET 40000 /* states an evaluation may make (about 0.5 ms) before it gives up */
+#define INDEX_SLOTS (1 << 17)
+#define ANSWER_INFEASIBLE (-1)
+#define ANSWER_UNKNOWN (-2)
+
+/* The state key, packed in 64 bits. */
+#define RUN_BITS 9 /* per suit: runs open with 1, with 2, with 3+ cards (3 bits each) */
+#define USED_SHIFT 36
+#define GROUPED_SHIFT 38
+#define MOST_SHIFT 42
+#define CARRY_SHIFT 44 /* per suit: aces carried high, table copies (2 bits) and hand copies (2 bits) */
+#define FREED_SHIFT 60
+#define RUNS_MASK (((uint64_t)1 << 36) - 1)
+
+typedef struct {
+    uint64_t key;
+    int64_t points;
+} Item;
+
+typedef struct {
+    Item *items;
+    uint32_t *slots; /* where each item sits in the index, to clear it fast */
+    int32_t *index;  /* open addressing over items, -1 empty */
+    int count;
+} Layer;
+
+static Layer g_layers[2];
+static long g_states; /* states made by the evaluation under way */
+#ifdef POINTS_STATS
+static long long g_stat_states, g_stat_peak;
+#endif
+static int g_ready;
+
+/* One evaluation's input. */
+static int g_positions;              /* 13, or 14 with ace-high */
+static int g_ace_high;
+static int g_table[15][4];           /* real table copies per position (aces at 1) and suit */
+static int g_hand[15][4];            /* hand copies */
+static int64_t g_points[15][4];      /* what a hand copy left costs */
+static int g_hand_jokers;
+static int64_t g_joker_points;
+static int g_njokers;                /* table jokers */
+static int g_joker_position[MAX_JOKERS], g_joker_suit[MAX_JOKERS];
+
+static inline int run_field(uint64_t key, int suit, int which) {
+    return (int)(key >> (suit * RUN_BITS + 3 * which)) & 7;
+}
+static inline int used_of(uint64_t key) { return (int)(key >> USED_SHIFT) & 3; }
+static inline int grouped_of(uint64_t key) { return (int)(key >> GROUPED_SHIFT) & 15; }
+static inline int most_of(uint64_t key) { return (int)(key >> MOST_SHIFT) & 3; }
+static inline int carried_table(uint64_t key, int suit) { return (int)(key >> (CARRY_SHIFT + 4 * suit)) & 3; }
+static inline int carried_hand(uint64_t key, int suit) { return (int)(key >> (CARRY_SHIFT + 4 * suit + 2)) & 3; }
+static inline int freed_of(uint64_t key) { return (int)(key >> FREED_SHIFT) & 3; }
+
+static int layers_ready(void) {
+    if (g_ready) return 0;
+    for (int i = 0; i < 2; i++) {
+        g_layers[i].items = (Item *)malloc(sizeof(Item) * LAYER_ITEMS);
+        g_layers[i].slots = (uint32_t *)malloc(sizeof(uint32_t) * LAYER_ITEMS);
+        g_layers[i].index = (int32_t *)malloc(sizeof(int32_t) * INDEX_SLOTS);
+        if (!g_layers[i].items || !g_layers[i].slots || !g_layers[i].index) return -1;
+        memset(g_layers[i].index, 0xff, sizeof(int32_t) * INDEX_SLOTS);
+        g_layers[i].count = 0;
+    }
+    g_ready = 1;
+    return 0;
+}
+
+static void layer_clear(Layer *layer) {
+    for (int i = 0; i < layer->count; i++) layer->index[layer->slots[i]] = -1;
+    layer->count = 0;
+}
+
+/* Keeps the least points per key; 0 when the layer is full. */
+static int layer_add(Layer *layer, uint64_t key, int64_t points) {
+    uint32_t slot = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - 17));
+    for (;;) {
+        int32_t at = layer->index[slot];
+        if (at < 0) break;
+        if (layer->items[at].key == key) {
+            if (points < layer->items[at].points) layer->items[at].points = points;
+            return 1;
+        }
+        slot = (slot + 1) & (INDEX_SLOTS - 1);
+    }
+    if (layer->count >= LAYER_ITEMS || ++g_states > STATE_BUDGET) return 0;
+    layer->index[slot] = layer->count;
+    layer->slots[layer->count] = slot;
+    layer->items[layer->count].key = key;
+    layer->items[layer->count].points = points;
+    layer->count++;
+#ifdef POINTS_STATS
+    g_stat_states++;
+#endif
+    return 1;
+}
+
+/* Whether ``copies`` real copies of one rank, no suit more than ``most`` times, and
+   ``jokers`` jokers make groups of 3 or 4 different suits. */
+static int groups_fit(int copies, int most, int jokers) {
+    int total = copies + jokers;
+    if (total == 0) return 1;
+    if (copies == 0) return 0;
+    for (int k = most > 1 ? most : 1; 3 * k <= total; k++)
+        if (total <= 4 * k) return 1;
+    return 0;
+}
+
+/* Table jokers declared as the card at ``position`` (an ace: 1) and ``suit``, and how
+   many of them the state frees. */
+static void jokers_at(uint64_t key, int position, int suit, int *declared, int *freed) {
+    *declared = *freed = 0;
+    int freed_mask = freed_of(key);
+    for (int j = 0; j < g_njokers; j++) {
+        if (g_joker_position[j] == position && g_joker_suit[j] == suit) {
+            (*declared)++;
+            if ((freed_mask >> j) & 1) (*freed)++;
+        }
+    }
+}
+
+/* Suit ``suit`` at ``position`` for every state of ``from`` into ``to``.  Returns 0
+   when ``to`` overflows. */
+static int step_suit(int position, int suit, const Layer *from, Layer *to, int64_t limit) {
+    int shift = suit * RUN_BITS;
+    int high = position == 14, low_ace = position == 1 && g_ace_high;
+    int may_start = position + 2 <= g_positions; /* a run started here reaches 3 cards */
+    int64_t unit = g_points[high ? 1 : position][suit];
+    int card_position = high ? 1 : position;
+    for (int i = 0; i < from->count; i++) {
+        uint64_t key = from->items[i].key;
+        int64_t points = from->items[i].points;
+        int one = run_field(key, suit, 0), two = run_field(key, suit, 1), long_ = run_field(key, suit, 2);
+        int used = used_of(key), grouped = grouped_of(key), most = most_of(key);
+        int declared, freed;
+        jokers_at(key, card_position, suit, &declared, &freed);
+        int all_table = g_table[card_position][suit] + declared - freed;
+        int all_hand = g_hand[card_position][suit];
+        int table = all_table, hand = all_hand;
+        if (high) {
+            table = carried_table(key, suit);
+            hand = carried_hand(key, suit);
+        }
+        int jokers = g_hand_jokers + __builtin_popcount((unsigned)freed_of(key));
+        uint64_t base = key & ~((uint64_t)511 << shift) & ~((uint64_t)3 << USED_SHIFT) &
+                        ~((uint64_t)15 << GROUPED_SHIFT) & ~((uint64_t)3 << MOST_SHIFT);
+        if (low_ace || high) base &= ~((uint64_t)15 << (CARRY_SHIFT + 4 * suit)); /* set, or used up */
+        for (int go_on = 0; go_on <= long_; go_on++) {
+            int carried = one + two + go_on;
+            for (int fresh = 0; carried + fresh <= table + hand + jokers - used; fresh++) {
+                /* A long run that stops where a new one of its suit starts would do as well
+                   going on into it (one longer run holds the same cards). */
+                if (fresh && (!may_start || go_on < long_)) break;
+                int places = carried + fresh;
+                if (two + go_on > 7 || fresh > 7) break;
+                uint64_t runs = (uint64_t)fresh << shift | (uint64_t)one << (shift + 3) |
+                                (uint64_t)(two + go_on) << (shift + 6);
+                for (int wild = 0; wild <= places && used + wild <= jokers; wild++) {
+                    int real = places - wild;
+                    for (int into_groups = 0; real + into_groups <= table + hand; into_groups++) {
+                        if ((high && into_groups) || into_groups > 3) break;
+                        int placed = real + into_groups;
+                        uint64_t after = base | runs | (uint64_t)(used + wild) << USED_SHIFT;
+                        int group_copies = grouped + into_groups;
+                        if (group_copies > 15) break;
+                        after |= (uint64_t)group_copies << GROUPED_SHIFT;
+                        after |= (uint64_t)(into_groups > most ? into_groups : most) << MOST_SHIFT;
+                        int64_t total = points;
+                        if (low_ace) {
+                            /* The copies not placed low go on to position 14, table ones first. */
+                            int left_table = table > placed ? table - placed : 0;
+                            int left_hand = table + hand - placed - left_table;
+                            after |= (uint64_t)(left_table | left_hand << 2) << (CARRY_SHIFT + 4 * suit);
+                        } else {
+                            if (placed < table) continue;
+                            total += (int64_t)(table + hand - placed) * unit;
+                            if (total >= limit) continue;
+                            if (freed) {
+                                /* Real copies on the table must number the jokers freed: all
+                                   copies placed (low and high for an ace) reach the declared. */
+                                int everywhere = placed;
+                                if (high) everywhere += all_table + all_hand - table - hand;
+                                if (everywhere < declared) continue;
+                            }
+                        }
+                        if (!layer_add(to, after, total)) return 0;
+                    }
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* The least points of the evaluation set up in the globals, ANSWER_INFEASIBLE when the
+   table cannot be laid out at all, or ANSWER_UNKNOWN when a layer overflowed. */
+static int64_t run_program(int64_t limit) {
+    Layer *from = &g_layers[0], *to = &g_layers[1];
+    layer_clear(from);
+    for (int freed = 0; freed < (1 << g_njokers); freed++) layer_add(from, (uint64_t)freed << FREED_SHIFT, 0);
+    for (int position = 1; position <= g_positions; position++) {
+        for (int suit = 0; suit < 4; suit++) {
+            layer_clear(to);
+            if (!step_suit(position, suit, from, to, limit)) return ANSWER_UNKNOWN;
+            Layer *swap = from;
+            from = to;
+            to = swap;
+        }
+        /* The position's groups, with the jokers they take. */
+        layer_clear(to);
+        for (int i = 0; i < from->count; i++) {
+            uint64_t key = from->items[i].key;
+            int used = used_of(key), grouped = grouped_of(key), most = most_of(key);
+            int jokers = g_hand_jokers + __builtin_popcount((unsigned)freed_of(key));
+            uint64_t base = key & ~((uint64_t)3 << USED_SHIFT) & ~((uint64_t)15 << GROUPED_SHIFT) &
+                            ~((uint64_t)3 << MOST_SHIFT);
+            for (int wild = 0; used + wild <= jokers; wild++) {
+                if (position == 14 && (grouped || wild)) break;
+                if (!groups_fit(grouped, most, wild)) continue;
+                if (!layer_add(to, base | (uint64_t)(used + wild) << USED_SHIFT, from->items[i].points))
+                    return ANSWER_UNKNOWN;
+            }
+        }
+        Layer *swap = from;
+        from = to;
+        to = swap;
+        if (from->count == 0) return ANSWER_INFEASIBLE;
+    }
+    /* The end: no run of 1 or 2 cards open, every freed joker played, the hand jokers
+       kept cost theirs. */
+    int64_t best = -1;
+    for (int i = 0; i < from->count; i++) {
+        uint64_t key = from->items[i].key;
+        int short_open = 0;
+        for (int suit = 0; suit < 4; suit++)
+            if (run_field(key, suit, 0) || run_field(key, suit, 1)) short_open = 1;
+        if (short_open) continue;
+        int freed = __builtin_popcount((unsigned)freed_of(key));
+        int used = used_of(key);
+        if (used < freed) continue;
+        int64_t total = from->items[i].points + (int64_t)(g_hand_jokers + freed - used) * g_joker_points;
+        if (best < 0 || total < best) best = total;
+    }
+    return best < 0 ? ANSWER_INFEASIBLE : best;
+}
+
+/* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
+   the hand, known to be below ``limit``; ANSWER_UNKNOWN when a layer overflowed. */
+static int64_t evaluate(int ace_high, const int64_t *table, const int64_t *hand, const int64_t *points,
+                        int hand_jokers, int64_t joker_points, const int *declared, int njokers, int drawn,
+                        int64_t limit) {
+    g_ace_high = ace_high;
+    g_positions = ace_high ? 14 : 13;
+    memset(g_table, 0, sizeof(g_table));
+    memset(g_hand, 0, sizeof(g_hand));
+    memset(g_points, 0, sizeof(g_points));
+    for (int k = 0; k < NKINDS; k++) {
+        int position = k / 4 + 1, suit = k % 4;
+        g_table[position][suit] = (int)table[k];
+        g_hand[position][suit] = (int)hand[k] + (drawn == k);
+        g_points[position][suit] = points[k];
+    }
+    g_hand_jokers = hand_jokers + (drawn == NKINDS);
+    g_joker_points = joker_points;
+    /* A table joker whose card has no real copy anywhere can never be freed: it is a
+       table copy of its card (and no joker declared so is freed, so none needs one). */
+    g_njokers = 0;
+    for (int j = 0; j < njokers; j++) {
+        int card = declared[j], position = card / 4 + 1, suit = card % 4;
+        if (table[card] + hand[card] + (drawn == card) == 0) {
+            g_table[position][suit]++;
+            continue;
+        }
+        g_joker_position[g_njokers] = position;
+        g_joker_suit[g_njokers++] = suit;
+    }
+    g_states = 0;
+    return run_program(limit);
+}
+
+/* ---- Python interface ---- */
+
+/* Reads a sequence of 52 ints, each 0 to ``most``, into ``out``; ``what`` names it. */
+static int read_cards(PyObject *given, int most, int64_t *out, const char *what) {
+    PyObject *seq = PySequence_Fast(given, what);
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NKINDS) {
+        PyErr_Format(PyExc_ValueError, "%s needs one entry per card index (52)", what);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (value < 0 || value > most) {
+            PyErr_Format(PyExc_ValueError, "%s: entry %d is %ld, outside 0..%d", what, k, value, most);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = value;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+PyDoc_STRVAR(fewest_points_doc,
+             "fewest_points(ace_high, table, hand, points, hand_jokers, joker_points, table_jokers, draws)\n"
+             "--\n\n"
+             "The fewest hand points after one play, for the position with each of ``draws`` added\n"
+             "to the hand: -1 for the position as it is, a card index 0..51, or 52 for a joker.\n"
+             "``table`` and ``hand`` count real copies per card index, ``points`` what a hand copy\n"
+             "left costs, ``table_jokers`` the card index each table joker stands for.  Returns a\n"
+             "list of answers: the points, -1 when the table cannot be laid out, -2 when the program\n"
+             "outgrew its memory (ask another backend).");
+
+static PyObject *fewest_points(PyObject *self, PyObject *args) {
+    int ace_high, hand_jokers;
+    long long joker_points;
+    PyObject *table_obj, *hand_obj, *points_obj, *jokers_obj, *draws_obj;
+    if (!PyArg_ParseTuple(args, "pOOOiLOO", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
+                          &joker_points, &jokers_obj, &draws_obj))
+        return NULL;
+    int64_t table[NKINDS], hand[NKINDS], points[NKINDS];
+    if (read_cards(table_obj, MAX_COPIES, table, "table") || read_cards(hand_obj, MAX_COPIES, hand, "hand") ||
+        read_cards(points_obj, MAX_POINTS, points, "points"))
+        return NULL;
+    if (joker_points < 0 || joker_points > MAX_POINTS) {
+        PyErr_SetString(PyExc_ValueError, "joker_points is outside 0..1000000");
+        return NULL;
+    }
+    PyObject *jokers = PySequence_Fast(jokers_obj, "table_jokers must be a sequence");
+    if (!jokers) return NULL;
+    Py_ssize_t njokers = PySequence_Fast_GET_SIZE(jokers);
+    int declared[MAX_JOKERS];
+    if (njokers > MAX_JOKERS || hand_jokers < 0 || hand_jokers + njokers > MAX_JOKERS) {
+        Py_DECREF(jokers);
+        PyErr_SetString(PyExc_ValueError, "at most two jokers in all");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < njokers; j++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(jokers, j));
+        if (card < 0 || card >= NKINDS) {
+            Py_DECREF(jokers);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a table joker stands for a card index 0..51");
+            return NULL;
+        }
+        declared[j] = (int)card;
+    }
+    Py_DECREF(jokers);
+    PyObject *draws = PySequence_Fast(draws_obj, "draws must be a sequence");
+    if (!draws) return NULL;
+    Py_ssize_t ndraws = PySequence_Fast_GET_SIZE(draws);
+    PyObject *answers = PyList_New(ndraws);
+    if (!answers || layers_ready() != 0) {
+        Py_DECREF(draws);
+        Py_XDECREF(answers);
+        return answers ? PyErr_NoMemory() : NULL;
+    }
+    int64_t hand_points = (int64_t)hand_jokers * joker_points;
+    for (int k = 0; k < NKINDS; k++) hand_points += hand[k] * points[k];
+    int64_t base = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers, -1,
+                            hand_points + 1);
+    for (Py_ssize_t d = 0; d < ndraws; d++) {
+        long drawn = PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d));
+        if (drawn < -1 || drawn > NKINDS || (drawn == NKINDS && hand_jokers + njokers >= MAX_JOKERS) ||
+            (drawn >= 0 && drawn < NKINDS && hand[drawn] >= MAX_COPIES)) {
+            Py_DECREF(draws);
+            Py_DECREF(answers);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "draw %ld: not -1, a card index with room for a copy, or a joker "
+                             "within two jokers in all", drawn);
+            return NULL;
+        }
+        int64_t answer = base;
+        if (drawn >= 0) {
+            int64_t drawn_points = drawn == NKINDS ? joker_points : points[drawn];
+            /* Keeping the drawn card and playing as before is one way: an upper bound. */
+            int64_t bound = (base >= 0 ? base : hand_points) + drawn_points;
+            answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers,
+                              (int)drawn, bound + 1);
+        }
+        PyObject *value = PyLong_FromLongLong((long long)answer);
+        if (!value) {
+            Py_DECREF(draws);
+            Py_DECREF(answers);
+            return NULL;
+        }
+        PyList_SET_ITEM(answers, d, value);
+    }
+    Py_DECREF(draws);
+    return answers;
+}
+
+#ifdef POINTS_STATS
+static PyObject *stats(PyObject *self, PyObject *args) {
+    (void)self; (void)args;
+    PyObject *r = Py_BuildValue("L", g_stat_states);
+    g_stat_states = 0;
+    return r;
+}
+#endif
+
+static PyMethodDef methods[] = {
+#ifdef POINTS_STATS
+    {"stats", stats, METH_NOARGS, "states added since the last call"},
+#endif
+    {"fewest_points", fewest_points, METH_VARARGS, fewest_points_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_points",
+    "The fewest points a hand can keep after one play, by dynamic programming over card positions.", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__points(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "INFEASIBLE", ANSWER_INFEASIBLE) || PyModule_AddIntConstant(m, "UNKNOWN", ANSWER_UNKNOWN)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

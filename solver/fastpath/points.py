@@ -1,0 +1,116 @@
+"""The fewest points a hand can keep after one play, for a position and its draws at once.
+
+The draw-or-meld analysis asks one question per unseen card: drawn, how few points can
+the hand keep?  It needs no play, only the number, and the number does not depend on
+how the old melds lie: every meld may be taken apart, so only the cards count (and the
+table jokers, through RULES.md's counting rule).  ``solver/fastpath/_points.c``
+answers it exactly by dynamic programming over the card positions (see its header),
+in tens of microseconds where a best play costs a search or a CP-SAT call, and all the
+draws of an analysis in one call.
+
+It covers a position when every card and joker is worth points (so the least total
+says whether a play exists), the opening rule does not apply, and there are at most two
+jokers in all with the drawn one.  The answers are cross-checked in the tests against
+``solver.exact`` and CP-SAT like every other backend.  A backend: it imports neither
+the engine nor CP-SAT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import CARD_KINDS, Joker, Piece
+from solver.fastpath import _costs, _Counts, _points
+from solver.position import Position
+from solver.solution import Objective
+from solver.variants import Variant
+
+__all__ = ["MAX_JOKERS", "PointsAnswer", "covers", "fewest_points"]
+
+MAX_JOKERS = 2
+"""Jokers in all (hand, table and the drawn one) the program handles."""
+
+_JOKER_INDEX = CARD_KINDS
+"""How the C module names a drawn joker."""
+
+_MAX_COPIES = 3
+"""Copies of one card the C module counts, on the table and in the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointsAnswer:
+    """The fewest points left after one play with ``drawn`` added to the hand (None: as
+    it is), and whether that takes a play (fewer points than the whole hand)."""
+
+    drawn: Piece | None
+    points: int
+    has_play: bool
+
+
+def covers(
+    position: Position, variant: Variant, *, opened: bool = True, objective: Objective = "points"
+) -> bool:
+    """Whether ``fewest_points`` answers this validated position as it is (a draw may
+    still add a joker too many: a drawn joker is answered only within two in all)."""
+    if not opened and variant.opening_points > 0:
+        return False
+    costs, joker_cost = _costs(variant, objective)
+    if min(costs) <= 0 or (variant.jokers and joker_cost <= 0):
+        return False
+    counts = _Counts.count(position, opening=False)
+    if sum(counts.table_jokers) + counts.hand_jokers > MAX_JOKERS:
+        return False
+    return all(
+        counts.table_real[k] <= _MAX_COPIES and counts.hand[k] < _MAX_COPIES for k in range(CARD_KINDS)
+    )
+
+
+def fewest_points(
+    position: Position,
+    variant: Variant,
+    draws: Sequence[Piece | None],
+    *,
+    objective: Objective = "points",
+) -> list[PointsAnswer | None]:
+    """For each of ``draws`` (None: the position as it is; a card; ``Joker()``), the fewest
+    points (or cards, ``objective="cards"``) the hand keeps after one play with it added.
+    An entry is None where the program does not answer (a joker past two in all, or a
+    layer too big): ask another backend.  The position must be validated and ``covers``
+    must accept it."""
+    counts = _Counts.count(position, opening=False)
+    costs, joker_cost = _costs(variant, objective)
+    table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
+    jokers = counts.hand_jokers + len(table_jokers)
+    codes: list[int] = []
+    asked: list[int] = []
+    for at, piece in enumerate(draws):
+        if piece is None:
+            code = -1
+        elif isinstance(piece, Joker):
+            if jokers + 1 > MAX_JOKERS:
+                continue
+            code = _JOKER_INDEX
+        else:
+            code = piece.index
+        codes.append(code)
+        asked.append(at)
+    found = _points.fewest_points(
+        variant.ace_high,
+        counts.table_real,
+        counts.hand,
+        costs,
+        counts.hand_jokers,
+        joker_cost,
+        table_jokers,
+        codes,
+    )
+    hand_cost = sum(costs[k] * counts.hand[k] for k in range(CARD_KINDS)) + joker_cost * counts.hand_jokers
+    answers: list[PointsAnswer | None] = [None] * len(draws)
+    for at, code, value in zip(asked, codes, found, strict=True):
+        if value < 0:
+            continue  # _points.UNKNOWN (INFEASIBLE cannot happen for a valid table)
+        drawn = draws[at]
+        whole = hand_cost + (0 if code < 0 else joker_cost if code == _JOKER_INDEX else costs[code])
+        answers[at] = PointsAnswer(drawn, value, value < whole)
+    return answers
