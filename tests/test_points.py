@@ -129,7 +129,7 @@ def test_bad_input_to_the_module_is_refused() -> None:
         _points.fewest_points(False, zeros, zeros, points, 2, 25, [5], [-1])
     with pytest.raises(ValueError, match="draw 53"):
         _points.fewest_points(False, zeros, zeros, points, 0, 25, [], [53])
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ValueError, match="must be 0 to 3"):
         _points.fewest_points(False, [4, *zeros[1:]], zeros, points, 0, 25, [], [-1])
 
 

@@ -47,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_read_counts.h"
+
 #define NKINDS 52
 #define MAX_JOKERS 2
 #define MAX_COPIES 3
@@ -300,7 +302,7 @@ static int64_t run_program(int64_t limit) {
 
 /* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
    the hand, known to be below ``limit``; ANSWER_UNKNOWN when a layer overflowed. */
-static int64_t evaluate(int ace_high, const int64_t *table, const int64_t *hand, const int64_t *points,
+static int64_t evaluate(int ace_high, const int *table, const int *hand, const int *points,
                         int hand_jokers, int64_t joker_points, const int *declared, int njokers, int drawn,
                         int64_t limit) {
     g_ace_high = ace_high;
@@ -310,8 +312,8 @@ static int64_t evaluate(int ace_high, const int64_t *table, const int64_t *hand,
     memset(g_points, 0, sizeof(g_points));
     for (int k = 0; k < NKINDS; k++) {
         int position = k / 4 + 1, suit = k % 4;
-        g_table[position][suit] = (int)table[k];
-        g_hand[position][suit] = (int)hand[k] + (drawn == k);
+        g_table[position][suit] = table[k];
+        g_hand[position][suit] = hand[k] + (drawn == k);
         g_points[position][suit] = points[k];
     }
     g_hand_jokers = hand_jokers + (drawn == NKINDS);
@@ -334,32 +336,6 @@ static int64_t evaluate(int ace_high, const int64_t *table, const int64_t *hand,
 
 /* ---- Python interface ---- */
 
-/* Reads a sequence of 52 ints, each 0 to ``most``, into ``out``; ``what`` names it. */
-static int read_cards(PyObject *given, int most, int64_t *out, const char *what) {
-    PyObject *seq = PySequence_Fast(given, what);
-    if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != NKINDS) {
-        PyErr_Format(PyExc_ValueError, "%s needs one entry per card index (52)", what);
-        Py_DECREF(seq);
-        return -1;
-    }
-    for (int k = 0; k < NKINDS; k++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (value < 0 || value > most) {
-            PyErr_Format(PyExc_ValueError, "%s: entry %d is %ld, outside 0..%d", what, k, value, most);
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[k] = value;
-    }
-    Py_DECREF(seq);
-    return 0;
-}
-
 PyDoc_STRVAR(fewest_points_doc,
              "fewest_points(ace_high, table, hand, points, hand_jokers, joker_points, table_jokers, draws)\n"
              "--\n\n"
@@ -377,9 +353,9 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "pOOOiLOO", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
                           &joker_points, &jokers_obj, &draws_obj))
         return NULL;
-    int64_t table[NKINDS], hand[NKINDS], points[NKINDS];
-    if (read_cards(table_obj, MAX_COPIES, table, "table") || read_cards(hand_obj, MAX_COPIES, hand, "hand") ||
-        read_cards(points_obj, MAX_POINTS, points, "points"))
+    int table[NKINDS], hand[NKINDS], points[NKINDS];
+    if (read_counts(table_obj, MAX_COPIES, table, "table") || read_counts(hand_obj, MAX_COPIES, hand, "hand") ||
+        read_counts(points_obj, MAX_POINTS, points, "points"))
         return NULL;
     if (joker_points < 0 || joker_points > MAX_POINTS) {
         PyErr_SetString(PyExc_ValueError, "joker_points is outside 0..1000000");
@@ -414,7 +390,7 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
         return answers ? PyErr_NoMemory() : NULL;
     }
     int64_t hand_points = (int64_t)hand_jokers * joker_points;
-    for (int k = 0; k < NKINDS; k++) hand_points += hand[k] * points[k];
+    for (int k = 0; k < NKINDS; k++) hand_points += (int64_t)hand[k] * points[k];
     int64_t base = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers, -1,
                             hand_points + 1);
     for (Py_ssize_t d = 0; d < ndraws; d++) {

@@ -78,6 +78,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_read_counts.h"
+
 #define NKINDS 52
 #define MAXBLOCKS 63
 #define INF ((int64_t)1 << 60)
@@ -941,34 +943,6 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
     }
     if (jokers & ~block->cards_mask) return -1;
     block->joker_mask = jokers;
-    return 0;
-}
-
-/* Reads a sequence of 52 ints, each 0 to ``most``, into ``out``; ``what`` names it. */
-static int read_counts(PyObject *given, int most, int *out, const char *what) {
-    for (int k = 0; k < NKINDS; k++) out[k] = 0;
-    if (given == NULL || given == Py_None) return 0;
-    PyObject *seq = PySequence_Fast(given, what);
-    if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != NKINDS) {
-        PyErr_Format(PyExc_ValueError, "%s needs one entry per card index (52)", what);
-        Py_DECREF(seq);
-        return -1;
-    }
-    for (int k = 0; k < NKINDS; k++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (value < 0 || value > most) {
-            PyErr_Format(PyExc_ValueError, "%s: entry %d must be 0 to %d, not %ld", what, k, most, value);
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[k] = (int)value;
-    }
-    Py_DECREF(seq);
     return 0;
 }
 
