@@ -14,6 +14,7 @@ from solver.game import Draw, Game, GameSettings, Knock, Pass, Play, PlayerView,
 from solver.game.bots import Bot
 from solver.game.deck import full_deck, piece_counts
 from solver.game.hoarder import HoarderBot
+from solver.game.opponents import Tally
 from solver.game.pimc import PimcBot
 from solver.game.rollout import RolloutSettings, determinize, play_out, utility
 from solver.position import Hand, Table
@@ -175,3 +176,16 @@ def test_the_search_bot_decides_knocks_by_search() -> None:
     action = bot.act(state.view(0))
     assert action in (Knock(), Pass())
     assert bot.counters["knock_choices"] == 1
+
+
+def test_the_search_bot_holds_back_only_against_players_it_does_not_call_hoarders() -> None:
+    """Two melds to lay: a hold-back candidate is weighed, unless the other player is
+    modelled as a hoarder (then holding back rates too well: see solver.game.pimc)."""
+    view = meld_view("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd")
+    bot = QuickPimc(random.Random(1))
+    best = bot.best_play(view)
+    assert len(best.played) == 6
+    assert [candidate.label for candidate in bot._holds(view, best)] == ["hold:meld"]
+    bot.opponents.tallies[1] = Tally(holds=1)
+    assert bot.opponents.hoarders(view) == (1,)
+    assert bot._holds(view, best) == []

@@ -22,7 +22,12 @@ Candidates at a meld decision (when the hint engine finds a play):
 - ``draw``: decline and take the next draw (where a draw is allowed);
 - ``hold``: smaller plays that keep cards back: the best play that keeps the hand's
   jokers, and for the largest (``max_holds``) groups of hand cards the
-  best play lays in one meld, the best play of the hand without those cards.
+  best play lays in one meld, the best play of the hand without those cards.  Not
+  against a player the opponent model calls a hoarder: such a player ends rounds
+  suddenly (it goes out or knocks in one play), and the settled rollouts, which count
+  held cards at what a later play would leave, rate holding too well there.  Measured
+  on 100 pairs (seed 7): against ``hoarder`` 56% with hold candidates, 66% without, and
+  40.5% with three of them.
 
 Candidates at a knock decision: ``knock`` (scored at once against each guessed hand) and
 ``pass`` (played on).  No search where there is no choice: no legal play (decline), a
@@ -145,6 +150,8 @@ class PimcBot(Bot):
         return choice.action
 
     def _holds(self, view: PlayerView, best: Hint) -> list[Candidate]:
+        if self.model_opponents and self.opponents.hoarders(view):
+            return []  # see the module docstring: no holding back against a hoarder
         return hold_backs(view, best, max_holds=self.max_holds, time_limit=self.time_limit)
 
     def _knock_or_pass(self, view: PlayerView) -> Action:
