@@ -14,8 +14,9 @@
  * The program runs over positions 1..13 (14 with ace-high: an ace may stand low, at
  * 1, or high, at 14).  A state between two positions holds, per suit, how many runs
  * are open with 1, with 2, and with 3 or more cards (each holds a piece at the position
- * just done, so a run of 1 or 2 must go on); the jokers played so far; and the least
- * points of the hand cards left in the hand so far.  At each position and suit it
+ * just done, so a run of 1 or 2 must go on); the jokers still to place and how many
+ * of them must be (freed table jokers); and the least points of the hand cards left in
+ * the hand so far.  At each position and suit it
  * chooses how many of the runs of 3 or more go on, how many new runs start, how many
  * of these run places a joker fills, and how many real copies go into groups of the
  * position's rank.  The suits are done one after the other, then the groups: the
@@ -34,11 +35,21 @@
  * jokers declared X that changed.  A start state is made for every subset of table
  * jokers freed; with f of the J jokers declared X freed, the table copies of X are the
  * real ones plus J - f, and the copies of X placed (locked jokers included) must reach
- * J, so that f of them are real.  Hand jokers may be played or kept at their points.
+ * J, so that f of them are real.  Once that position is done only the joker counts
+ * matter, so the joker's flag is dropped and states that differ only by it merge.
+ * Hand jokers may be played or kept at their points.  A table joker whose card has no
+ * real copy anywhere (table, hand, the draw) can never be freed: it is counted as a
+ * table copy of its card from the start.
+ *
+ * A long run stopping where a new run of its suit starts would do as well going on
+ * into it (one longer legal run holds the same cards), so that choice is not made.
  *
  * Limits: at most two jokers in all (hand, table and a drawn one), at most three
- * copies of a card, no opening rule (the caller checks).  A layer that outgrows
- * LAYER_ITEMS states makes the answer "unknown" (the caller asks another backend).
+ * copies of a card, no opening rule (the caller checks).  An evaluation that makes
+ * more than STATE_BUDGET states, or a layer past LAYER_ITEMS, answers "unknown" (the
+ * caller asks another backend).  Jokers that may be played anywhere and aces that may
+ * stand at both ends are what multiply the states (by about 10 and 7 on mid-game
+ * Manipulation positions with two decks).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -54,18 +65,21 @@
 #define MAX_COPIES 3
 #define MAX_POINTS 1000000
 #define LAYER_ITEMS (1 << 16)
-#define STATE_BUDGET 40000 /* states an evaluation may make (about 0.5 ms) before it gives up */
+#ifndef STATE_BUDGET
+#define STATE_BUDGET 40000 /* states an evaluation may make (about 0.8 ms) before it gives up */
+#endif
 #define INDEX_SLOTS (1 << 17)
 #define ANSWER_INFEASIBLE (-1)
 #define ANSWER_UNKNOWN (-2)
 
 /* The state key, packed in 64 bits. */
 #define RUN_BITS 9 /* per suit: runs open with 1, with 2, with 3+ cards (3 bits each) */
-#define USED_SHIFT 36
+#define AVAIL_SHIFT 36 /* jokers still to place (hand jokers and those freed) */
 #define GROUPED_SHIFT 38
 #define MOST_SHIFT 42
 #define CARRY_SHIFT 44 /* per suit: aces carried high, table copies (2 bits) and hand copies (2 bits) */
-#define FREED_SHIFT 60
+#define FREED_SHIFT 60 /* per table joker whose position is still ahead: whether it is freed */
+#define REQUIRED_SHIFT 62 /* freed jokers still to place */
 #define RUNS_MASK (((uint64_t)1 << 36) - 1)
 
 typedef struct {
@@ -83,7 +97,7 @@ typedef struct {
 static Layer g_layers[2];
 static long g_states; /* states made by the evaluation under way */
 #ifdef POINTS_STATS
-static long long g_stat_states, g_stat_peak;
+static long long g_stat_states; /* built with -DPOINTS_STATS: states made, read by stats() */
 #endif
 static int g_ready;
 
@@ -101,12 +115,20 @@ static int g_joker_position[MAX_JOKERS], g_joker_suit[MAX_JOKERS];
 static inline int run_field(uint64_t key, int suit, int which) {
     return (int)(key >> (suit * RUN_BITS + 3 * which)) & 7;
 }
-static inline int used_of(uint64_t key) { return (int)(key >> USED_SHIFT) & 3; }
+static inline int avail_of(uint64_t key) { return (int)(key >> AVAIL_SHIFT) & 3; }
+static inline int required_of(uint64_t key) { return (int)(key >> REQUIRED_SHIFT) & 3; }
 static inline int grouped_of(uint64_t key) { return (int)(key >> GROUPED_SHIFT) & 15; }
 static inline int most_of(uint64_t key) { return (int)(key >> MOST_SHIFT) & 3; }
 static inline int carried_table(uint64_t key, int suit) { return (int)(key >> (CARRY_SHIFT + 4 * suit)) & 3; }
 static inline int carried_hand(uint64_t key, int suit) { return (int)(key >> (CARRY_SHIFT + 4 * suit + 2)) & 3; }
 static inline int freed_of(uint64_t key) { return (int)(key >> FREED_SHIFT) & 3; }
+
+/* The joker counts of a key after ``wild`` more jokers are placed (the required ones
+   first: the jokers are alike). */
+static inline uint64_t jokers_after(int avail, int required, int wild) {
+    int still = required > wild ? required - wild : 0;
+    return (uint64_t)(avail - wild) << AVAIL_SHIFT | (uint64_t)still << REQUIRED_SHIFT;
+}
 
 static int layers_ready(void) {
     if (g_ready) return 0;
@@ -187,7 +209,7 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
         uint64_t key = from->items[i].key;
         int64_t points = from->items[i].points;
         int one = run_field(key, suit, 0), two = run_field(key, suit, 1), long_ = run_field(key, suit, 2);
-        int used = used_of(key), grouped = grouped_of(key), most = most_of(key);
+        int avail = avail_of(key), required = required_of(key), grouped = grouped_of(key), most = most_of(key);
         int declared, freed;
         jokers_at(key, card_position, suit, &declared, &freed);
         int all_table = g_table[card_position][suit] + declared - freed;
@@ -197,13 +219,12 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
             table = carried_table(key, suit);
             hand = carried_hand(key, suit);
         }
-        int jokers = g_hand_jokers + __builtin_popcount((unsigned)freed_of(key));
-        uint64_t base = key & ~((uint64_t)511 << shift) & ~((uint64_t)3 << USED_SHIFT) &
+        uint64_t base = key & ~((uint64_t)511 << shift) & ~((uint64_t)3 << AVAIL_SHIFT) & ~((uint64_t)3 << REQUIRED_SHIFT) &
                         ~((uint64_t)15 << GROUPED_SHIFT) & ~((uint64_t)3 << MOST_SHIFT);
         if (low_ace || high) base &= ~((uint64_t)15 << (CARRY_SHIFT + 4 * suit)); /* set, or used up */
         for (int go_on = 0; go_on <= long_; go_on++) {
             int carried = one + two + go_on;
-            for (int fresh = 0; carried + fresh <= table + hand + jokers - used; fresh++) {
+            for (int fresh = 0; carried + fresh <= table + hand + avail; fresh++) {
                 /* A long run that stops where a new one of its suit starts would do as well
                    going on into it (one longer run holds the same cards). */
                 if (fresh && (!may_start || go_on < long_)) break;
@@ -211,12 +232,12 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
                 if (two + go_on > 7 || fresh > 7) break;
                 uint64_t runs = (uint64_t)fresh << shift | (uint64_t)one << (shift + 3) |
                                 (uint64_t)(two + go_on) << (shift + 6);
-                for (int wild = 0; wild <= places && used + wild <= jokers; wild++) {
+                for (int wild = 0; wild <= places && wild <= avail; wild++) {
                     int real = places - wild;
                     for (int into_groups = 0; real + into_groups <= table + hand; into_groups++) {
                         if ((high && into_groups) || into_groups > 3) break;
                         int placed = real + into_groups;
-                        uint64_t after = base | runs | (uint64_t)(used + wild) << USED_SHIFT;
+                        uint64_t after = base | runs | jokers_after(avail, required, wild);
                         int group_copies = grouped + into_groups;
                         if (group_copies > 15) break;
                         after |= (uint64_t)group_copies << GROUPED_SHIFT;
@@ -253,7 +274,11 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
 static int64_t run_program(int64_t limit) {
     Layer *from = &g_layers[0], *to = &g_layers[1];
     layer_clear(from);
-    for (int freed = 0; freed < (1 << g_njokers); freed++) layer_add(from, (uint64_t)freed << FREED_SHIFT, 0);
+    for (int freed = 0; freed < (1 << g_njokers); freed++) {
+        uint64_t count = (uint64_t)__builtin_popcount((unsigned)freed);
+        layer_add(from, (uint64_t)freed << FREED_SHIFT | ((uint64_t)g_hand_jokers + count) << AVAIL_SHIFT |
+                            count << REQUIRED_SHIFT, 0);
+    }
     for (int position = 1; position <= g_positions; position++) {
         for (int suit = 0; suit < 4; suit++) {
             layer_clear(to);
@@ -264,16 +289,21 @@ static int64_t run_program(int64_t limit) {
         }
         /* The position's groups, with the jokers they take. */
         layer_clear(to);
+        uint64_t done_flags = 0;
+        for (int j = 0; j < g_njokers; j++) {
+            int checked_at = g_joker_position[j] == 1 && g_ace_high ? 14 : g_joker_position[j];
+            if (checked_at == position) done_flags |= (uint64_t)1 << (FREED_SHIFT + j);
+        }
         for (int i = 0; i < from->count; i++) {
             uint64_t key = from->items[i].key;
-            int used = used_of(key), grouped = grouped_of(key), most = most_of(key);
-            int jokers = g_hand_jokers + __builtin_popcount((unsigned)freed_of(key));
-            uint64_t base = key & ~((uint64_t)3 << USED_SHIFT) & ~((uint64_t)15 << GROUPED_SHIFT) &
+            int avail = avail_of(key), required = required_of(key), grouped = grouped_of(key), most = most_of(key);
+            uint64_t base = key & ~((uint64_t)3 << AVAIL_SHIFT) & ~((uint64_t)3 << REQUIRED_SHIFT) & ~((uint64_t)15 << GROUPED_SHIFT) &
                             ~((uint64_t)3 << MOST_SHIFT);
-            for (int wild = 0; used + wild <= jokers; wild++) {
+            base &= ~done_flags; /* the jokers checked at this position: only the counts matter now */
+            for (int wild = 0; wild <= avail; wild++) {
                 if (position == 14 && (grouped || wild)) break;
                 if (!groups_fit(grouped, most, wild)) continue;
-                if (!layer_add(to, base | (uint64_t)(used + wild) << USED_SHIFT, from->items[i].points))
+                if (!layer_add(to, base | jokers_after(avail, required, wild), from->items[i].points))
                     return ANSWER_UNKNOWN;
             }
         }
@@ -291,10 +321,8 @@ static int64_t run_program(int64_t limit) {
         for (int suit = 0; suit < 4; suit++)
             if (run_field(key, suit, 0) || run_field(key, suit, 1)) short_open = 1;
         if (short_open) continue;
-        int freed = __builtin_popcount((unsigned)freed_of(key));
-        int used = used_of(key);
-        if (used < freed) continue;
-        int64_t total = from->items[i].points + (int64_t)(g_hand_jokers + freed - used) * g_joker_points;
+        if (required_of(key)) continue;
+        int64_t total = from->items[i].points + (int64_t)avail_of(key) * g_joker_points;
         if (best < 0 || total < best) best = total;
     }
     return best < 0 ? ANSWER_INFEASIBLE : best;
