@@ -66,7 +66,7 @@
 #define MAX_POINTS 1000000
 #define LAYER_ITEMS (1 << 16)
 #ifndef STATE_BUDGET
-#define STATE_BUDGET 40000 /* states an evaluation may make (about 0.8 ms) before it gives up */
+#define STATE_BUDGET 250000 /* states an evaluation may make (about 5 ms) before it gives up */
 #endif
 #define INDEX_SLOTS (1 << 17)
 #define ANSWER_INFEASIBLE (-1)
@@ -95,6 +95,16 @@ typedef struct {
 } Layer;
 
 static Layer g_layers[2];
+
+/* The states after each position of the position as it is, which a draw of a card at
+   a later position shares: its evaluation starts from there. */
+typedef struct {
+    Item *items;
+    int count, capacity, ready;
+} Snapshot;
+
+static Snapshot g_snapshots[15];
+static int g_snapshotting; /* the evaluation under way saves its states */
 static long g_states; /* states made by the evaluation under way */
 #ifdef POINTS_STATS
 static long long g_stat_states; /* built with -DPOINTS_STATS: states made, read by stats() */
@@ -271,15 +281,40 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
 
 /* The least points of the evaluation set up in the globals, ANSWER_INFEASIBLE when the
    table cannot be laid out at all, or ANSWER_UNKNOWN when a layer overflowed. */
-static int64_t run_program(int64_t limit) {
+/* Saves ``layer`` as the state after ``position`` (the position as it is, for the draws
+   to start from); a snapshot that cannot be saved is simply not there. */
+static void snapshot(int position, const Layer *layer) {
+    Snapshot *saved = &g_snapshots[position];
+    saved->ready = 0;
+    if (layer->count > saved->capacity) {
+        Item *items = (Item *)realloc(saved->items, sizeof(Item) * (size_t)layer->count);
+        if (!items) return;
+        saved->items = items;
+        saved->capacity = layer->count;
+    }
+    memcpy(saved->items, layer->items, sizeof(Item) * (size_t)layer->count);
+    saved->count = layer->count;
+    saved->ready = 1;
+}
+
+static int64_t run_program(int64_t limit, int first) {
     Layer *from = &g_layers[0], *to = &g_layers[1];
     layer_clear(from);
-    for (int freed = 0; freed < (1 << g_njokers); freed++) {
-        uint64_t count = (uint64_t)__builtin_popcount((unsigned)freed);
-        layer_add(from, (uint64_t)freed << FREED_SHIFT | ((uint64_t)g_hand_jokers + count) << AVAIL_SHIFT |
-                            count << REQUIRED_SHIFT, 0);
+    if (first > 1) {
+        /* The positions before ``first`` hold the same cards as the position saved: go on
+           from its states (those still under this limit). */
+        const Snapshot *saved = &g_snapshots[first - 1];
+        for (int i = 0; i < saved->count; i++)
+            if (saved->items[i].points < limit && !layer_add(from, saved->items[i].key, saved->items[i].points))
+                return ANSWER_UNKNOWN;
+    } else {
+        for (int freed = 0; freed < (1 << g_njokers); freed++) {
+            uint64_t count = (uint64_t)__builtin_popcount((unsigned)freed);
+            layer_add(from, (uint64_t)freed << FREED_SHIFT | ((uint64_t)g_hand_jokers + count) << AVAIL_SHIFT |
+                                count << REQUIRED_SHIFT, 0);
+        }
     }
-    for (int position = 1; position <= g_positions; position++) {
+    for (int position = first; position <= g_positions; position++) {
         for (int suit = 0; suit < 4; suit++) {
             layer_clear(to);
             if (!step_suit(position, suit, from, to, limit)) return ANSWER_UNKNOWN;
@@ -310,6 +345,7 @@ static int64_t run_program(int64_t limit) {
         Layer *swap = from;
         from = to;
         to = swap;
+        if (g_snapshotting) snapshot(position, from);
         if (from->count == 0) return ANSWER_INFEASIBLE;
     }
     /* The end: no run of 1 or 2 cards open, every freed joker played, the hand jokers
@@ -332,7 +368,7 @@ static int64_t run_program(int64_t limit) {
    the hand, known to be below ``limit``; ANSWER_UNKNOWN when a layer overflowed. */
 static int64_t evaluate(int ace_high, const int *table, const int *hand, const int *points,
                         int hand_jokers, int64_t joker_points, const int *declared, int njokers, int drawn,
-                        int64_t limit) {
+                        int64_t limit, int first) {
     g_ace_high = ace_high;
     g_positions = ace_high ? 14 : 13;
     memset(g_table, 0, sizeof(g_table));
@@ -359,7 +395,22 @@ static int64_t evaluate(int ace_high, const int *table, const int *hand, const i
         g_joker_suit[g_njokers++] = suit;
     }
     g_states = 0;
-    return run_program(limit);
+    return run_program(limit, first);
+}
+
+/* The first position a draw changes, where its evaluation may start from the saved
+   states: the drawn card's position, unless it is a joker (the joker counts change from
+   the start), an ace (at the start anyway, and shared with position 14) or the
+   card of a table joker that could not be freed without it (the start states change),
+   or the states before it were not saved. */
+static int first_changed(const int *table, const int *hand, const int *declared, int njokers,
+                         int drawn) {
+    if (drawn < 0 || drawn >= NKINDS) return 1;
+    for (int j = 0; j < njokers; j++)
+        if (declared[j] == drawn && table[drawn] + hand[drawn] == 0) return 1;
+    int position = drawn / 4 + 1;
+    if (position == 1) return 1;
+    return g_snapshots[position - 1].ready ? position : 1;
 }
 
 /* ---- Python interface ---- */
@@ -419,8 +470,15 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     }
     int64_t hand_points = (int64_t)hand_jokers * joker_points;
     for (int k = 0; k < NKINDS; k++) hand_points += (int64_t)hand[k] * points[k];
+    /* The position as it is, under a limit no draw exceeds, saving its states. */
+    int64_t dearest = joker_points;
+    for (int k = 0; k < NKINDS; k++)
+        if (points[k] > dearest) dearest = points[k];
+    for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+    g_snapshotting = 1;
     int64_t base = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers, -1,
-                            hand_points + 1);
+                            hand_points + dearest + 1, 1);
+    g_snapshotting = 0;
     for (Py_ssize_t d = 0; d < ndraws; d++) {
         long drawn = PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d));
         if (drawn < -1 || drawn > NKINDS || (drawn == NKINDS && hand_jokers + njokers >= MAX_JOKERS) ||
@@ -438,7 +496,8 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
             /* Keeping the drawn card and playing as before is one way: an upper bound. */
             int64_t bound = (base >= 0 ? base : hand_points) + drawn_points;
             answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers,
-                              (int)drawn, bound + 1);
+                              (int)drawn, bound + 1, first_changed(table, hand, declared, (int)njokers,
+                                                                   (int)drawn));
         }
         PyObject *value = PyLong_FromLongLong((long long)answer);
         if (!value) {

@@ -5,8 +5,9 @@ the hand keep?  It needs no play, only the number, and the number does not depen
 how the old melds lie: every meld may be taken apart, so only the cards count (and the
 table jokers, through RULES.md's counting rule).  ``solver/fastpath/_points.c``
 answers it exactly by dynamic programming over the card positions (see its header),
-in tens of microseconds where a best play costs a search or a CP-SAT call, and all the
-draws of an analysis in one call.
+all the draws of an analysis in one call (a draw starts from the position's saved
+states before its card), in a few milliseconds where each best play costs a search or a
+CP-SAT call.
 
 It covers a position when every card and joker is worth points (so the least total
 says whether a play exists), the opening rule does not apply, and there are at most two
