@@ -298,14 +298,24 @@ def analyze(
     if best.has_play:
         from solver.cpsat.enumerate import count_optimal_plays, playable_pieces  # OR-Tools when needed
 
-        usable = playable_pieces(position, rules, time_limit=time_limit, known=best.played)
-        playable = tuple(sorted(usable.playable, key=piece_sort_key))
-        never = tuple(sorted(usable.never, key=piece_sort_key))
+        # Which hand cards some play uses: the points program where it answers (exactly),
+        # else CP-SAT's enumeration.
+        from solver.fastpath.points import playable_cards  # the compiled module when needed
+
+        by_points = playable_cards(position, rules, known=best.played)
+        split: tuple[Sequence[Piece], Sequence[Piece]]
+        if by_points is not None:
+            split, usable_exact = by_points, True
+        else:
+            usable = playable_pieces(position, rules, time_limit=time_limit, known=best.played)
+            split, usable_exact = (usable.playable, usable.never), usable.exact
+        playable = tuple(sorted(split[0], key=piece_sort_key))
+        never = tuple(sorted(split[1], key=piece_sort_key))
         plays = count_optimal_plays(
             position, rules, best_points=best.hand_points, cap=play_count_cap, time_limit=time_limit
         )
         count, capped = plays.count, plays.capped
-        exact = exact and usable.exact and plays.exact
+        exact = exact and usable_exact and plays.exact
     else:
         distinct = {Joker() if isinstance(p, Joker) else p for p in position.hand.pieces}
         playable, never = (), tuple(sorted(distinct, key=piece_sort_key))

@@ -7,7 +7,8 @@ both objectives, hand jokers, table jokers a real card could free, ace-high, dra
 cards and jokers) and to CP-SAT alone (``fast_path=False``) on mid-game positions the
 oracle is too slow for.  The draw-or-meld analysis built on it is held to the CP-SAT
 draws.  The default run makes about 3,000 oracle comparisons; ``pytest -m slow`` about
-25,000 more.
+25,000 more.  Which hand cards can be played at all (a question the analysis asks, by
+putting a hand copy of each on the table) is held to CP-SAT's enumeration.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from test_crosscheck import VARIANTS, _freeable
 
 from solver.analysis import unseen_counts
 from solver.cards import Card, Joker, Piece, piece_sort_key
+from solver.cpsat.enumerate import playable_pieces
 from solver.engine import best_after_draws, hint
 from solver.exact import best_value
 from solver.fastpath import _points
-from solver.fastpath.points import covers, fewest_points
+from solver.fastpath.points import covers, fewest_points, playable_cards
 from solver.position import Hand, Position
 from solver.solution import Objective
 from solver.variants import Variant
@@ -174,3 +176,33 @@ def test_draws_agree_with_the_cpsat_draws() -> None:
             assert (fast.now_points, fast.now_has_play) == (plain.now_points, plain.now_has_play)
             by_points += sum(d.settled_by == "points" for d in fast.draws)
     assert by_points > 100
+
+
+def test_playable_cards_agree_with_the_cpsat_enumeration() -> None:
+    """Which hand cards some legal play uses: the program (a hand copy of each card put on
+    the table) against CP-SAT's enumeration, and every card the best play lays counts."""
+    rng = random.Random(4242)
+    answered = 0
+    for name in sorted(VARIANTS):
+        variant = VARIANTS[name]
+        for _ in range(12):
+            largest = 40 if variant.decks > 1 else 30
+            position = random_position(rng, variant, max_table_cards=largest, min_table_cards=12, max_hand=9)
+            split = playable_cards(position, variant)
+            if split is None:
+                assert position.hand.joker_count or not covers(position, variant) or len(position.hand) == 0
+                continue
+            reference = playable_pieces(position, variant, time_limit=10.0)
+            assert reference.exact
+            expected = (set(reference.playable), set(reference.never))
+            assert (set(split[0]), set(split[1])) == expected, str(position)
+            best = hint(position, variant=variant)
+            assert {piece for piece in best.played if isinstance(piece, Card)} <= set(split[0])
+            # Told which cards the best play lays, it asks only about the others.
+            assert playable_cards(position, variant, known=best.played) == split
+            answered += 1
+    assert answered > 20
+
+
+def test_a_hand_joker_leaves_the_question_to_cpsat() -> None:
+    assert playable_cards(Position.parse("As 2s 3s / 4s *"), Variant.rummikub()) is None

@@ -71,6 +71,7 @@
 #define INDEX_SLOTS (1 << 17)
 #define ANSWER_INFEASIBLE (-1)
 #define ANSWER_UNKNOWN (-2)
+#define PLAYED_CODE 100 /* a question 100 + k: the fewest points with a hand copy of card k played */
 
 /* The state key, packed in 64 bits. */
 #define RUN_BITS 9 /* per suit: runs open with 1, with 2, with 3+ cards (3 bits each) */
@@ -365,10 +366,11 @@ static int64_t run_program(int64_t limit, int first) {
 }
 
 /* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
-   the hand, known to be below ``limit``; ANSWER_UNKNOWN when a layer overflowed. */
+   the hand, and with one hand copy of card ``played`` (-1: none) put on the table for
+   good, known to be below ``limit`` if there is a way; ANSWER_UNKNOWN past the budget. */
 static int64_t evaluate(int ace_high, const int *table, const int *hand, const int *points,
                         int hand_jokers, int64_t joker_points, const int *declared, int njokers, int drawn,
-                        int64_t limit, int first) {
+                        int played, int64_t limit, int first) {
     g_ace_high = ace_high;
     g_positions = ace_high ? 14 : 13;
     memset(g_table, 0, sizeof(g_table));
@@ -376,8 +378,8 @@ static int64_t evaluate(int ace_high, const int *table, const int *hand, const i
     memset(g_points, 0, sizeof(g_points));
     for (int k = 0; k < NKINDS; k++) {
         int position = k / 4 + 1, suit = k % 4;
-        g_table[position][suit] = table[k];
-        g_hand[position][suit] = hand[k] + (drawn == k);
+        g_table[position][suit] = table[k] + (played == k);
+        g_hand[position][suit] = hand[k] + (drawn == k) - (played == k);
         g_points[position][suit] = points[k];
     }
     g_hand_jokers = hand_jokers + (drawn == NKINDS);
@@ -419,7 +421,8 @@ PyDoc_STRVAR(fewest_points_doc,
              "fewest_points(ace_high, table, hand, points, hand_jokers, joker_points, table_jokers, draws)\n"
              "--\n\n"
              "The fewest hand points after one play, for the position with each of ``draws`` added\n"
-             "to the hand: -1 for the position as it is, a card index 0..51, or 52 for a joker.\n"
+             "to the hand: -1 for the position as it is, a card index 0..51, or 52 for a joker; or\n"
+             "100 + k: with one hand copy of card k played (is there a legal play that uses it?).\n"
              "``table`` and ``hand`` count real copies per card index, ``points`` what a hand copy\n"
              "left costs, ``table_jokers`` the card index each table joker stands for.  Returns a\n"
              "list of answers: the points, -1 when the table cannot be laid out, -2 when the program\n"
@@ -477,10 +480,31 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
     g_snapshotting = 1;
     int64_t base = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers, -1,
-                            hand_points + dearest + 1, 1);
+                            -1, hand_points + dearest + 1, 1);
     g_snapshotting = 0;
     for (Py_ssize_t d = 0; d < ndraws; d++) {
         long drawn = PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d));
+        long played = drawn >= PLAYED_CODE ? drawn - PLAYED_CODE : -1;
+        if (played >= 0) {
+            if (played >= NKINDS || hand[played] == 0 || table[played] >= MAX_COPIES) {
+                Py_DECREF(draws);
+                Py_DECREF(answers);
+                PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", drawn,
+                             played);
+                return NULL;
+            }
+            int64_t answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared,
+                                      (int)njokers, -1, (int)played, hand_points + 1,
+                                      first_changed(table, hand, declared, (int)njokers, (int)played));
+            PyObject *value = PyLong_FromLongLong((long long)answer);
+            if (!value) {
+                Py_DECREF(draws);
+                Py_DECREF(answers);
+                return NULL;
+            }
+            PyList_SET_ITEM(answers, d, value);
+            continue;
+        }
         if (drawn < -1 || drawn > NKINDS || (drawn == NKINDS && hand_jokers + njokers >= MAX_JOKERS) ||
             (drawn >= 0 && drawn < NKINDS && hand[drawn] >= MAX_COPIES)) {
             Py_DECREF(draws);
@@ -496,7 +520,7 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
             /* Keeping the drawn card and playing as before is one way: an upper bound. */
             int64_t bound = (base >= 0 ? base : hand_points) + drawn_points;
             answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers,
-                              (int)drawn, bound + 1, first_changed(table, hand, declared, (int)njokers,
+                              (int)drawn, -1, bound + 1, first_changed(table, hand, declared, (int)njokers,
                                                                    (int)drawn));
         }
         PyObject *value = PyLong_FromLongLong((long long)answer);

@@ -17,4 +17,6 @@ def fewest_points(
     joker_points: int,
     table_jokers: Sequence[int],
     draws: Sequence[int],
-) -> list[int]: ...
+) -> list[int]:
+    """Per question in ``draws`` (-1: the position; k: card k drawn; 52: a joker drawn;
+    100 + k: a hand copy of card k played) the fewest points, INFEASIBLE or UNKNOWN."""

@@ -18,16 +18,16 @@ the engine nor CP-SAT.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.cards import CARD_KINDS, Joker, Piece
+from solver.cards import CARD_KINDS, Card, Joker, Piece
 from solver.fastpath import _costs, _Counts, _points
 from solver.position import Position
 from solver.solution import Objective
 from solver.variants import Variant
 
-__all__ = ["MAX_JOKERS", "PointsAnswer", "covers", "fewest_points"]
+__all__ = ["MAX_JOKERS", "PointsAnswer", "covers", "fewest_points", "playable_cards"]
 
 MAX_JOKERS = 2
 """Jokers in all (hand, table and the drawn one) the program handles."""
@@ -37,6 +37,9 @@ _JOKER_INDEX = CARD_KINDS
 
 _MAX_COPIES = 3
 """Copies of one card the C module counts, on the table and in the hand."""
+
+_PLAYED_CODE = 100
+"""How the C module names "with one hand copy of card k played": 100 + k."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,3 +118,40 @@ def fewest_points(
         whole = hand_cost + (0 if code < 0 else joker_cost if code == _JOKER_INDEX else costs[code])
         answers[at] = PointsAnswer(drawn, value, value < whole)
     return answers
+
+
+def playable_cards(
+    position: Position, variant: Variant, *, known: Iterable[Piece] = ()
+) -> tuple[list[Card], list[Card]] | None:
+    """The distinct hand cards some legal play uses, and the others (in hand order), by
+    asking for each card whether the table can be laid out with one of its hand copies
+    on it; ``known`` cards are playable already (e.g. the best play's) and not asked
+    about.  None where the program does not answer: a hand with a joker (whether a hand
+    joker can be played is not a question it asks), a position it does not cover, or a
+    question past its state budget.  The position must be validated."""
+    if position.hand.joker_count or not covers(position, variant):
+        return None
+    counts = _Counts.count(position, opening=False)
+    costs, joker_cost = _costs(variant, "points")
+    table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
+    if any(counts.table_real[k] + 1 > _MAX_COPIES for k in range(CARD_KINDS) if counts.hand[k]):
+        return None
+    distinct = list(dict.fromkeys(piece for piece in position.hand.pieces if isinstance(piece, Card)))
+    settled = set(known)
+    asked = [card for card in distinct if card not in settled]
+    if not asked:
+        return distinct, []
+    found = _points.fewest_points(
+        variant.ace_high,
+        counts.table_real,
+        counts.hand,
+        costs,
+        counts.hand_jokers,
+        joker_cost,
+        table_jokers,
+        [_PLAYED_CODE + card.index for card in asked],
+    )
+    if any(value == _points.UNKNOWN for value in found):
+        return None
+    never = {card for card, value in zip(asked, found, strict=True) if value < 0}
+    return [card for card in distinct if card not in never], [card for card in distinct if card in never]
