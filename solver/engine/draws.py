@@ -46,8 +46,8 @@ def best_after_draws(
 
     The position must be valid for the variant and hold no more than two jokers with
     any one draw (as ``hint()`` requires).  ``use_lp=False`` settles the model's draws
-    by CP-SAT alone and ``fast_path=False`` skips the fast path, the points program and
-    the search (both for cross-checks).
+    by CP-SAT alone and ``fast_path=False`` skips the fast path, both the points program
+    and the search (both for cross-checks).
     ``time_limit`` bounds each solve.
     """
     started = time.perf_counter()

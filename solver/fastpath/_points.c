@@ -365,12 +365,21 @@ static int64_t run_program(int64_t limit, int first) {
     return best < 0 ? ANSWER_INFEASIBLE : best;
 }
 
+/* One call's position: what every question about it shares. */
+typedef struct {
+    int ace_high, hand_jokers, njokers;
+    int table[NKINDS], hand[NKINDS], points[NKINDS], declared[MAX_JOKERS];
+    int64_t joker_points;
+    int64_t hand_points; /* the whole hand's points */
+    int64_t base;        /* the answer for the position as it is */
+} Inputs;
+
 /* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
    the hand, and with one hand copy of card ``played`` (-1: none) put on the table for
    good, known to be below ``limit`` if there is a way; ANSWER_UNKNOWN past the budget. */
-static int64_t evaluate(int ace_high, const int *table, const int *hand, const int *points,
-                        int hand_jokers, int64_t joker_points, const int *declared, int njokers, int drawn,
-                        int played, int64_t limit, int first) {
+static int64_t evaluate(const Inputs *in, int drawn, int played, int64_t limit, int first) {
+    int ace_high = in->ace_high, njokers = in->njokers;
+    const int *table = in->table, *hand = in->hand, *points = in->points, *declared = in->declared;
     g_ace_high = ace_high;
     g_positions = ace_high ? 14 : 13;
     memset(g_table, 0, sizeof(g_table));
@@ -382,8 +391,8 @@ static int64_t evaluate(int ace_high, const int *table, const int *hand, const i
         g_hand[position][suit] = hand[k] + (drawn == k) - (played == k);
         g_points[position][suit] = points[k];
     }
-    g_hand_jokers = hand_jokers + (drawn == NKINDS);
-    g_joker_points = joker_points;
+    g_hand_jokers = in->hand_jokers + (drawn == NKINDS);
+    g_joker_points = in->joker_points;
     /* A table joker whose card has no real copy anywhere can never be freed: it is a
        table copy of its card (and no joker declared so is freed, so none needs one). */
     g_njokers = 0;
@@ -405,14 +414,43 @@ static int64_t evaluate(int ace_high, const int *table, const int *hand, const i
    the start), an ace (at the start anyway, and shared with position 14) or the
    card of a table joker that could not be freed without it (the start states change),
    or the states before it were not saved. */
-static int first_changed(const int *table, const int *hand, const int *declared, int njokers,
-                         int drawn) {
+static int first_changed(const Inputs *in, int drawn) {
     if (drawn < 0 || drawn >= NKINDS) return 1;
-    for (int j = 0; j < njokers; j++)
-        if (declared[j] == drawn && table[drawn] + hand[drawn] == 0) return 1;
+    for (int j = 0; j < in->njokers; j++)
+        if (in->declared[j] == drawn && in->table[drawn] + in->hand[drawn] == 0) return 1;
     int position = drawn / 4 + 1;
     if (position == 1) return 1;
     return g_snapshots[position - 1].ready ? position : 1;
+}
+
+/* The answer to question ``code`` (see fewest_points' doc); -1 with an error set for a
+   code that is not a question about this position. */
+static int question(const Inputs *in, long code, int64_t *answer) {
+    if (code == -1 && PyErr_Occurred()) return -1;
+    if (code >= PLAYED_CODE) {
+        long played = code - PLAYED_CODE;
+        if (played >= NKINDS || in->hand[played] == 0 || in->table[played] >= MAX_COPIES) {
+            PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", code, played);
+            return -1;
+        }
+        *answer = evaluate(in, -1, (int)played, in->hand_points + 1, first_changed(in, (int)played));
+        return 0;
+    }
+    if (code < -1 || code > NKINDS || (code == NKINDS && in->hand_jokers + in->njokers >= MAX_JOKERS) ||
+        (code >= 0 && code < NKINDS && in->hand[code] >= MAX_COPIES)) {
+        PyErr_Format(PyExc_ValueError, "draw %ld: not -1, a card index with room for a copy, or a joker "
+                     "within two jokers in all", code);
+        return -1;
+    }
+    if (code < 0) {
+        *answer = in->base;
+        return 0;
+    }
+    int64_t drawn_points = code == NKINDS ? in->joker_points : in->points[code];
+    /* Keeping the drawn card and playing as before is one way: an upper bound. */
+    int64_t bound = (in->base >= 0 ? in->base : in->hand_points) + drawn_points;
+    *answer = evaluate(in, (int)code, -1, bound + 1, first_changed(in, (int)code));
+    return 0;
 }
 
 /* ---- Python interface ---- */
@@ -435,9 +473,12 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "pOOOiLOO", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
                           &joker_points, &jokers_obj, &draws_obj))
         return NULL;
-    int table[NKINDS], hand[NKINDS], points[NKINDS];
-    if (read_counts(table_obj, MAX_COPIES, table, "table") || read_counts(hand_obj, MAX_COPIES, hand, "hand") ||
-        read_counts(points_obj, MAX_POINTS, points, "points"))
+    Inputs in;
+    in.ace_high = ace_high;
+    in.hand_jokers = hand_jokers;
+    in.joker_points = joker_points;
+    if (read_counts(table_obj, MAX_COPIES, in.table, "table") || read_counts(hand_obj, MAX_COPIES, in.hand, "hand") ||
+        read_counts(points_obj, MAX_POINTS, in.points, "points"))
         return NULL;
     if (joker_points < 0 || joker_points > MAX_POINTS) {
         PyErr_SetString(PyExc_ValueError, "joker_points is outside 0..1000000");
@@ -446,12 +487,12 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     PyObject *jokers = PySequence_Fast(jokers_obj, "table_jokers must be a sequence");
     if (!jokers) return NULL;
     Py_ssize_t njokers = PySequence_Fast_GET_SIZE(jokers);
-    int declared[MAX_JOKERS];
     if (njokers > MAX_JOKERS || hand_jokers < 0 || hand_jokers + njokers > MAX_JOKERS) {
         Py_DECREF(jokers);
         PyErr_SetString(PyExc_ValueError, "at most two jokers in all");
         return NULL;
     }
+    in.njokers = (int)njokers;
     for (Py_ssize_t j = 0; j < njokers; j++) {
         long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(jokers, j));
         if (card < 0 || card >= NKINDS) {
@@ -459,7 +500,7 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a table joker stands for a card index 0..51");
             return NULL;
         }
-        declared[j] = (int)card;
+        in.declared[j] = (int)card;
     }
     Py_DECREF(jokers);
     PyObject *draws = PySequence_Fast(draws_obj, "draws must be a sequence");
@@ -471,59 +512,21 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
         Py_XDECREF(answers);
         return answers ? PyErr_NoMemory() : NULL;
     }
-    int64_t hand_points = (int64_t)hand_jokers * joker_points;
-    for (int k = 0; k < NKINDS; k++) hand_points += (int64_t)hand[k] * points[k];
+    in.hand_points = (int64_t)hand_jokers * joker_points;
+    for (int k = 0; k < NKINDS; k++) in.hand_points += (int64_t)in.hand[k] * in.points[k];
     /* The position as it is, under a limit no draw exceeds, saving its states. */
     int64_t dearest = joker_points;
     for (int k = 0; k < NKINDS; k++)
-        if (points[k] > dearest) dearest = points[k];
+        if (in.points[k] > dearest) dearest = in.points[k];
     for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
     g_snapshotting = 1;
-    int64_t base = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers, -1,
-                            -1, hand_points + dearest + 1, 1);
+    in.base = evaluate(&in, -1, -1, in.hand_points + dearest + 1, 1);
     g_snapshotting = 0;
     for (Py_ssize_t d = 0; d < ndraws; d++) {
-        long drawn = PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d));
-        long played = drawn >= PLAYED_CODE ? drawn - PLAYED_CODE : -1;
-        if (played >= 0) {
-            if (played >= NKINDS || hand[played] == 0 || table[played] >= MAX_COPIES) {
-                Py_DECREF(draws);
-                Py_DECREF(answers);
-                PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", drawn,
-                             played);
-                return NULL;
-            }
-            int64_t answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared,
-                                      (int)njokers, -1, (int)played, hand_points + 1,
-                                      first_changed(table, hand, declared, (int)njokers, (int)played));
-            PyObject *value = PyLong_FromLongLong((long long)answer);
-            if (!value) {
-                Py_DECREF(draws);
-                Py_DECREF(answers);
-                return NULL;
-            }
-            PyList_SET_ITEM(answers, d, value);
-            continue;
-        }
-        if (drawn < -1 || drawn > NKINDS || (drawn == NKINDS && hand_jokers + njokers >= MAX_JOKERS) ||
-            (drawn >= 0 && drawn < NKINDS && hand[drawn] >= MAX_COPIES)) {
-            Py_DECREF(draws);
-            Py_DECREF(answers);
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "draw %ld: not -1, a card index with room for a copy, or a joker "
-                             "within two jokers in all", drawn);
-            return NULL;
-        }
-        int64_t answer = base;
-        if (drawn >= 0) {
-            int64_t drawn_points = drawn == NKINDS ? joker_points : points[drawn];
-            /* Keeping the drawn card and playing as before is one way: an upper bound. */
-            int64_t bound = (base >= 0 ? base : hand_points) + drawn_points;
-            answer = evaluate(ace_high, table, hand, points, hand_jokers, joker_points, declared, (int)njokers,
-                              (int)drawn, -1, bound + 1, first_changed(table, hand, declared, (int)njokers,
-                                                                   (int)drawn));
-        }
-        PyObject *value = PyLong_FromLongLong((long long)answer);
+        int64_t answer;
+        PyObject *value = NULL;
+        if (question(&in, PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d)), &answer) == 0)
+            value = PyLong_FromLongLong((long long)answer);
         if (!value) {
             Py_DECREF(draws);
             Py_DECREF(answers);

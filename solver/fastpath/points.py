@@ -62,7 +62,7 @@ def covers(
     costs, joker_cost = _costs(variant, objective)
     if min(costs) <= 0 or (variant.jokers and joker_cost <= 0):
         return False
-    counts = _Counts.count(position, opening=False)
+    counts = _Counts.of(position, opening=False)
     if sum(counts.table_jokers) + counts.hand_jokers > MAX_JOKERS:
         return False
     return all(
@@ -82,10 +82,9 @@ def fewest_points(
     An entry is None where the program does not answer (a joker past two in all, or a
     layer too big): ask another backend.  The position must be validated and ``covers``
     must accept it."""
-    counts = _Counts.count(position, opening=False)
+    counts = _Counts.of(position, opening=False)
     costs, joker_cost = _costs(variant, objective)
-    table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
-    jokers = counts.hand_jokers + len(table_jokers)
+    jokers = counts.hand_jokers + sum(counts.table_jokers)
     codes: list[int] = []
     asked: list[int] = []
     for at, piece in enumerate(draws):
@@ -99,16 +98,7 @@ def fewest_points(
             code = piece.index
         codes.append(code)
         asked.append(at)
-    found = _points.fewest_points(
-        variant.ace_high,
-        counts.table_real,
-        counts.hand,
-        costs,
-        counts.hand_jokers,
-        joker_cost,
-        table_jokers,
-        codes,
-    )
+    found = _ask(counts, variant, costs, joker_cost, codes)
     hand_cost = sum(costs[k] * counts.hand[k] for k in range(CARD_KINDS)) + joker_cost * counts.hand_jokers
     answers: list[PointsAnswer | None] = [None] * len(draws)
     for at, code, value in zip(asked, codes, found, strict=True):
@@ -131,9 +121,7 @@ def playable_cards(
     question past its state budget.  The position must be validated."""
     if position.hand.joker_count or not covers(position, variant):
         return None
-    counts = _Counts.count(position, opening=False)
-    costs, joker_cost = _costs(variant, "points")
-    table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
+    counts = _Counts.of(position, opening=False)
     if any(counts.table_real[k] + 1 > _MAX_COPIES for k in range(CARD_KINDS) if counts.hand[k]):
         return None
     distinct = list(dict.fromkeys(piece for piece in position.hand.pieces if isinstance(piece, Card)))
@@ -141,17 +129,20 @@ def playable_cards(
     asked = [card for card in distinct if card not in settled]
     if not asked:
         return distinct, []
-    found = _points.fewest_points(
-        variant.ace_high,
-        counts.table_real,
-        counts.hand,
-        costs,
-        counts.hand_jokers,
-        joker_cost,
-        table_jokers,
-        [_PLAYED_CODE + card.index for card in asked],
-    )
+    costs, joker_cost = _costs(variant, "points")
+    found = _ask(counts, variant, costs, joker_cost, [_PLAYED_CODE + card.index for card in asked])
     if any(value == _points.UNKNOWN for value in found):
         return None
     never = {card for card, value in zip(asked, found, strict=True) if value < 0}
     return [card for card in distinct if card not in never], [card for card in distinct if card in never]
+
+
+def _ask(
+    counts: _Counts, variant: Variant, costs: Sequence[int], joker_cost: int, codes: list[int]
+) -> list[int]:
+    """The C module's answers to ``codes`` about the position ``counts`` describes."""
+    table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
+    hand_jokers = counts.hand_jokers
+    return _points.fewest_points(
+        variant.ace_high, counts.table_real, counts.hand, costs, hand_jokers, joker_cost, table_jokers, codes
+    )
