@@ -311,6 +311,10 @@ def _run_chunks(
         yield from _run_dask(task, params, items, backend, chunk_size, max_chunk)
 
 
+_POLL_SECONDS = 0.1
+"""How often a pool run looks for a Ctrl-C held off while it waits for its workers."""
+
+
 def _ignore_sigint() -> None:
     """Pool worker initializer: Ctrl-C is the parent's to handle (it ends the workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -323,6 +327,7 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
         terminate()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)  # shutdown() forgets it
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
@@ -332,6 +337,14 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=2)
+    # A worker ended while it wrote a result leaves half a message in the result pipe;
+    # the pool's manager thread would wait for the rest forever, and the interpreter for
+    # that thread at exit.  With every worker gone, closing this process's end of the
+    # pipe turns the wait into end-of-file: the thread sees a broken pool and ends.
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
 
 
 def _run_pool(
@@ -341,11 +354,20 @@ def _run_pool(
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     finished = False
     try:
-        pending: dict[Future[list[R]], int] = {
-            pool.submit(task, params, chunk): number for number, chunk in enumerate(chunks)
-        }
+        # Ctrl-C is held off inside the pool's calls and taken between them: raised in the
+        # middle of wait(), it can leave a future's lock held, and the pool's manager
+        # thread (which the interpreter joins at exit) then waits for it forever.
+        with _sigint_deferred() as interrupted:
+            pending: dict[Future[list[R]], int] = {
+                pool.submit(task, params, chunk): number for number, chunk in enumerate(chunks)
+            }
         while pending:
-            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            with _sigint_deferred() as interrupted:
+                ready: set[Future[list[R]]] = set()
+                while not ready and not interrupted:
+                    ready, _ = wait(pending, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            if interrupted:
+                raise KeyboardInterrupt
             for future in ready:
                 number = pending.pop(future)
                 yield number, chunks[number], future.result()
@@ -354,7 +376,8 @@ def _run_pool(
         if finished:
             pool.shutdown(wait=True)
         else:
-            _terminate(pool)
+            with _sigint_deferred():  # a second Ctrl-C must not cut the ending short
+                _terminate(pool)
 
 
 def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
