@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 
 import pytest
@@ -15,8 +16,8 @@ from solver.game.bots import Bot
 from solver.game.deck import full_deck, piece_counts
 from solver.game.hoarder import HoarderBot
 from solver.game.opponents import Tally
-from solver.game.pimc import PimcBot
-from solver.game.rollout import RolloutSettings, determinize, play_out, utility
+from solver.game.pimc import Candidate, PimcBot
+from solver.game.rollout import Policy, Rollout, RolloutSettings, determinize, play_out, utility
 from solver.position import Hand, Table
 
 TWO = GameSettings.manipulation(2)
@@ -189,3 +190,31 @@ def test_the_search_bot_holds_back_only_against_players_it_does_not_call_hoarder
     bot.opponents.tallies[1] = Tally(holds=1)
     assert bot.opponents.hoarders(view) == (1,)
     assert bot._holds(view, best) == []
+
+
+def test_the_search_bot_judges_each_candidate_by_its_better_continuation() -> None:
+    """Every candidate is played out with the bot's own later turns greedy and hoarding
+    (the same deals), and the choice is the candidate of the best (candidate,
+    continuation) mean: here drawing, which wins only with the hoarding continuation."""
+    view = meld_view("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd")
+    seen: list[tuple[str, str]] = []
+
+    class Scripted(QuickPimc):
+        def _value(
+            self, state: Rollout, candidate: Candidate, seat: int, policies: Mapping[int, Policy]
+        ) -> float:
+            own = policies[seat]
+            seen.append((candidate.label, own.__name__))
+            worth = {("best", "greedy_action"): 5.0, ("draw", "hoarder_action"): 7.0}
+            return worth.get((candidate.label, own.__name__), 0.0)
+
+    bot = Scripted(random.Random(1))
+    action = bot.act(view)
+    assert isinstance(action, Draw)
+    assert bot.counters["hoarding_line"] == 1 and bot.counters["drew_with_play"] == 1
+    labels = {label for label, _ in seen}
+    assert {"best", "draw"} <= labels
+    for label in labels:
+        assert Counter(own for seen_label, own in seen if seen_label == label) == Counter(
+            {"greedy_action": QuickPimc.samples, "hoarder_action": QuickPimc.samples}
+        )

@@ -7,6 +7,17 @@ not blurred by the luck of the deal), plays the round on up to a horizon, and ta
 candidate with the best mean utility (the round score against the other players plus
 bonus weights for winning the round and the game: ``rollout.utility``).
 
+Its own later turns in a rollout are played two ways (*continuations*, policy switching):
+the greedy policy (meld everything at once) and the hoarder's (``rollout.hoarder_action``:
+meld only to go out, to knock, at the last chance or with a big hand).  A candidate is
+worth its better continuation's mean; the bot is not bound to it, since it searches again
+at its next decision.  With the greedy continuation alone, declining now was judged as
+"draw, then lay everything next turn", which gives the other players the table material
+a hoarder lives on; the hoarding continuation lets the search see what keeping melds for
+one big play is worth.  Measured on 100 mirrored pairs (seed 7, not the measuring seed):
+against ``hoarder`` 62-66% with the greedy continuation alone, 80% with both; against
+``expert`` 90%.
+
 The rollouts play each other player as the bot's opponent model sees it
 (``solver.game.opponents``): one that has been seen sitting on a big hand rather than
 melding is played with the hoarder's policy (``rollout.hoarder_action``), the others,
@@ -58,6 +69,7 @@ from solver.game.rollout import (
     Rollout,
     RolloutSettings,
     determinize,
+    greedy_action,
     hoarder_action,
     mean,
     play_out,
@@ -89,6 +101,9 @@ class PimcBot(Bot):
     time_budget: float | None = None
     model_opponents = True
     """Play the other players the opponent model calls hoarders with ``hoarder_action``."""
+    continuations: tuple[Policy, ...] = (greedy_action, hoarder_action)
+    """The policies the bot's own later turns are played with in the rollouts; each
+    candidate is worth its best one (the module docstring)."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
@@ -162,26 +177,33 @@ class PimcBot(Bot):
         return choice.action
 
     def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:
-        """The candidate with the best mean utility over the same guessed deals."""
+        """The candidate with the best mean utility over the same guessed deals, each
+        candidate judged by its better continuation (``continuations``)."""
         started = time.perf_counter()
-        totals: list[list[float]] = [[] for _ in candidates]
         others_opened = self._others_opened(view)
-        policies = self._policies(view)
+        others = self._policies(view)
+        lines = [(candidate, own) for candidate in candidates for own in self.continuations]
+        policies = [{**others, view.seat: own} for own in self.continuations]
+        totals: list[list[float]] = [[] for _ in lines]
         for _ in range(self.samples):
             spent = time.perf_counter() - started
             if self.time_budget is not None and spent > self.time_budget and totals[0]:
                 break
             seed = self.rng.getrandbits(64)
-            for index, candidate in enumerate(candidates):
+            for index, (candidate, _) in enumerate(lines):
                 state = determinize(
                     view,
                     random.Random(seed),
                     others_opened=others_opened,
                     last_card_mine=self._last_card_mine,
                 )
-                totals[index].append(self._value(state, candidate, view.seat, policies))
+                own_policies = policies[index % len(self.continuations)]
+                totals[index].append(self._value(state, candidate, view.seat, own_policies))
         means = [mean(values) for values in totals]
-        return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+        chosen = max(range(len(lines)), key=lambda i: (means[i], -i))
+        if lines[chosen][1] is hoarder_action:
+            self.counters["hoarding_line"] += 1
+        return lines[chosen][0]
 
     def _policies(self, view: PlayerView) -> dict[int, Policy]:
         """The rollout policy of each other player the opponent model calls a hoarder."""
