@@ -65,16 +65,23 @@ def run_with_heartbeat(command: Sequence[str], what: str, runner: Runner = run_c
     say(f"  done in {time.monotonic() - started:.0f} s")
 
 
+def compiled_sources() -> list[Path]:
+    """The C sources of the fast path, in a fixed order."""
+    folder = ROOT / "solver" / "fastpath"
+    return sorted([*folder.glob("*.c"), *folder.glob("*.h")])
+
+
 def ensure_environment(runner: Runner = run_command) -> None:
     """Create .venv and install the project with its test extra (compiling the fast path's
     C search), unless already current.  Each step is announced, with its usual duration,
     and a long one says every few seconds that it is still working."""
-    # The C search is compiled at install time: a change to it needs a new install too.
-    sources = [ROOT / "pyproject.toml", ROOT / "solver" / "fastpath" / "_search.c"]
+    # The fast path's C modules are compiled at install time: a change to any of their
+    # sources (the search, the points program, the header they share) needs a new install.
+    sources = [ROOT / "pyproject.toml", *compiled_sources()]
     wanted = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
-    say("setting up .venv (once; again only when pyproject.toml or the C search changes)")
+    say("setting up .venv (once; again only when pyproject.toml or the C sources change)")
     if not (BIN / "python").exists():
         say("[1/3] creating the virtual environment .venv (a few seconds)")
         venv.create(VENV, with_pip=True)

@@ -293,7 +293,12 @@ def analyze(
         raise ValueError(f"the play count cap must be at least 1, not {play_count_cap}")
     counts = unseen_counts(position, rules, unseen)
     best = hint(position, variant=rules, time_limit=time_limit)
-    draw = draw_or_meld(position, variant=rules, unseen=list(counts.elements()), time_limit=time_limit)
+    # draw_or_meld, given the best play just found (the draws need it, not again).
+    draw_started = time.perf_counter()
+    found = best_after_draws(
+        position, rules, sorted(counts, key=piece_sort_key), time_limit=time_limit, now=best
+    )
+    draw = _advice(found, counts, rules, draw_started)
     exact = draw.exact and best.status in ("optimal", "no_play")
     if best.has_play:
         from solver.cpsat.enumerate import count_optimal_plays, playable_pieces  # OR-Tools when needed

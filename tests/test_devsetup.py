@@ -185,3 +185,10 @@ def test_failed_install_stops_with_its_exit_code(
     assert stopped.value.code == 3
     assert "failed while upgrading pip" in capsys.readouterr().err
     assert not (venv_dir / ".installed-from").exists()
+
+
+def test_every_c_source_of_the_fast_path_decides_a_new_install() -> None:
+    """A change to the points program or the header the modules share must rebuild them,
+    as a change to the search does."""
+    names = {path.name for path in dev.compiled_sources()}
+    assert {"_search.c", "_points.c", "_read_counts.h"} <= names

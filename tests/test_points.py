@@ -22,11 +22,13 @@ from test_crosscheck import VARIANTS, _freeable
 from solver.analysis import unseen_counts
 from solver.cards import Card, Joker, Piece, piece_sort_key
 from solver.cpsat.enumerate import playable_pieces
-from solver.engine import best_after_draws, hint
+from solver.engine import DrawResults, best_after_draws, hint
+from solver.engine import draws as engine_draws
 from solver.exact import best_value
 from solver.fastpath import _points
 from solver.fastpath.points import covers, fewest_points, playable_cards
 from solver.position import Hand, Position
+from solver.referee import check_play
 from solver.solution import Objective
 from solver.variants import Variant
 
@@ -176,6 +178,69 @@ def test_draws_agree_with_the_cpsat_draws() -> None:
             assert (fast.now_points, fast.now_has_play) == (plain.now_points, plain.now_has_play)
             by_points += sum(d.settled_by == "points" for d in fast.draws)
     assert by_points > 100
+
+
+def test_draws_agree_when_the_current_play_is_given_or_left_to_cpsat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The current position's best play in the draw analysis comes from the caller
+    (``now``, as ``analyze`` passes its hint), from the search, or, when the points
+    program settled every draw and the search gives up, from CP-SAT's single-position
+    model: each way the answer is CP-SAT's draws alone."""
+    rng = random.Random(78)
+    plain_answers = []
+    for variant in (VARIANTS["manipulation-2p"], VARIANTS["machiavelli"], VARIANTS["rummikub"]):
+        for _ in range(2):
+            position = random_position(rng, variant, max_table_cards=40, min_table_cards=24, max_hand=10)
+            pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+            plain = best_after_draws(position, variant, pieces, time_limit=10.0, fast_path=False)
+            plain_answers.append((position, variant, pieces, plain))
+            given = best_after_draws(
+                position, variant, pieces, time_limit=10.0, now=hint(position, variant=variant)
+            )
+            assert _draw_figures(given) == _draw_figures(plain), str(position)
+    monkeypatch.setattr(engine_draws.fastpath, "search", lambda *args, **kwargs: None)
+    by_points_alone = 0
+    for position, variant, pieces, plain in plain_answers:
+        found = best_after_draws(position, variant, pieces, time_limit=10.0)
+        assert _draw_figures(found) == _draw_figures(plain), str(position)
+        if all(d.settled_by == "points" for d in found.draws):
+            by_points_alone += 1
+            if found.now_has_play:
+                assert check_play(position, found.now_table, variant=variant).ok, str(position)
+    assert by_points_alone >= 3
+
+
+def _draw_figures(found: DrawResults) -> tuple[object, ...]:
+    return (
+        found.now_points,
+        found.now_has_play,
+        [(d.piece, d.points, d.has_play) for d in found.draws],
+    )
+
+
+def test_the_current_play_given_must_be_about_the_position() -> None:
+    variant = Variant.manipulation()
+    position = Position.parse("3h 4h 5h / 6h 9c")
+    other = hint(Position.parse("3h 4h 5h / 6h 9d"), variant=variant)
+    with pytest.raises(ValueError, match="not hint"):
+        best_after_draws(position, variant, [Card.parse("7h")], time_limit=10.0, now=other)
+
+
+PAST_THE_BUDGET = (
+    "4s 5s 6s | 5s 6s 7s 8s 9s | 7s 8s 9s | 10s Js Qs | 7h 8h 9h | 9h 10h Jh Qh | 7d 8d *9d | "
+    "9d 10d Jd Qd | Qd Kd Ad | 4c 5c 6c | 7c 8c 9c | 3s 3d 3c / Ah 2h 8h 10h Kh 6d 9d 10d Ac 10c *"
+)
+"""A mid-game Manipulation position (from the analysis benchmark) whose states outgrow the
+program's budget: a wild hand joker, a freeable table joker and aces at both ends."""
+
+
+def test_a_position_past_the_budget_answers_no_draw_either() -> None:
+    """When the position as it is outgrows the budget, every draw and playable-card
+    question is answered "unknown" at once (each would spend the whole budget again)."""
+    variant = Variant.manipulation()
+    position = Position.parse(PAST_THE_BUDGET).validate(variant)
+    assert covers(position, variant)
+    pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+    assert fewest_points(position, variant, [None, *pieces]) == [None] * (len(pieces) + 1)
 
 
 def test_playable_cards_agree_with_the_cpsat_enumeration() -> None:

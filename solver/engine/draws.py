@@ -5,23 +5,28 @@ Each draw is settled by the first of these that can:
 1. the fast path's points program (``solver.fastpath.points``): the fewest points after
    each draw, exactly, all draws in one call, where it covers the position (no opening
    rule, at most two jokers) and finishes within its state budget;
-2. the fast path's search, which also settles the current position (its best play is
-   part of the answer), within ``DRAW_BUDGET`` expansions per draw;
+2. the fast path's search, within ``DRAW_BUDGET`` expansions per draw;
 3. CP-SAT's draw model (``solver.cpsat.draws``), built once for all that are left.
 
-When the first two settle everything, OR-Tools is never imported.
+The current position's best play is part of the answer: the caller's (``now``, e.g.
+``analyze``'s hint), else the search's, else CP-SAT's: its single-position model when
+the first two settled every draw (much cheaper than the draw model, which is built for
+every draw), else the draw model's.  When the fast path settles everything, OR-Tools is
+never imported.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import solver.fastpath as fastpath
 from solver.cards import Joker, Piece
+from solver.engine.result import Hint
 from solver.fastpath import points as points_program
 from solver.position import Hand, Position
-from solver.solution import DrawResults, DrawValue
+from solver.solution import DrawResults, DrawValue, Solution
 from solver.variants import Variant
 
 __all__ = ["DRAW_BUDGET", "best_after_draws"]
@@ -40,6 +45,7 @@ def best_after_draws(
     time_limit: float,
     use_lp: bool = True,
     fast_path: bool = True,
+    now: Hint | None = None,
 ) -> DrawResults:
     """The current best play and, for each distinct piece in ``pieces`` (a joker is
     ``Joker()``), the fewest hand points after drawing it and playing at best.
@@ -47,8 +53,9 @@ def best_after_draws(
     The position must be valid for the variant and hold no more than two jokers with
     any one draw (as ``hint()`` requires).  ``use_lp=False`` settles the model's draws
     by CP-SAT alone and ``fast_path=False`` skips the fast path, both the points program
-    and the search (both for cross-checks).
-    ``time_limit`` bounds each solve.
+    and the search (both for cross-checks).  ``now`` is the position's best play when
+    the caller has it already (``hint()``'s answer for this position and variant, points
+    objective): it is not solved again.  ``time_limit`` bounds each solve.
     """
     started = time.perf_counter()
     distinct: list[Piece] = []
@@ -57,7 +64,14 @@ def best_after_draws(
         if normal not in distinct:
             distinct.append(normal)
     by_points = _points_draws(position, variant, distinct) if fast_path else []
-    searched = _search_draws(position, variant, distinct, started, by_points) if fast_path else None
+    current = _given(now, position, variant) if now is not None else None
+    if current is None and fast_path:
+        current = _searched_now(position, variant, started)
+    if current is None and len(by_points) == len(distinct) and len(position.hand):
+        current = _solved_now(position, variant, started, time_limit)
+    searched = current
+    if fast_path:
+        searched = _search_draws(position, variant, distinct, started, by_points, current)
     if searched is not None and len(searched.draws) == len(distinct):
         return searched
     from solver.cpsat import draws
@@ -89,17 +103,57 @@ def _points_draws(position: Position, variant: Variant, pieces: list[Piece]) -> 
     ]
 
 
-def _search_draws(
-    position: Position, variant: Variant, pieces: list[Piece], started: float, settled: list[DrawValue]
-) -> DrawResults | None:
-    """The current position and each draw by the fast path's search, as far as it goes:
-    None when it does not cover the position or cannot finish it; otherwise the draws it
-    finished and the ``settled`` ones, in the order of ``pieces`` (the rest are left to
-    the model)."""
+def _current(found: Solution | Hint, variant: Variant, started: float) -> DrawResults:
+    """The current position's answer as a DrawResults with no draws settled yet."""
+    timings = {"build_ms": 0.0, "solve_ms": (time.perf_counter() - started) * 1000}
+    exact = found.status in ("optimal", "no_play")
+    return DrawResults(found.hand.points(variant), bool(found.played), found.table, exact, (), timings)
+
+
+def _given(now: Hint, position: Position, variant: Variant) -> DrawResults:
+    """The caller's best play, checked to be about this position and variant."""
+    if now.position != position or now.variant != variant or now.objective != "points":
+        raise ValueError("the best play given is not hint()'s answer for this position and variant")
+    return _current(now, variant, time.perf_counter())
+
+
+def _searched_now(position: Position, variant: Variant, started: float) -> DrawResults | None:
+    """The current position by the fast path's search, None where it does not answer."""
     if not len(position.hand) or not fastpath.applies(position, variant, keep_jokers=False, opened=True):
         return None
-    now = fastpath.search(position, variant, objective="points", started=started)
-    if now is None:
+    found = fastpath.search(position, variant, objective="points", started=started)
+    return None if found is None else _current(found, variant, started)
+
+
+def _solved_now(position: Position, variant: Variant, started: float, time_limit: float) -> DrawResults:
+    """The current position by CP-SAT's single-position model (every draw is settled)."""
+    from solver import cpsat
+
+    found = cpsat.solve(
+        position,
+        variant,
+        objective="points",
+        keep_jokers=False,
+        opened=True,
+        time_limit=time_limit,
+        started=started,
+    )
+    return _current(found, variant, started)
+
+
+def _search_draws(
+    position: Position,
+    variant: Variant,
+    pieces: list[Piece],
+    started: float,
+    settled: list[DrawValue],
+    current: DrawResults | None,
+) -> DrawResults | None:
+    """The current position (``current``) and each draw by the fast path's search, as far
+    as it goes: None when the current position is not known; otherwise the draws the
+    search finished and the ``settled`` ones, in the order of ``pieces`` (the rest are
+    left to the model)."""
+    if current is None:
         return None
     known = {value.piece: value for value in settled}
     values: list[DrawValue] = []
@@ -115,5 +169,4 @@ def _search_draws(
             points = found.hand.points(variant)
             values.append(DrawValue(piece, points, bool(found.played), True, "search"))
     timings = {"build_ms": 0.0, "solve_ms": (time.perf_counter() - started) * 1000}
-    now_points = now.hand.points(variant)
-    return DrawResults(now_points, bool(now.played), now.table, True, tuple(values), timings)
+    return replace(current, draws=tuple(values), timings=timings)

@@ -433,7 +433,9 @@ static int question(const Inputs *in, long code, int64_t *answer) {
             PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", code, played);
             return -1;
         }
-        *answer = evaluate(in, -1, (int)played, in->hand_points + 1, first_changed(in, (int)played));
+        *answer = in->base == ANSWER_UNKNOWN ? ANSWER_UNKNOWN
+                                             : evaluate(in, -1, (int)played, in->hand_points + 1,
+                                                        first_changed(in, (int)played));
         return 0;
     }
     if (code < -1 || code > NKINDS || (code == NKINDS && in->hand_jokers + in->njokers >= MAX_JOKERS) ||
@@ -444,6 +446,13 @@ static int question(const Inputs *in, long code, int64_t *answer) {
     }
     if (code < 0) {
         *answer = in->base;
+        return 0;
+    }
+    /* The position as it is outgrew the budget: a question about it with one card more
+       or one less on the table would outgrow it too, nearly always, after spending the
+       whole budget again (some 5 ms, for each of an analysis' 40-odd draws). */
+    if (in->base == ANSWER_UNKNOWN) {
+        *answer = ANSWER_UNKNOWN;
         return 0;
     }
     int64_t drawn_points = code == NKINDS ? in->joker_points : in->points[code];
@@ -464,7 +473,7 @@ PyDoc_STRVAR(fewest_points_doc,
              "``table`` and ``hand`` count real copies per card index, ``points`` what a hand copy\n"
              "left costs, ``table_jokers`` the card index each table joker stands for.  Returns a\n"
              "list of answers: the points, -1 when the table cannot be laid out, -2 when the program\n"
-             "outgrew its memory (ask another backend).");
+             "outgrew its budget, on that question or on the position as it is (ask another backend).");
 
 static PyObject *fewest_points(PyObject *self, PyObject *args) {
     int ace_high, hand_jokers;
