@@ -303,9 +303,9 @@ def analyze(
     if best.has_play:
         from solver.cpsat.enumerate import count_optimal_plays, playable_pieces  # OR-Tools when needed
 
-        # Which hand cards some play uses: the points program where it answers (exactly),
-        # else CP-SAT's enumeration.
-        from solver.fastpath.points import playable_cards  # the compiled module when needed
+        # Which hand cards some play uses, and how many best plays there are: the points
+        # program where it answers (exactly), else CP-SAT's enumeration.
+        from solver.fastpath.points import optimal_play_count, playable_cards  # compiled: when needed
 
         by_points = playable_cards(position, rules, known=best.played)
         split: tuple[Sequence[Piece], Sequence[Piece]]
@@ -316,11 +316,20 @@ def analyze(
             split, usable_exact = (usable.playable, usable.never), usable.exact
         playable = tuple(sorted(split[0], key=piece_sort_key))
         never = tuple(sorted(split[1], key=piece_sort_key))
-        plays = count_optimal_plays(
-            position, rules, best_points=best.hand_points, cap=play_count_cap, time_limit=time_limit
-        )
-        count, capped = plays.count, plays.capped
-        exact = exact and usable_exact and plays.exact
+        counted = None
+        if by_points is not None:
+            never_cards = [piece for piece in never if isinstance(piece, Card)]
+            counted = optimal_play_count(
+                position, rules, best_points=best.hand_points, never=never_cards, cap=play_count_cap
+            )
+        if counted is not None:
+            (count, capped), counted_exact = counted, True
+        else:
+            plays = count_optimal_plays(
+                position, rules, best_points=best.hand_points, cap=play_count_cap, time_limit=time_limit
+            )
+            count, capped, counted_exact = plays.count, plays.capped, plays.exact
+        exact = exact and usable_exact and counted_exact
     else:
         distinct = {Joker() if isinstance(p, Joker) else p for p in position.hand.pieces}
         playable, never = (), tuple(sorted(distinct, key=piece_sort_key))

@@ -21,12 +21,12 @@ from test_crosscheck import VARIANTS, _freeable
 
 from solver.analysis import unseen_counts
 from solver.cards import Card, Joker, Piece, piece_sort_key
-from solver.cpsat.enumerate import playable_pieces
-from solver.engine import DrawResults, best_after_draws, hint
+from solver.cpsat.enumerate import count_optimal_plays, playable_pieces
+from solver.engine import DrawResults, alternatives, best_after_draws, hint
 from solver.engine import draws as engine_draws
 from solver.exact import best_value
 from solver.fastpath import _points
-from solver.fastpath.points import covers, fewest_points, playable_cards
+from solver.fastpath.points import covers, fewest_points, optimal_play_count, playable_cards
 from solver.position import Hand, Position
 from solver.referee import check_play
 from solver.solution import Objective
@@ -267,6 +267,57 @@ def test_playable_cards_agree_with_the_cpsat_enumeration() -> None:
             assert playable_cards(position, variant, known=best.played) == split
             answered += 1
     assert answered > 20
+
+
+@pytest.mark.parametrize("cap", [2, 50])
+def test_the_count_of_best_plays_agrees_with_the_cpsat_enumeration(cap: int) -> None:
+    """How many distinct sets of played cards leave the fewest points: the program (the
+    candidate hands left, each asked about) against CP-SAT's enumeration, with the cap.
+    Asked too for the points the next-best plays leave (any value some play leaves is a
+    fair question to both), where several sets are common."""
+    rng = random.Random(4343 + cap)
+    answered = several = 0
+    for name in sorted(VARIANTS):
+        variant = VARIANTS[name]
+        for _ in range(12):
+            largest = 40 if variant.decks > 1 else 30
+            position = random_position(rng, variant, max_table_cards=largest, min_table_cards=12, max_hand=9)
+            plays = alternatives(position, variant=variant, count=3)
+            split = playable_cards(position, variant, known=plays[0].played) if plays else None
+            if split is None:
+                continue
+            for points in sorted({play.hand_points for play in plays}):
+                counted = optimal_play_count(position, variant, best_points=points, never=split[1], cap=cap)
+                if counted is None:
+                    continue
+                reference = count_optimal_plays(
+                    position, variant, best_points=points, cap=cap, time_limit=10.0
+                )
+                assert reference.exact
+                assert counted == (reference.count, reference.capped), (str(position), points)
+                answered += 1
+                several += counted[0] > 1
+    assert answered > 40 and several > 5
+
+
+def test_the_count_of_best_plays_on_a_worked_position() -> None:
+    """Hand 5h 5d 9c 9s on a 6h 7h 8h / 6d 7d 8d table: each five extends a run, the nines
+    never play.  Leaving 18 points (the nines) takes one set of played cards (both
+    fives); leaving 23 takes two (either five), and a cap of 1 stops that count."""
+    variant = Variant.manipulation()
+    position = Position.parse("6h 7h 8h | 6d 7d 8d / 5h 5d 9c 9s").validate(variant)
+    assert optimal_play_count(
+        position, variant, best_points=18, never=[Card.parse("9c"), Card.parse("9s")], cap=5
+    ) == (1, False)
+    assert optimal_play_count(
+        position, variant, best_points=23, never=[Card.parse("9c"), Card.parse("9s")], cap=5
+    ) == (2, False)
+    assert optimal_play_count(
+        position, variant, best_points=23, never=[Card.parse("9c"), Card.parse("9s")], cap=1
+    ) == (1, True)
+    assert (
+        optimal_play_count(Position.parse("As 2s 3s / 4s *"), variant, best_points=0, never=[], cap=5) is None
+    )
 
 
 def test_a_hand_joker_leaves_the_question_to_cpsat() -> None:

@@ -18,16 +18,25 @@ the engine nor CP-SAT.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.cards import CARD_KINDS, Card, Joker, Piece
 from solver.fastpath import _costs, _Counts, _points
-from solver.position import Position
+from solver.position import Hand, Position
 from solver.solution import Objective
 from solver.variants import Variant
 
-__all__ = ["MAX_JOKERS", "PointsAnswer", "covers", "fewest_points", "playable_cards"]
+__all__ = [
+    "MAX_COUNT_CANDIDATES",
+    "MAX_JOKERS",
+    "PointsAnswer",
+    "covers",
+    "fewest_points",
+    "optimal_play_count",
+    "playable_cards",
+]
 
 MAX_JOKERS = 2
 """Jokers in all (hand, table and the drawn one) the program handles."""
@@ -40,6 +49,10 @@ _MAX_COPIES = 3
 
 _PLAYED_CODE = 100
 """How the C module names "with one hand copy of card k played": 100 + k."""
+
+MAX_COUNT_CANDIDATES = 16
+"""Hands left that ``optimal_play_count`` checks one by one (each a question of its own,
+up to a millisecond) before it leaves the count to another backend."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +148,80 @@ def playable_cards(
         return None
     never = {card for card, value in zip(asked, found, strict=True) if value < 0}
     return [card for card in distinct if card not in never], [card for card in distinct if card in never]
+
+
+def optimal_play_count(
+    position: Position, variant: Variant, *, best_points: int, never: Iterable[Card], cap: int
+) -> tuple[int, bool] | None:
+    """How many distinct sets of played cards leave exactly ``best_points`` (the fewest
+    points, from the best play), counted up to ``cap``: (count, more than ``cap`` exist).
+    ``never`` are the hand cards no legal play uses (``playable_cards``).
+
+    Every play leaves the ``never`` copies, and every card costs points, so a best play
+    leaves them and playable cards worth exactly the rest of ``best_points``: the
+    candidates are the sets of playable hand copies worth that much, and a candidate
+    counts when the table can be laid out with every other hand copy on it (a question
+    to the program with those copies as the hand: none left).  None where the program
+    does not answer: a hand joker, a position it does not cover, more than
+    ``MAX_COUNT_CANDIDATES`` candidates or a question past its state budget.  The
+    position must be validated and have a play leaving ``best_points``."""
+    if cap < 1:
+        raise ValueError(f"the play count cap must be at least 1, not {cap}")
+    if position.hand.joker_count or not covers(position, variant):
+        return None
+    kept = set(never)
+    hand = position.hand.pieces
+    target = best_points - sum(variant.piece_points(piece) for piece in hand if piece in kept)
+    if target < 0:
+        return None
+    playable = Counter(piece for piece in hand if isinstance(piece, Card) and piece not in kept)
+    candidates = _worth(sorted(playable.items(), key=lambda item: item[0].index), target, variant)
+    if candidates is None:
+        return None
+    costs, joker_cost = _costs(variant, "points")
+    found = 0
+    for left in candidates:
+        played = playable - left
+        if not played:
+            continue  # leaving every playable card too is no play
+        if len(candidates) > 1:
+            sub = Position(position.table, Hand.of(played.elements()))
+            answer = _ask(_Counts.count(sub, opening=False), variant, costs, joker_cost, [-1])[0]
+            if answer == _points.UNKNOWN:
+                return None
+            if answer != 0:
+                continue
+        # A single candidate is the best play's own hand left: a play, known.
+        found += 1
+        if found > cap:
+            return cap, True
+    return found, False
+
+
+def _worth(kinds: list[tuple[Card, int]], target: int, variant: Variant) -> list[Counter[Card]] | None:
+    """Every multiset of the counted cards worth exactly ``target`` points, or None past
+    ``MAX_COUNT_CANDIDATES`` of them."""
+    found: list[Counter[Card]] = []
+    chosen: Counter[Card] = Counter()
+
+    def extend(at: int, left: int) -> bool:
+        if left == 0:
+            found.append(+chosen)  # the unary plus drops the zero counts
+            return len(found) <= MAX_COUNT_CANDIDATES
+        if at == len(kinds) or left < 0:
+            return True
+        card, copies = kinds[at]
+        worth = variant.piece_points(card)
+        for take in range(copies + 1):
+            if take * worth > left:
+                break
+            chosen[card] = take
+            if not extend(at + 1, left - take * worth):
+                return False
+        del chosen[card]
+        return True
+
+    return found if extend(0, target) else None
 
 
 def _ask(
