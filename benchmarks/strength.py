@@ -133,10 +133,12 @@ def render(rows: list[Row], meta: Row) -> str:
     lines += [
         "",
         "What the search bot chose (share of its meld decisions with a play available, and of its",
-        "knock decisions):",
+        "knock decisions; *hoarding line*: share of its searched decisions, meld and knock, where",
+        "the winning candidate was worth most with its own later turns played hoarding):",
         "",
-        "| against | meld decisions | best play | held back | drew instead | knock decisions | knocked |",
-        "|---|--:|--:|--:|--:|--:|--:|",
+        "| against | meld decisions | best play | held back | drew instead | knock decisions | knocked "
+        "| hoarding line |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         if SEARCH not in (row["a"], row["b"]):
@@ -147,11 +149,13 @@ def render(rows: list[Row], meta: Row) -> str:
         c: dict[str, int] = counters[side]
         melds = c.get("meld_choices", 0) or 1
         knocks = c.get("knock_choices", 0) or 1
+        searched = c.get("searched", 0) + c.get("knock_choices", 0)
+        hoarding = f"{c['hoarding_line'] / searched:.1%}" if "hoarding_line" in c and searched else "-"
         other = row["b"] if side == 0 else row["a"]
         lines.append(
             f"| {other} | {c.get('meld_choices', 0)} | {c.get('played_best', 0) / melds:.1%} | "
             f"{c.get('held_back', 0) / melds:.1%} | {c.get('drew_with_play', 0) / melds:.1%} | "
-            f"{c.get('knock_choices', 0)} | {c.get('knocked', 0) / knocks:.1%} |"
+            f"{c.get('knock_choices', 0)} | {c.get('knocked', 0) / knocks:.1%} | {hoarding} |"
         )
     lines += ["", *targets(rows)]
     return "\n".join(lines)

@@ -135,3 +135,17 @@ def test_the_strength_benchmark_renders_its_tables() -> None:
     text = render(rows, {"date": "today", "cpu": "cpu", "seed": 3, "jobs": 1, "machine_cores": 2})
     assert "| **greedy** |" in text and "Targets:" in text
     assert "| greedy | random | 1 |" in text
+
+
+def test_the_strength_benchmark_reports_the_search_bots_choices() -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks.strength import render, summarize
+
+    rows = [summarize(run_match("pimc", "random", pairs=1, seed=3))]
+    text = render(rows, {"date": "today", "cpu": "cpu", "seed": 3, "jobs": 1, "machine_cores": 2})
+    header = next(line for line in text.splitlines() if line.startswith("| against |"))
+    row = next(line for line in text.splitlines() if line.startswith("| random |"))
+    assert header.endswith("| hoarding line |")
+    assert row.split("|")[-2].strip().endswith("%")  # the bot counts its hoarding lines

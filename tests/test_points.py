@@ -19,11 +19,11 @@ import pytest
 from randpos import random_position
 from test_crosscheck import VARIANTS, _freeable
 
+import solver.fastpath as fastpath
 from solver.analysis import unseen_counts
 from solver.cards import Card, Joker, Piece, piece_sort_key
 from solver.cpsat.enumerate import count_optimal_plays, playable_pieces
 from solver.engine import DrawResults, alternatives, best_after_draws, hint
-from solver.engine import draws as engine_draws
 from solver.exact import best_value
 from solver.fastpath import _points
 from solver.fastpath.points import covers, fewest_points, optimal_play_count, playable_cards
@@ -197,7 +197,7 @@ def test_draws_agree_when_the_current_play_is_given_or_left_to_cpsat(monkeypatch
                 position, variant, pieces, time_limit=10.0, now=hint(position, variant=variant)
             )
             assert _draw_figures(given) == _draw_figures(plain), str(position)
-    monkeypatch.setattr(engine_draws.fastpath, "search", lambda *args, **kwargs: None)
+    monkeypatch.setattr(fastpath, "search", lambda *args, **kwargs: None)  # the module the engine calls
     by_points_alone = 0
     for position, variant, pieces, plain in plain_answers:
         found = best_after_draws(position, variant, pieces, time_limit=10.0)
