@@ -361,6 +361,8 @@ def _run_pool(
             pending: dict[Future[list[R]], int] = {
                 pool.submit(task, params, chunk): number for number, chunk in enumerate(chunks)
             }
+        if interrupted:
+            raise KeyboardInterrupt
         while pending:
             with _sigint_deferred() as interrupted:
                 ready: set[Future[list[R]]] = set()
