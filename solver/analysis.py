@@ -268,8 +268,24 @@ def draw_or_meld(
     rules = variant or Variant.manipulation()
     _check(position, rules, time_limit)
     counts = unseen_counts(position, rules, unseen)
-    found = best_after_draws(position, rules, sorted(counts, key=piece_sort_key), time_limit=time_limit)
-    return _advice(found, counts, rules, started)
+    return _draw_advice(position, rules, counts, time_limit, started)
+
+
+def _draw_advice(
+    position: Position,
+    variant: Variant,
+    unseen: Counter[Piece],
+    time_limit: float,
+    started: float,
+    *,
+    now: Hint | None = None,
+) -> DrawAdvice:
+    """The draw-or-meld answer for a checked position and its unseen counts; ``now`` is
+    the position's best play when the caller has it (``best_after_draws``)."""
+    found = best_after_draws(
+        position, variant, sorted(unseen, key=piece_sort_key), time_limit=time_limit, now=now
+    )
+    return _advice(found, unseen, variant, started)
 
 
 def analyze(
@@ -294,11 +310,7 @@ def analyze(
     counts = unseen_counts(position, rules, unseen)
     best = hint(position, variant=rules, time_limit=time_limit)
     # draw_or_meld, given the best play just found (the draws need it, not again).
-    draw_started = time.perf_counter()
-    found = best_after_draws(
-        position, rules, sorted(counts, key=piece_sort_key), time_limit=time_limit, now=best
-    )
-    draw = _advice(found, counts, rules, draw_started)
+    draw = _draw_advice(position, rules, counts, time_limit, time.perf_counter(), now=best)
     exact = draw.exact and best.status in ("optimal", "no_play")
     if best.has_play:
         from solver.cpsat.enumerate import count_optimal_plays, playable_pieces  # OR-Tools when needed
@@ -309,19 +321,17 @@ def analyze(
 
         by_points = playable_cards(position, rules, known=best.played)
         split: tuple[Sequence[Piece], Sequence[Piece]]
+        counted = None
         if by_points is not None:
             split, usable_exact = by_points, True
+            counted = optimal_play_count(
+                position, rules, best_points=best.hand_points, never=by_points[1], cap=play_count_cap
+            )
         else:
             usable = playable_pieces(position, rules, time_limit=time_limit, known=best.played)
             split, usable_exact = (usable.playable, usable.never), usable.exact
         playable = tuple(sorted(split[0], key=piece_sort_key))
         never = tuple(sorted(split[1], key=piece_sort_key))
-        counted = None
-        if by_points is not None:
-            never_cards = [piece for piece in never if isinstance(piece, Card)]
-            counted = optimal_play_count(
-                position, rules, best_points=best.hand_points, never=never_cards, cap=play_count_cap
-            )
         if counted is not None:
             (count, capped), counted_exact = counted, True
         else:

@@ -182,23 +182,25 @@ class PimcBot(Bot):
         started = time.perf_counter()
         others_opened = self._others_opened(view)
         others = self._policies(view)
-        lines = [(candidate, own) for candidate in candidates for own in self.continuations]
-        policies = [{**others, view.seat: own} for own in self.continuations]
+        lines = [
+            (candidate, own, {**others, view.seat: own})
+            for candidate in candidates
+            for own in self.continuations
+        ]
         totals: list[list[float]] = [[] for _ in lines]
         for _ in range(self.samples):
             spent = time.perf_counter() - started
             if self.time_budget is not None and spent > self.time_budget and totals[0]:
                 break
             seed = self.rng.getrandbits(64)
-            for index, (candidate, _) in enumerate(lines):
+            for index, (candidate, _, policies) in enumerate(lines):
                 state = determinize(
                     view,
                     random.Random(seed),
                     others_opened=others_opened,
                     last_card_mine=self._last_card_mine,
                 )
-                own_policies = policies[index % len(self.continuations)]
-                totals[index].append(self._value(state, candidate, view.seat, own_policies))
+                totals[index].append(self._value(state, candidate, view.seat, policies))
         means = [mean(values) for values in totals]
         chosen = max(range(len(lines)), key=lambda i: (means[i], -i))
         if lines[chosen][1] is hoarder_action:
