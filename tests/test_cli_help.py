@@ -89,3 +89,18 @@ def test_listed_log_levels_are_the_servers() -> None:
     from solver.cli.serve import LOG_LEVELS
 
     assert LOG_LEVELS == SERVER_LEVELS
+
+
+def test_usage_errors_are_one_line_and_exit_2() -> None:
+    """An unknown option or command, or a value of the wrong type, is one line on stderr
+    naming the problem and where the help is (not Click's box of usage lines)."""
+    for args, named in (
+        (["hint", "3h 4h 5h / 6h", "--bogus"], "No such option: --bogus"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["hint", "3h 4h 5h / 6h", "--time-limit", "abc"], "'--time-limit'"),
+    ):
+        outcome = CliRunner().invoke(app, args)
+        assert outcome.exit_code == 2, args
+        lines = outcome.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], (args, lines)
+        assert "--help')" in lines[0]

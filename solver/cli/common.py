@@ -6,8 +6,9 @@ Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -50,11 +51,40 @@ class RummyGroup(TyperGroup):
     def get_params(self, ctx: _click.Context) -> list[_click.Parameter]:
         return _plain_flags(super().get_params(ctx))
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: _click.Context | None = None, **extra: Any
+    ) -> _click.Context:
+        with _usage_errors_in_one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        with _usage_errors_in_one_line():
+            return super().invoke(ctx)
+
     def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _plain_flags(command.get_params(ctx))
         return command
+
+
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+"""Click's UsageError (an unknown option or command, a missing argument), the base of
+``typer.BadParameter``: Typer does not export it, and its Click is its own copy."""
+
+
+@contextmanager
+def _usage_errors_in_one_line() -> Iterator[None]:
+    """Say a usage error in one line on stderr and exit 2 (Click draws a box of several
+    lines with the usage), except the group's help when it is given no command."""
+    try:
+        yield
+    except _UsageError as error:
+        if type(error).__name__ == "NoArgsIsHelpError":
+            raise
+        message = error.format_message()  # type: ignore[attr-defined]
+        context = getattr(error, "ctx", None)
+        fail(f"{message} (see '{context.command_path} --help')" if context is not None else message)
 
 
 app = typer.Typer(
