@@ -21,8 +21,11 @@ Each timing covers everything a caller pays per position: ours validates, then s
 validates it, fills the cvxpy parameters and solves (cvxpy compiles the model once per
 ``RuleSet``; that one-time setup is timed and reported apart, like our first call that
 builds the meld catalogue).  Converting a position to the peer's tile numbers is done
-before the clock starts, as our parsing is.  Both sides are warmed up first, and the
-garbage collector is paused during each timed call.
+before the clock starts, as our parsing is.  Both sides are warmed up first, what the
+process holds then is frozen (``benchmarks.speed.freeze_startup``: the collection before
+each position walks only the garbage of the positions before, not the whole heap, which
+would leave every call with cold caches), and the garbage collector is paused during
+each timed call.
 
 Positions come from the ``rummikub-free`` suite: no jokers on the table, because the
 peer treats every table joker as free to move while ours are locked to their declared
@@ -63,7 +66,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed import BANDS, RESULTS, machine, percentile, pin_one_core, pyplot
+from benchmarks.speed import BANDS, RESULTS, freeze_startup, machine, percentile, pin_one_core, pyplot
 from benchmarks.speed import _version as package_version
 from benchmarks.suite import SuiteEntry, suite_named
 from solver.cards import Card, Joker, Piece, Rank, Suit
@@ -572,6 +575,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="settle every position with the exact oracle, not only disagreements",
     )
+    parser.add_argument(
+        "--collect-all",
+        action="store_true",
+        help="collect the whole heap before each position, as the runs before 2026-11-25 did "
+        "(each timed call then starts with cold caches)",
+    )
     args = parser.parse_args(argv)
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     budget = args.budget or (240.0 if args.quick else 3600.0)
@@ -602,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
             [card_tile(p) for p in entry.position.table.pieces if isinstance(p, Card)],
             [piece_tile(p) for p in entry.position.hand.pieces],
         )
+    freeze_startup(collect_all=args.collect_all)
     oracle = Oracle(args.settle_limit)
     try:
         results, skipped = compare(entries, peer, oracle, seed=args.seed, budget=budget, audit=args.audit)
@@ -620,6 +630,7 @@ def main(argv: list[str] | None = None) -> int:
         "suite": spec.name,
         "suite_seed": spec.seed,
         "order_seed": args.seed,
+        "gc": "whole heap collected before each position" if args.collect_all else "startup frozen",
         "peer": "rummikub-solver",
         "peer_version": peer.version,
         "peer_backend": peer.backend,

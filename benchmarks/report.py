@@ -37,6 +37,19 @@ def _machine(meta: dict[str, Any]) -> str:
     )
 
 
+def _collection(meta: dict[str, Any]) -> str:
+    """How the run handled garbage collection between timed calls (``freeze_startup``)."""
+    if str(meta.get("gc", "")).startswith("startup frozen"):
+        return (
+            "the process's start-up frozen out of garbage collection, and the garbage of the "
+            "calls before collected before each call (with the collector off during it)"
+        )
+    return (
+        "the whole heap collected before each call (so every call starts with cold caches), "
+        "the collector off during it"
+    )
+
+
 def _speed(data: dict[str, Any], results: Path) -> list[str]:
     meta, summary = data["meta"], data["summary"]
     rows = data.get("rows", [])
@@ -47,7 +60,9 @@ def _speed(data: dict[str, Any], results: Path) -> list[str]:
         "`benchmarks/suites/` (every variant with and without locked jokers, hands of 1-20 cards, and "
         "the two mid-game suites sampled from bot games, where every table holds a joker that can be freed), "
         "one `hint()` call at a time, the whole call timed (validation, then the fast path's search, "
-        "or CP-SAT's model building, solving and extraction), every play checked by the referee.",
+        "or CP-SAT's model building, solving and extraction), every play checked by the referee; "
+        + _collection(meta)
+        + ".",
         "",
         "| variant | table cards | positions | p50 ms | p95 ms | p99 ms | max ms |",
         "|---|---|--:|--:|--:|--:|--:|",
@@ -131,7 +146,9 @@ def _peers(data: dict[str, Any], results: Path) -> list[str]:
         "them), in one process, one core, alternating which side goes first. Each time covers "
         "the whole call, model building included; the one-time setup "
         f"(ours {meta.get('ours_setup_ms', '?')} ms, the peer's {meta.get('peer_setup_ms', '?')} ms) "
-        "is not in the figures.",
+        "is not in the figures; "
+        + _collection(meta)
+        + ".",
         "",
         "| | p50 ms | p90 ms | p99 ms | max ms |",
         "|---|--:|--:|--:|--:|",

@@ -3,6 +3,7 @@
     python -m benchmarks.speed            # every suite in benchmarks/suites (5 x 400 + 2 x 300)
     python -m benchmarks.speed --quick    # every 4th position of each suite, about a minute
     python -m benchmarks.speed --suite manipulation-midgame --suite rummikub-midgame
+    python -m benchmarks.speed --collect-all   # the cold-cache method of earlier runs
 
 The whole ``hint()`` call is timed (validation, then the fast path's search, or the
 instance, model, solve and extract of CP-SAT; parsing is not), one position at a time on
@@ -65,6 +66,19 @@ def summarize(times: list[float]) -> dict[str, float]:
     }
 
 
+def freeze_startup(*, collect_all: bool = False) -> None:
+    """Freeze what the process holds after its start-up and warm-up (``gc.freeze``): the
+    collections the benchmarks run before each timed call then walk only the garbage of
+    the calls before, as in a program that calls ``hint()`` in a loop.  Walking the whole
+    heap instead (a few hundred thousand objects with OR-Tools loaded) evicts the
+    processor's caches, so each call would start cold: about twice the time of a
+    sub-millisecond hint.  ``collect_all`` keeps that older method (the runs before
+    2026-11-25), for comparison."""
+    gc.collect()
+    if not collect_all:
+        gc.freeze()
+
+
 def pin_one_core() -> int | None:
     """Run on one core, so that figures do not depend on how many the machine has."""
     if not hasattr(os, "sched_setaffinity"):
@@ -112,17 +126,24 @@ def spec_named(name: str) -> Spec:
     return suite_named(name)
 
 
-def run(specs: list[Spec], stride: int) -> list[Row]:
-    """Time ``hint()`` on every ``stride``-th position of each suite."""
+def run(specs: list[Spec], stride: int, *, collect_all: bool = False) -> list[Row]:
+    """Time ``hint()`` on every ``stride``-th position of each suite.
+
+    Before each call the garbage of the calls before is collected and the collector is
+    off during the call, so that no collection pause lands in one hint's time; what the
+    process holds from its start is frozen first (``freeze_startup``; ``collect_all``
+    collects the whole heap before each call instead, as the runs before 2026-11-25 did)."""
     rows: list[Row] = []
-    for spec in specs:
-        variant = spec.variant
-        entries = spec.load()[::stride]
+    loaded = [(spec, spec.load()[::stride]) for spec in specs]
+    for spec, entries in loaded:
         for entry in entries[-3:]:
             # Warm the catalogue cache and both engines' imports (OR-Tools loads on the
             # first CP-SAT call, about 0.3 s, which is start-up, not a hint's time).
-            hint(entry.position, variant=variant)
-            hint(entry.position, variant=variant, fast_path=False)
+            hint(entry.position, variant=spec.variant)
+            hint(entry.position, variant=spec.variant, fast_path=False)
+    freeze_startup(collect_all=collect_all)
+    for spec, entries in loaded:
+        variant = spec.variant
         for number, entry in enumerate(entries, start=1):
             gc.collect()
             gc.disable()
@@ -290,6 +311,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--suite", action="append", default=None, help="suite name (repeatable; default: every suite)"
     )
+    parser.add_argument(
+        "--collect-all",
+        action="store_true",
+        help="collect the whole heap before each call, as the runs before 2026-11-25 did "
+        "(every call then starts with cold caches)",
+    )
     args = parser.parse_args(argv)
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     specs = [spec_named(name) for name in args.suite] if args.suite else list(ALL_SUITES)
@@ -298,13 +325,14 @@ def main(argv: list[str] | None = None) -> None:
         f"hint() speed on {', '.join(s.name for s in specs)}, "
         f"every {stride}. position, one core, {date.today()}"
     )
-    rows = run(specs, stride)
+    rows = run(specs, stride, collect_all=args.collect_all)
     summary = report(rows)
     RESULTS.mkdir(exist_ok=True)
     meta = {
         **machine(),
         "quick": stride != 1,
         "stride": stride,
+        "gc": "whole heap collected before each call" if args.collect_all else "startup frozen",
         "suites": {s.name: _describe(s) for s in specs},
         "objective": "points",
     }

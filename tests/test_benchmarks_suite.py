@@ -7,6 +7,7 @@ library), so the repository root goes on ``sys.path`` here.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,8 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.midgame import MIDGAME_SUITES, freeable, sample_games, wanted  # noqa: E402
 from benchmarks.peers import card_tile, peer_table, piece_tile, tile_card  # noqa: E402
+from benchmarks.report import _collection  # noqa: E402
+from benchmarks.speed import freeze_startup  # noqa: E402
 from benchmarks.suite import SUITES, SuiteEntry, coverage_problems, suite  # noqa: E402
 from solver.cards import ALL_CARDS, Card, Joker  # noqa: E402
 from solver.position import Position  # noqa: E402
@@ -100,3 +103,19 @@ def test_midgame_sampling_is_deterministic() -> None:
     assert len(first) == 6 and all(freeable(p) for p in first)
     assert not freeable(Position.parse("4s *5s 6s / 7s")) and freeable(Position.parse("4s *5s 6s / 5s"))
 
+
+
+def test_the_timed_runs_freeze_their_start_up_unless_asked_for_the_old_method() -> None:
+    """``freeze_startup`` leaves what the process holds out of later collections (so the
+    collection before each timed call does not walk the whole heap); ``collect_all``
+    keeps the old method; the README's text says which a run used."""
+    gc.unfreeze()
+    try:
+        freeze_startup(collect_all=True)
+        assert gc.get_freeze_count() == 0
+        freeze_startup()
+        assert gc.get_freeze_count() > 1_000
+    finally:
+        gc.unfreeze()
+    assert "start-up frozen" in _collection({"gc": "startup frozen"})
+    assert "whole heap" in _collection({})  # results written before the option existed

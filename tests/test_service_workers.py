@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import signal
 import threading
@@ -196,3 +197,16 @@ def test_closing_the_pool_stops_running_jobs_promptly() -> None:
     pool.close()
     caller.join(10)
     assert not caller.is_alive() and time.monotonic() - start < 5.0
+
+
+def test_a_warm_worker_freezes_what_it_holds_after_warming_up() -> None:
+    """After its warm-up (the engine, the catalogue, OR-Tools) a worker freezes its heap,
+    so that no garbage collection walks those objects in the middle of a job (about
+    100,000 objects measured; a worker without the warm-up holds about 15,000)."""
+    pool = SolvePool(workers=1, queue=1, kind="process", retry_after=1, watchdog=5.0, warm=True)
+    pool.start()
+    try:
+        frozen = pool.run(30.0, gc.get_freeze_count)
+    finally:
+        pool.close()
+    assert isinstance(frozen, int) and frozen > 50_000
