@@ -7,7 +7,8 @@ Mid-game means about 40 table cards and 10 in hand (``benchmarks.suite``'s gener
 with table jokers at random), so about 50 kinds of card are unseen and each needs its
 own "draw it, then play at best" answer.  Each call is timed whole (validation
 included), one position at a time on one core, as wall-clock time and as the process's
-CPU time (which a busy machine inflates much less).  ``draw_or_meld`` also reports how
+CPU time (which a busy machine inflates much less), with the start-up frozen out of
+garbage collection as in ``benchmarks.speed``.  ``draw_or_meld`` also reports how
 its draws were settled (the points program, the search, a known play, the LP bound, or a
 CP-SAT search), and the run compares it with the fast path and the LP screen turned off
 (CP-SAT for every draw: what the analysis cost before the points program).
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.speed import RESULTS, machine, pin_one_core, summarize
+from benchmarks.speed import RESULTS, freeze_startup, machine, pin_one_core, summarize
 from benchmarks.suite import random_big_position
 from solver.analysis import analyze, draw_or_meld, unseen_counts
 from solver.cards import piece_sort_key
@@ -69,12 +70,14 @@ def measure(position: Position, variant: Variant, times: Times, settled: Counter
     settled.update(draw.settled_by for draw in found.draws)
 
 
-def run(seed: int, count: int) -> dict[str, object]:
+def run(seed: int, count: int, *, collect_all: bool = False) -> dict[str, object]:
     figures: dict[str, object] = {}
+    for variant in (Variant.manipulation(), Variant.machiavelli(), Variant.rummikub()):
+        draw_or_meld(positions(seed, 1, variant)[0], variant=variant)  # warm imports and caches
+    freeze_startup(collect_all=collect_all)
     print(f"{'variant':<13}{'call':<25}{'n':>5}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}   (ms)")
     for variant in (Variant.manipulation(), Variant.machiavelli(), Variant.rummikub()):
         chosen = positions(seed, count, variant)
-        draw_or_meld(chosen[0], variant=variant)  # warm imports and caches
         kinds = [len(unseen_counts(p, variant)) for p in chosen]
         settled: Counter[str] = Counter()
         calls = ("analyze", "draw_or_meld", "draws, CP-SAT only")
@@ -102,12 +105,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=60, help="positions per variant")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--out", type=Path, default=RESULTS / "analyze_speed.json")
+    parser.add_argument(
+        "--collect-all",
+        action="store_true",
+        help="collect the whole heap before each call, as the runs before 2026-11-25 did",
+    )
     args = parser.parse_args(argv)
     core = pin_one_core()
     print(f"{args.count} positions per variant, {TABLE_CARDS} table and {HAND_CARDS} hand cards, core {core}")
-    figures = run(args.seed, args.count)
+    figures = run(args.seed, args.count, collect_all=args.collect_all)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    record = {"machine": machine(), "seed": args.seed, "count": args.count, "figures": figures}
+    gc_method = "whole heap collected before each call" if args.collect_all else "startup frozen"
+    record = {
+        "machine": machine(),
+        "seed": args.seed,
+        "count": args.count,
+        "gc": gc_method,
+        "figures": figures,
+    }
     args.out.write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0
