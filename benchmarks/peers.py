@@ -369,6 +369,7 @@ def compare(
         else:
             theirs, peer_ms = _timed(run_peer)
             ours, ours_ms = _timed(run_ours)
+
         def run_cp_sat(position: Position = position) -> Any:
             return hint(position, variant=RUMMIKUB, objective="cards", opened=True, fast_path=False)
 

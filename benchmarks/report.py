@@ -146,9 +146,7 @@ def _peers(data: dict[str, Any], results: Path) -> list[str]:
         "them), in one process, one core, alternating which side goes first. Each time covers "
         "the whole call, model building included; the one-time setup "
         f"(ours {meta.get('ours_setup_ms', '?')} ms, the peer's {meta.get('peer_setup_ms', '?')} ms) "
-        "is not in the figures; "
-        + _collection(meta)
-        + ".",
+        "is not in the figures; " + _collection(meta) + ".",
         "",
         "| | p50 ms | p90 ms | p99 ms | max ms |",
         "|---|--:|--:|--:|--:|",

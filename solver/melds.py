@@ -45,7 +45,6 @@ __all__ = [
 MeldKind = Literal["group", "sequence"]
 
 
-
 def position_card(position: int, suit: Suit) -> Card:
     """The card at sequence position 1..14 of a suit (14 is the high ace)."""
     return Card(Rank.ACE if position == ACE_HIGH_POSITION else Rank(position), suit)

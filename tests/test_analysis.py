@@ -141,9 +141,10 @@ def test_analysis_matches_brute_force_on_small_positions(variant: Variant) -> No
         assert _figures(found.draw) == _brute_draws(position, variant, unseen), str(position)
         playable, best_sets = _brute_plays(position, variant)
         assert set(found.playable) == playable, str(position)
-        assert set(found.never_playable) == {
-            Joker() if isinstance(p, Joker) else p for p in position.hand.pieces
-        } - playable
+        assert (
+            set(found.never_playable)
+            == {Joker() if isinstance(p, Joker) else p for p in position.hand.pieces} - playable
+        )
         assert found.optimal_plays == best_sets and not found.optimal_plays_capped, str(position)
 
 

@@ -104,7 +104,6 @@ def test_midgame_sampling_is_deterministic() -> None:
     assert not freeable(Position.parse("4s *5s 6s / 7s")) and freeable(Position.parse("4s *5s 6s / 5s"))
 
 
-
 def test_the_timed_runs_freeze_their_start_up_unless_asked_for_the_old_method() -> None:
     """``freeze_startup`` leaves what the process holds out of later collections (so the
     collection before each timed call does not walk the whole heap); ``collect_all``

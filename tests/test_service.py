@@ -218,7 +218,9 @@ def test_variants_list_the_player_counts_and_their_decks(client: TestClient) -> 
         for entry in entries:  # every listed count is one a request may give
             variant = Variant.named(name, players=entry["players"])
             assert (variant.decks, variant.jokers, variant.hand_size) == (
-                entry["decks"], entry["jokers"], entry["hand_size"],
+                entry["decks"],
+                entry["jokers"],
+                entry["hand_size"],
             )
             request = {"position": "/ 7h 8h 9h", "variant": name, "players": entry["players"]}
             assert client.post("/v1/hint", json=request).status_code == 200

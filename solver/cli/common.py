@@ -112,9 +112,7 @@ def _print_version(asked: bool) -> None:
 def _main(
     version: Annotated[
         bool,
-        typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
-        ),
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
     """Manipulation Rummy hint engine: best plays, rule checks and analysis."""

@@ -28,7 +28,6 @@ EXTENSION_REACH = 2
 a meld of their own, which leaves the old meld just as whole, so two is enough."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class OldMeld:
     """A meld of the table before the play, with the slots it may grow into if kept whole.
