@@ -13,6 +13,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 
@@ -334,3 +336,19 @@ def test_draw_outcomes_agree_with_hint_on_many_positions(variant: Variant) -> No
             reference = hint(_with(position, draw.piece), variant=variant)
             expected = (reference.hand_points, reference.has_play)
             assert (draw.points, draw.has_play) == expected, (str(position), str(draw.piece))
+
+
+def test_analyze_leaves_or_tools_unloaded_where_the_points_program_answers() -> None:
+    """The playable pieces and the count of best plays fall back to CP-SAT's enumeration
+    only where the points program does not answer: a small position never loads OR-Tools."""
+    code = (
+        "import sys\n"
+        "from solver.analysis import analyze\n"
+        "from solver.position import Position\n"
+        "found = analyze(Position.parse('7h 8h 9h | Ks Kh Kd / 10h 2c Kc 5d'))\n"
+        "assert found.exact and found.optimal_plays == 1, found\n"
+        "print('ortools' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False"
