@@ -25,7 +25,16 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.speed import RESULTS, freeze_startup, machine, pin_one_core, summarize
+from benchmarks.speed import (
+    GC_FROZEN,
+    GC_WHOLE_HEAP,
+    RESULTS,
+    add_collect_all_option,
+    freeze_startup,
+    machine,
+    pin_one_core,
+    summarize,
+)
 from benchmarks.suite import random_big_position
 from solver.analysis import analyze, draw_or_meld, unseen_counts
 from solver.cards import piece_sort_key
@@ -105,17 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=60, help="positions per variant")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--out", type=Path, default=RESULTS / "analyze_speed.json")
-    parser.add_argument(
-        "--collect-all",
-        action="store_true",
-        help="collect the whole heap before each call, as the runs before 2026-11-25 did",
-    )
+    add_collect_all_option(parser)
     args = parser.parse_args(argv)
     core = pin_one_core()
     print(f"{args.count} positions per variant, {TABLE_CARDS} table and {HAND_CARDS} hand cards, core {core}")
     figures = run(args.seed, args.count, collect_all=args.collect_all)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    gc_method = "whole heap collected before each call" if args.collect_all else "startup frozen"
+    gc_method = GC_WHOLE_HEAP if args.collect_all else GC_FROZEN
     record = {
         "machine": machine(),
         "seed": args.seed,

@@ -66,7 +66,18 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed import BANDS, RESULTS, freeze_startup, machine, percentile, pin_one_core, pyplot
+from benchmarks.speed import (
+    BANDS,
+    GC_FROZEN,
+    GC_WHOLE_HEAP,
+    RESULTS,
+    add_collect_all_option,
+    freeze_startup,
+    machine,
+    percentile,
+    pin_one_core,
+    pyplot,
+)
 from benchmarks.speed import _version as package_version
 from benchmarks.suite import SuiteEntry, suite_named
 from solver.cards import Card, Joker, Piece, Rank, Suit
@@ -576,12 +587,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="settle every position with the exact oracle, not only disagreements",
     )
-    parser.add_argument(
-        "--collect-all",
-        action="store_true",
-        help="collect the whole heap before each position, as the runs before 2026-11-25 did "
-        "(each timed call then starts with cold caches)",
-    )
+    add_collect_all_option(parser)
     args = parser.parse_args(argv)
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     budget = args.budget or (240.0 if args.quick else 3600.0)
@@ -631,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
         "suite": spec.name,
         "suite_seed": spec.seed,
         "order_seed": args.seed,
-        "gc": "whole heap collected before each position" if args.collect_all else "startup frozen",
+        "gc": GC_WHOLE_HEAP if args.collect_all else GC_FROZEN,
         "peer": "rummikub-solver",
         "peer_version": peer.version,
         "peer_backend": peer.backend,

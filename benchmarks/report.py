@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchmarks.speed import BANDS, RESULTS, VARIANTS
+from benchmarks.speed import BANDS, GC_FROZEN, RESULTS, VARIANTS
 
 __all__ = ["render"]
 
@@ -39,7 +39,7 @@ def _machine(meta: dict[str, Any]) -> str:
 
 def _collection(meta: dict[str, Any]) -> str:
     """How the run handled garbage collection between timed calls (``freeze_startup``)."""
-    if str(meta.get("gc", "")).startswith("startup frozen"):
+    if str(meta.get("gc", "")).startswith(GC_FROZEN):  # today's first speed run wrote a longer label
         return (
             "the process's start-up frozen out of garbage collection, and the garbage of the "
             "calls before collected before each call (with the collector off during it)"

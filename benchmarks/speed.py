@@ -70,13 +70,28 @@ def freeze_startup(*, collect_all: bool = False) -> None:
     """Freeze what the process holds after its start-up and warm-up (``gc.freeze``): the
     collections the benchmarks run before each timed call then walk only the garbage of
     the calls before, as in a program that calls ``hint()`` in a loop.  Walking the whole
-    heap instead (a few hundred thousand objects with OR-Tools loaded) evicts the
-    processor's caches, so each call would start cold: about twice the time of a
-    sub-millisecond hint.  ``collect_all`` keeps that older method (the runs before
-    2026-11-25), for comparison."""
+    heap instead (over 100,000 objects with OR-Tools loaded) evicts the processor's
+    caches, so each call would start cold: about twice the time of a sub-millisecond
+    hint.  ``collect_all`` keeps that older method (the runs before 2026-11-25), for
+    comparison."""
     gc.collect()
     if not collect_all:
         gc.freeze()
+
+
+GC_FROZEN = "startup frozen"
+GC_WHOLE_HEAP = "whole heap collected before each call"
+"""How a run collected garbage between timed calls, as its results file records it."""
+
+
+def add_collect_all_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--collect-all`` option every timed benchmark takes (``freeze_startup``)."""
+    parser.add_argument(
+        "--collect-all",
+        action="store_true",
+        help="collect the whole heap before each call, as the runs before 2026-11-25 did "
+        "(every call then starts with cold caches)",
+    )
 
 
 def pin_one_core() -> int | None:
@@ -311,12 +326,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--suite", action="append", default=None, help="suite name (repeatable; default: every suite)"
     )
-    parser.add_argument(
-        "--collect-all",
-        action="store_true",
-        help="collect the whole heap before each call, as the runs before 2026-11-25 did "
-        "(every call then starts with cold caches)",
-    )
+    add_collect_all_option(parser)
     args = parser.parse_args(argv)
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     specs = [spec_named(name) for name in args.suite] if args.suite else list(ALL_SUITES)
@@ -332,7 +342,7 @@ def main(argv: list[str] | None = None) -> None:
         **machine(),
         "quick": stride != 1,
         "stride": stride,
-        "gc": "whole heap collected before each call" if args.collect_all else "startup frozen",
+        "gc": GC_WHOLE_HEAP if args.collect_all else GC_FROZEN,
         "suites": {s.name: _describe(s) for s in specs},
         "objective": "points",
     }
