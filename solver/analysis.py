@@ -39,8 +39,8 @@ from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_JOKERS, DrawResults, Hint, best_after_draws, hint
-from solver.position import Position, deck_problems
-from solver.variants import Variant
+from solver.position import Hand, Position, as_position, deck_problems
+from solver.variants import Variant, as_variant
 
 __all__ = [
     "DEFAULT_PLAY_COUNT_CAP",
@@ -196,6 +196,27 @@ def unseen_counts(
     return Counter(unseen)
 
 
+def _inputs(
+    position: Position | str, variant: Variant | str | None, unseen: Sequence[Piece] | str | None
+) -> tuple[Position, Variant, Sequence[Piece] | None]:
+    """The arguments as objects: notation parsed, a preset's name looked up, as ``hint``
+    accepts them (a TypeError says what to pass for anything else)."""
+    if isinstance(unseen, str):
+        unseen = Hand.parse(unseen).pieces
+    elif unseen is not None:
+        wrong = (
+            unseen
+            if not isinstance(unseen, Sequence)
+            else next((p for p in unseen if not isinstance(p, Card | Joker)), None)
+        )
+        if wrong is not None:
+            raise TypeError(
+                "unseen must be pieces (Card or Joker) or their notation such as '2h 3h *'; "
+                f"got {type(wrong).__name__} {wrong!r}"
+            )
+    return as_position(position), as_variant(variant), unseen
+
+
 def _check(position: Position, variant: Variant, time_limit: float) -> None:
     position.validate(variant)
     if not time_limit > 0:
@@ -252,23 +273,27 @@ def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, starte
 
 
 def draw_or_meld(
-    position: Position,
+    position: Position | str,
     *,
-    variant: Variant | None = None,
-    unseen: Sequence[Piece] | None = None,
+    variant: Variant | str | None = None,
+    unseen: Sequence[Piece] | str | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> DrawAdvice:
     """Meld now or draw first: exact expected points, knock and go-out chances, outs.
 
-    ``unseen`` defaults to the deck minus the table and the hand; jokers in it are
-    written ``Joker()`` (``*``).  ``time_limit`` bounds each solve.  Raises
-    PositionError for an impossible position, UnseenError for impossible unseen cards.
+    ``position`` is a ``Position`` or its notation, ``variant`` a ``Variant``, a preset's
+    name or None for Manipulation Rummy (as for ``hint``).  ``unseen`` defaults to the
+    deck minus the table and the hand; given, it is a sequence of pieces (jokers written
+    ``Joker()``) or their notation (``"2h 3h *"``).  ``time_limit`` bounds each solve.
+    Raises NotationError for malformed notation, PositionError for an impossible
+    position, UnseenError for impossible unseen cards and TypeError for arguments of
+    the wrong kind.
     """
     started = time.perf_counter()
-    rules = variant or Variant.manipulation()
-    _check(position, rules, time_limit)
-    counts = unseen_counts(position, rules, unseen)
-    return _draw_advice(position, rules, counts, time_limit, started)
+    where, rules, pieces = _inputs(position, variant, unseen)
+    _check(where, rules, time_limit)
+    counts = unseen_counts(where, rules, pieces)
+    return _draw_advice(where, rules, counts, time_limit, started)
 
 
 def _draw_advice(
@@ -289,21 +314,21 @@ def _draw_advice(
 
 
 def analyze(
-    position: Position,
+    position: Position | str,
     *,
-    variant: Variant | None = None,
-    unseen: Sequence[Piece] | None = None,
+    variant: Variant | str | None = None,
+    unseen: Sequence[Piece] | str | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
     play_count_cap: int = DEFAULT_PLAY_COUNT_CAP,
 ) -> Analysis:
     """The best play, which hand pieces can ever be played, how many best plays there
     are (distinct sets of played cards, up to ``play_count_cap``), and ``draw_or_meld``.
 
-    ``time_limit`` bounds each solve.  Raises PositionError, UnseenError or ValueError
-    for bad input.
+    The arguments are as for ``draw_or_meld``; ``time_limit`` bounds each solve.  Raises
+    NotationError, PositionError, UnseenError, ValueError or TypeError for bad input.
     """
     started = time.perf_counter()
-    rules = variant or Variant.manipulation()
+    position, rules, unseen = _inputs(position, variant, unseen)
     _check(position, rules, time_limit)
     if play_count_cap < 1:
         raise ValueError(f"the play count cap must be at least 1, not {play_count_cap}")

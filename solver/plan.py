@@ -43,9 +43,9 @@ from typing import TYPE_CHECKING
 from solver.cards import Card, Joker, Piece
 from solver.flow import CardFlow, FlowEdge, Node, Rearrangement
 from solver.melds import Meld
-from solver.position import Hand, Position, Table
+from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
-from solver.variants import Variant
+from solver.variants import Variant, as_variant
 
 if TYPE_CHECKING:  # the plan imports without OR-Tools: the hint type only for the checker
     from solver.engine import Hint
@@ -301,13 +301,16 @@ class Plan:
         return self.flow().rearrangements(self.step_numbers())
 
 
-def plan_play(before: Position, after: Table, *, variant: Variant | None = None) -> Plan:
+def plan_play(before: Position | str, after: Table | str, *, variant: Variant | str | None = None) -> Plan:
     """Steps that turn ``before`` into the table ``after`` while moving the fewest pieces.
 
-    ``after`` must be a legal play from ``before`` under ``variant`` (Manipulation Rummy
-    by default); otherwise PlanError lists the referee's reasons.
+    Both may be given in notation (as ``check_play`` takes them).  ``after`` must be a
+    legal play from ``before`` under ``variant`` (Manipulation Rummy by default, or a
+    preset's name); otherwise PlanError lists the referee's reasons.
     """
-    rules = variant or Variant.manipulation()
+    rules = as_variant(variant)
+    before = as_position(before)
+    after = as_table(after)
     verdict = check_play(before, after, variant=rules)
     if not verdict.ok:
         raise PlanError("not a legal play: " + "; ".join(verdict.reasons))

@@ -22,7 +22,7 @@ import pytest
 from randpos import random_position
 
 from solver.analysis import UnseenError, analyze, draw_or_meld, unseen_counts
-from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
+from solver.cards import ALL_CARDS, Card, Joker, NotationError, Piece, piece_sort_key
 from solver.engine import best_after_draws, hint
 from solver.exact import best_value
 from solver.position import Hand, Position, PositionError
@@ -256,6 +256,40 @@ def test_bad_input_is_refused() -> None:
         analyze(position, play_count_cap=0)
     with pytest.raises(ValueError, match="time limit"):
         draw_or_meld(position, time_limit=0)
+
+
+def test_notation_and_preset_names_are_accepted_as_hint_accepts_them() -> None:
+    # The same position, variant and unseen cards, given as objects and as text.
+    text = "5s 6s 7s | 9h 9d 9c / 8s 9s 2c 2d 4h"
+    unseen = "4s 10s 9s 2h 2h"
+    as_objects = analyze(Position.parse(text), variant=Variant.rummikub(), unseen=Hand.parse(unseen).pieces)
+    as_text = analyze(text, variant="rummikub", unseen=unseen)
+    assert as_text.position == as_objects.position and as_text.variant == as_objects.variant
+    assert as_text.best.table == as_objects.best.table and as_text.best.played == as_objects.best.played
+    assert (as_text.playable, as_text.never_playable, as_text.optimal_plays) == (
+        as_objects.playable,
+        as_objects.never_playable,
+        as_objects.optimal_plays,
+    )
+    assert _figures(as_text.draw) == _figures(as_objects.draw) and as_text.draw.unseen_cards == 5
+    plain = draw_or_meld(Position.parse(text), variant=Variant.machiavelli())
+    named = draw_or_meld(text, variant="machiavelli")
+    assert _figures(named) == _figures(plain) and named.unseen_cards == plain.unseen_cards
+
+
+def test_arguments_of_the_wrong_kind_raise_a_type_error_saying_what_to_pass() -> None:
+    with pytest.raises(TypeError, match="expected a Position or its notation"):
+        analyze(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected a Position or its notation"):
+        draw_or_meld(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"unseen must be pieces .* got int 7"):
+        draw_or_meld("Kh Kd Kc / Ac", unseen=7)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="got str '2h'"):
+        analyze("Kh Kd Kc / Ac", unseen=["2h"])  # type: ignore[list-item]
+    with pytest.raises(NotationError, match="3x"):
+        draw_or_meld("Kh Kd Kc / Ac", unseen="2h 3x")
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
+        analyze("Kh Kd Kc / Ac", variant="nope")
 
 
 def test_to_dict_shapes() -> None:

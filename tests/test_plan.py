@@ -322,3 +322,15 @@ def test_replay_on_many_big_positions(variant: Variant) -> None:
         if found.has_play:
             replayed = plan_play(position, found.table, variant=variant).replay()
             assert (replayed.table, replayed.hand) == (found.table, found.hand), str(position)
+
+
+def test_plan_play_takes_notation_and_preset_names_as_check_play_does() -> None:
+    before = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+    after = "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
+    from_objects = plan_play(Position.parse(before), Table.parse(after), variant=Variant.manipulation())
+    from_text = plan_play(before, after, variant="manipulation")
+    assert from_text.lines() == from_objects.lines()
+    with pytest.raises(TypeError, match="expected a Table or its notation"):
+        plan_play(before, 3)  # type: ignore[arg-type]
+    with pytest.raises(PlanError, match="not a legal play"):
+        plan_play(before, "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc", variant="manipulation")
