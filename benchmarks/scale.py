@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -80,17 +81,14 @@ def separate_cluster(workers: int) -> Iterator[Client]:
         port = probe.getsockname()[1]
     dask = str(Path(sys.executable).parent / "dask")
     address = f"tcp://127.0.0.1:{port}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    programs = [
-        subprocess.Popen(
-            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet
-        )
-    ]
+
+    def quiet(command: list[str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    programs = [quiet([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"])]
     try:
         for _ in range(workers):
-            programs.append(
-                subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--no-dashboard"], **quiet)
-            )
+            programs.append(quiet([dask, "worker", address, "--nthreads", "1", "--no-dashboard"]))
         with Client(address, timeout=60, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=120)
             yield client
@@ -152,7 +150,7 @@ def measure(bots: list[str], games: int) -> list[Row]:
     play(bots, 2)  # warm imports and caches here as the workers do
     measured.append(timed("in-process", 1, lambda: play(bots, games)))
     for workers in (1, 2):
-        measured.append(timed("local pool", workers, lambda w=workers: play(bots, games, jobs=w)))
+        measured.append(timed("local pool", workers, partial(play, bots, games, jobs=workers)))
     for workers in (1, 2):
         measured.append(on_cluster("dask LocalCluster", workers, local_cluster, bots, games))
     measured.append(on_cluster("dask scheduler + workers", 2, separate_cluster, bots, games))

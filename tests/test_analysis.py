@@ -106,7 +106,7 @@ def _figures(advice: object) -> dict[str, object]:
 
 def _sub_hands(position: Position) -> set[tuple[Piece, ...]]:
     pieces = sorted(position.hand.pieces, key=piece_sort_key)
-    found = set()
+    found: set[tuple[Piece, ...]] = set()
     for size in range(1, len(pieces) + 1):
         found.update(itertools.combinations(pieces, size))
     return found

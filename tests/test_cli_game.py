@@ -301,12 +301,13 @@ def test_settings_descriptions_are_strict() -> None:
     assert GameSettings.from_description(described) == GameSettings.manipulation(3)
     machiavelli = GameSettings.machiavelli(6).describe()
     assert GameSettings.from_description(machiavelli).variant.hand_size == 10
-    for change, message in [
+    changes: list[tuple[dict[str, object], str]] = [
         ({"knock_only_after_meld": "yes"}, "must be a bool"),
         ({"players": 3.0}, "must be a int"),
         ({"hand_size": 11}, "hand_size 11"),
         ({"extra": 1}, "unknown settings key"),
-    ]:
+    ]
+    for change, message in changes:
         with pytest.raises(ValueError, match=message):
             GameSettings.from_description({**described, **change})
     with pytest.raises(ValueError, match="need 'turn'"):
@@ -413,7 +414,7 @@ def test_ctrl_c_at_the_prompt_leaves_the_game() -> None:
 def test_ctrl_c_while_a_bot_thinks_leaves_a_log_that_replays_as_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_play_game = solver.cli.game.play_game
+    from solver.game.runner import play_game as real_play_game  # what solver.cli.game calls
 
     def interrupt_at_the_bots_move(event: GameEvent) -> None:
         if isinstance(event, Acted) and event.seat == 1:

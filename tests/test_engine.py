@@ -58,9 +58,9 @@ def test_wrong_kinds_of_argument_say_what_to_pass() -> None:
 
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
-        check_play(EXAMPLE, "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac", Variant.manipulation())  # type: ignore[misc]
+        check_play(EXAMPLE, "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac", Variant.manipulation())  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        hint(EXAMPLE, Variant.manipulation())  # type: ignore[misc]
+        hint(EXAMPLE, Variant.manipulation())  # type: ignore[call-arg]
 
 
 def test_a_hint_carries_its_steps() -> None:

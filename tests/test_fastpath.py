@@ -260,7 +260,7 @@ def test_the_search_module_checks_its_input() -> None:
     with pytest.raises(ValueError, match="too many table melds"):
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0)] * 64, 100)
     with pytest.raises(TypeError, match="table meld 0 must be a tuple of 4 or 5 ints"):
-        _search.search(False, [0] * 52, costs, 0, 1, [[0, 5, 0b0111, 0]], 100)
+        _search.search(False, [0] * 52, costs, 0, 1, [[0, 5, 0b0111, 0]], 100)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="table meld 0"):  # a joker for a card not in the meld
         _search.search(False, [0] * 52, costs, 0, 1, [(0, 5, 0b0111, 0, 1)], 100)
     with pytest.raises(ValueError, match="forced: entry 0 must be 0 to 3"):

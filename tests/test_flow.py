@@ -15,7 +15,7 @@ from randpos import random_position
 
 from solver import hint
 from solver.cards import Joker, Piece
-from solver.flow import HAND, CardFlow, FlowEdge, Rearrangement, flow_graph, summary_lines
+from solver.flow import HAND, CardFlow, FlowEdge, Node, Rearrangement, flow_graph, summary_lines
 from solver.plan import JokerStep, plan_play
 from solver.position import Position, Table
 from solver.variants import Variant
@@ -89,7 +89,7 @@ def test_a_cycle_of_three_melds_has_tangle_one() -> None:
     (group,) = groups
     assert (group.kind, group.old_melds, group.tangle) == ("trade", (1, 2, 3), 1)
     assert flow.tangle == 1
-    tables = nx.Graph(flow.graph.subgraph(n for n in flow.graph if n != HAND))
+    tables: nx.Graph[Node] = nx.Graph(flow.graph.subgraph(n for n in flow.graph if n != HAND))
     assert len(nx.cycle_basis(tables)) == 1
 
 
@@ -192,7 +192,7 @@ def test_flow_invariants_on_random_positions(variant: Variant) -> None:
         hand_cards = Counter("*" if isinstance(p, Joker) else str(p) for g in groups for p in g.from_hand)
         assert hand_cards == Counter(str(p) for p in found.played)
         assert {n for g in groups for n in g.steps} == set(range(1, len(plan.steps) + 1))
-        tables = nx.Graph(flow.graph.subgraph(n for n in flow.graph if n != HAND))
+        tables: nx.Graph[Node] = nx.Graph(flow.graph.subgraph(n for n in flow.graph if n != HAND))
         assert flow.tangle == sum(g.tangle for g in groups) == len(nx.cycle_basis(tables))
         assert sum(g.moved for g in groups) == plan.moved - len(found.played)
         for group in groups:

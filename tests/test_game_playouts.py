@@ -15,7 +15,7 @@ import pytest
 from gamescript import snapshot
 
 from solver.cards import Card
-from solver.game import Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play, make_bots
+from solver.game import Action, Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play, make_bots
 from solver.game.deck import full_deck, piece_counts
 from solver.game.game import GameEvent, RoundEnded
 from solver.game.scoring import game_bonuses, score_round, winners_of
@@ -41,7 +41,7 @@ def check_round(state: RoundState) -> None:
 def try_illegal(state: RoundState, rng: random.Random) -> None:
     """An action the rules forbid now must raise and leave the state as it was."""
     view = state.view(state.to_move)
-    candidates = [Draw(), Knock(), Pass(), Play(state.table)]
+    candidates: list[Action] = [Draw(), Knock(), Pass(), Play(state.table)]
     if len(view.hand) >= 2:
         # Two hand cards alone on the table: never a legal meld.
         two = view.hand.pieces[:2]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from randpos import random_position
 
-from solver.cards import Joker
+from solver.cards import Joker, Piece
 from solver.engine import hint
 from solver.plan import JokerStep, KeepStep, MeldStep, PlanError, hint_payload, plan_play
 from solver.position import Position, Table
@@ -158,7 +158,9 @@ def test_hint_payload_adds_moves() -> None:
         found.to_dict()
     )
     assert payload["old_table"] == str(found.position.table)  # no 'before': canonical numbering
-    (group,) = payload["rearrangements"]  # type: ignore[misc]
+    rearrangements = payload["rearrangements"]
+    assert isinstance(rearrangements, list)
+    (group,) = rearrangements
     assert group["kind"] == "trade" and group["steps"] == [1, 2, 3] and group["tangle"] == 4
     moves = payload["moves"]
     assert isinstance(moves, list) and len(moves) == 3
@@ -235,8 +237,10 @@ def test_replay_rebuilds_the_hint_table_on_random_positions(variant: Variant) ->
         # What a built-on meld's step takes out is exactly what leaves that old meld.
         for step in plan.steps:
             if isinstance(step, MeldStep) and step.on_meld is not None:
-                old = Counter(position.table.melds[step.on_meld - 1].real_cards)
-                left = Counter(p for d in step.removes for p in d.pieces if not isinstance(p, Joker))
+                old: Counter[Piece] = Counter(position.table.melds[step.on_meld - 1].real_cards)
+                left: Counter[Piece] = Counter(
+                    p for d in step.removes for p in d.pieces if not isinstance(p, Joker)
+                )
                 assert not (old - left) - Counter(step.meld.pieces), plan.lines()
                 assert all(d.target != step.new_meld for d in step.removes)
         plans += 1

@@ -153,9 +153,18 @@ def test_the_schema_says_position_excludes_table_and_hand(spec: dict[str, Any], 
         "never 'position' together with 'table' or 'hand'" in schema["properties"]["position"]["description"]
     )
     extra = {"after": "Kh Kd Kc"} if model == "CheckRequest" else {}
-    valid = [{"position": WORKED}, {"table": "Kh Kd Kc"}, {"hand": "Ac"}, {"table": "", "hand": "Ac"}]
+    valid: list[dict[str, str | None]] = [
+        {"position": WORKED},
+        {"table": "Kh Kd Kc"},
+        {"hand": "Ac"},
+        {"table": "", "hand": "Ac"},
+    ]
     valid.append({"position": None, "hand": "Ac"})
-    invalid = [{}, {"position": WORKED, "table": "Kh Kd Kc"}, {"position": WORKED, "hand": "Ac"}]
+    invalid: list[dict[str, str | None]] = [
+        {},
+        {"position": WORKED, "table": "Kh Kd Kc"},
+        {"position": WORKED, "hand": "Ac"},
+    ]
     invalid.append({"position": None})
     shape = {key: value for key, value in schema.items() if key in ("oneOf", "anyOf", "allOf", "not")}
     for body in valid:

@@ -34,7 +34,7 @@ VARIANTS = [
 def _check(position: Position, variant: Variant, options: dict[str, object]) -> tuple[int, int] | None:
     """Compare engine and brute force on one position; return the engine's pair."""
     expected = brute_force_best(position, variant, **options)  # type: ignore[arg-type]
-    pairs = set()
+    pairs: set[tuple[int, int] | None] = set()
     for fast_path in (True, False):
         found = hint(position, variant=variant, fast_path=fast_path, **options)  # type: ignore[arg-type]
         where = (str(position), options, found.engine)

@@ -55,7 +55,7 @@ def _unavailable(reason: str) -> None:
 
 
 try:
-    from playwright.sync_api import BrowserContext, Page, sync_playwright
+    from playwright.sync_api import BrowserContext, Page, Request, sync_playwright
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - the test extra installs playwright
@@ -592,7 +592,13 @@ def test_a_position_and_its_options_are_shared_by_the_address(watched: Watched) 
 def test_the_options_reach_the_hint(watched: Watched) -> None:
     page = _open(watched)
     requests: list[dict[str, Any]] = []
-    page.on("request", lambda r: r.url.endswith("/v1/hint") and requests.append(json.loads(r.post_data)))
+
+    def keep(request: Request) -> None:
+        if request.url.endswith("/v1/hint"):
+            assert request.post_data is not None  # a hint is a POST with a JSON body
+            requests.append(json.loads(request.post_data))
+
+    page.on("request", keep)
 
     def hint(position: str) -> dict[str, str]:
         page.fill("#notation", position)
