@@ -104,3 +104,28 @@ def test_usage_errors_are_one_line_and_exit_2() -> None:
         lines = outcome.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], (args, lines)
         assert "--help')" in lines[0]
+
+
+NARROW = {"COLUMNS": "80", "TERMINAL_WIDTH": "80"}
+
+
+def _all_commands() -> list[str]:
+    return re.findall(r"^│ ([a-z]+) ", _help().split("Commands", 1)[1], flags=re.MULTILINE)
+
+
+def test_every_command_is_found() -> None:
+    assert {*COMMAND_ORDER, "advise", "match", "review"} <= set(_all_commands())
+
+
+@pytest.mark.parametrize("command", _all_commands())
+def test_descriptions_reflow_at_80_columns(command: str) -> None:
+    # A docstring's own line breaks used to be kept, so a line longer than the terminal
+    # wrapped and left a word or two alone on the next line ("--jobs," in hint's help).
+    outcome = CliRunner().invoke(app, [command, "--help"], env=NARROW)
+    assert outcome.exit_code == 0, outcome.output
+    description = outcome.stdout.split("Usage:", 1)[1].split("╭", 1)[0].splitlines()[1:]
+    lines = [line.rstrip() for line in description]
+    for number, line in enumerate(lines[:-1]):
+        follows = lines[number + 1]
+        if line and follows and not follows.lstrip().startswith("•"):
+            assert len(line) > 40, f"{command}: a short line inside a paragraph: {line!r}"

@@ -93,6 +93,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Help texts reflow to the terminal (in rich's mode each line break of a docstring is
+    # kept, and a line wider than the terminal leaves a word alone on the next line).
+    rich_markup_mode="markdown",
 )
 out = FacesConsole(highlight=False, soft_wrap=True)
 """Standard output for people: it says pieces and words as the command's game does
@@ -182,7 +185,7 @@ def load_unseen(text: str | None) -> list[Piece] | None:
     if text is None:
         return None
     try:
-        return list(Hand.parse(text).pieces)
+        return list(Hand.parse(text, label="unseen card").pieces)
     except ValueError as error:
         fail(f"bad --unseen {text!r}: {error}")
 

@@ -162,8 +162,8 @@ def hint_command(
 ) -> None:
     """Find the best play.  Exit 1 when there is no play, 2 for bad input.
 
-    --batch answers every line in order (bad lines as errors, exit 2 at the end); --jobs,
-    --scheduler or --scheduler-file spread a batch over processes or a Dask cluster.
+    --batch answers every line in order (bad lines as errors, exit 2 at the end).
+    --jobs, --scheduler or --scheduler-file spread a batch over processes or Dask.
     --alternatives N also shows the N next-best plays (one position only).
     """
     if not 0 <= others < MAX_ALTERNATIVES:

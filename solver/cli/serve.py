@@ -41,18 +41,18 @@ def serve(
 ) -> None:
     """Serve the web page and the HTTP API (uvicorn); Ctrl-C stops it.
 
-    \b
     Endpoints:
-      GET  /              the web page (hint, analyze, puzzles)
-      POST /v1/hint       the best play, with its moves
-      POST /v1/check      judge a play: {ok, reasons}
-      POST /v1/analyze    playable cards, best plays, draw or meld, outs
-      POST /v1/advise     the turn's options ranked over sampled deals
-      POST /v1/puzzles    verified puzzles with solutions
-      GET  /v1/variants   the rule variants
-      GET  /healthz       liveness and solver-pool load
-      HEAD /healthz       liveness only
-      GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
+
+    - GET  /              the web page (hint, analyze, puzzles)
+    - POST /v1/hint       the best play, with its moves
+    - POST /v1/check      judge a play: {ok, reasons}
+    - POST /v1/analyze    playable cards, best plays, draw or meld, outs
+    - POST /v1/advise     the turn's options ranked over sampled deals
+    - POST /v1/puzzles    verified puzzles with solutions
+    - GET  /v1/variants   the rule variants
+    - GET  /healthz       liveness and solver-pool load
+    - HEAD /healthz       liveness only
+    - GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_ADVISE_SECONDS (s, 10),
