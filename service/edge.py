@@ -87,10 +87,11 @@ def table_of(text: str, field: str, *, keep_order: bool = False) -> Table:
 
 
 def cards_of(text: str, field: str) -> tuple[Piece, ...]:
-    """Parse cards written like a hand (``7h 8h *``)."""
+    """Parse cards written like a hand (``7h 8h *``); a bad one is named by the field
+    (``unseen card 2``)."""
     visible(text, field)
     try:
-        return Hand.parse(text).pieces
+        return Hand.parse(text, label=f"{field} card").pieces
     except NotationError as error:
         raise _notation(error, field) from None
 

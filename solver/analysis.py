@@ -202,7 +202,7 @@ def _inputs(
     """The arguments as objects: notation parsed, a preset's name looked up, as ``hint``
     accepts them (a TypeError says what to pass for anything else)."""
     if isinstance(unseen, str):
-        unseen = Hand.parse(unseen).pieces
+        unseen = Hand.parse(unseen, label="unseen card").pieces
     elif unseen is not None:
         wrong = (
             unseen

@@ -114,14 +114,16 @@ class Hand:
         return cls(tuple(sorted(pieces, key=piece_sort_key)))
 
     @classmethod
-    def parse(cls, text: str) -> Hand:
+    def parse(cls, text: str, *, label: str = "hand card") -> Hand:
+        """Cards written like a hand (``7h 8h *``); a bad one is named as ``label`` and
+        its number (``unseen card 2`` for a list of unseen cards)."""
         pieces: list[Piece] = []
         for number, token in enumerate(text.split(), start=1):
             try:
                 pieces.append(parse_piece(token))
             except NotationError as error:
                 raise NotationError(
-                    f"bad card {token!r}: {error}", token=token, where=f"hand card {number}"
+                    f"bad card {token!r}: {error}", token=token, where=f"{label} {number}"
                 ) from None
         return cls.of(pieces)
 

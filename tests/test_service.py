@@ -335,6 +335,11 @@ def test_bad_input_gets_a_422_naming_the_problem(
     assert (error["type"], error["field"]) == (kind, field)
 
 
+def test_a_bad_unseen_card_is_named_as_an_unseen_card(client: TestClient) -> None:
+    error = error_of(client.post("/v1/analyze", json={"position": "/ 2c", "unseen": "2h 7z"}), 422)
+    assert error["message"].endswith("(unseen card 2)") and "hand card" not in error["message"]
+
+
 def test_an_impossible_position_lists_every_problem(client: TestClient) -> None:
     error = error_of(client.post("/v1/hint", json={"position": "Ah Ah Ah | * 5c 6c / * * 2c"}), 422)
     assert len(error["problems"]) >= 3
