@@ -331,9 +331,13 @@ def test_replay_on_many_big_positions(variant: Variant) -> None:
 def test_plan_play_takes_notation_and_preset_names_as_check_play_does() -> None:
     before = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
     after = "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
-    from_objects = plan_play(Position.parse(before), Table.parse(after), variant=Variant.manipulation())
+    typed_before = Position.parse(before, keep_order=True)
+    typed_after = Table.parse(after, keep_order=True)
+    from_objects = plan_play(typed_before, typed_after, variant=Variant.manipulation())
     from_text = plan_play(before, after, variant="manipulation")
     assert from_text.lines() == from_objects.lines()
+    # Written melds keep their order: meld 1 is the first one typed, Kh Kd Kc.
+    assert from_text.lines()[0].startswith("Meld 1 becomes new meld 1, Jh Qh Kh: take out Kd")
     with pytest.raises(TypeError, match="expected a Table or its notation"):
         plan_play(before, 3)  # type: ignore[arg-type]
     with pytest.raises(PlanError, match="not a legal play"):
