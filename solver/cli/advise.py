@@ -146,7 +146,7 @@ def advise_command(
         typer.Option(help="Cards you cannot see, e.g. '7h 8h *' (default: the deck minus table and hand)."),
     ] = None,
     budget: Annotated[
-        float, typer.Option("--budget", help="Seconds to spend sampling deals.")
+        float, typer.Option("--budget", help="Seconds to spend sampling deals (at least 2 are played).")
     ] = DEFAULT_BUDGET,
     samples: Annotated[
         int, typer.Option(help="Most deals to sample (the budget may stop earlier).")

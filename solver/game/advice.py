@@ -26,10 +26,12 @@ interval and the *loss* against the best option (a paired interval: the same dea
 
 Reproducible: deal ``i`` comes from ``seed`` and ``i`` alone, so the same seed and the
 same number of deals give the same answer.  ``budget_seconds`` bounds the time: deals
-stop being added once it is spent (at least ``MIN_SAMPLES`` are played unless the
-budget runs out during them), and ``samples`` caps them; the answer says how many
-were played.  Pass a large budget and a fixed ``samples`` for results that do not
-depend on the machine's speed.
+stop being added once it is spent, counting the work before them (the first advice in a
+process also loads the solver, about half a second); ``MIN_SAMPLES`` are played
+whatever the budget, and the deal under way when it runs out is finished, so a short
+budget can be overrun (``Advice.seconds`` says by how much).  ``samples`` caps the
+deals; the answer says how many were played.  Pass a large budget and a fixed
+``samples`` for results that do not depend on the machine's speed.
 """
 
 from __future__ import annotations
