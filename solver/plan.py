@@ -305,13 +305,13 @@ def plan_play(before: Position | str, after: Table | str, *, variant: Variant | 
     """Steps that turn ``before`` into the table ``after`` while moving the fewest pieces.
 
     Both may be given in notation; the melds are then numbered as written (``meld 1`` is
-    the first one typed), as ``Position.parse(..., keep_order=True)`` does.  ``after``
-    must be a legal play from ``before`` under ``variant`` (Manipulation Rummy by default,
-    or a preset's name); otherwise PlanError lists the referee's reasons.
+    the first one typed).  ``after`` must be a legal play from ``before`` under
+    ``variant`` (Manipulation Rummy by default, or a preset's name); otherwise PlanError
+    lists the referee's reasons.
     """
     rules = as_variant(variant)
-    before = Position.parse(before, keep_order=True) if isinstance(before, str) else as_position(before)
-    after = Table.parse(after, keep_order=True) if isinstance(after, str) else as_table(after)
+    before = as_position(before, keep_order=True)
+    after = as_table(after, keep_order=True)
     verdict = check_play(before, after, variant=rules)
     if not verdict.ok:
         raise PlanError("not a legal play: " + "; ".join(verdict.reasons))

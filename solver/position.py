@@ -213,24 +213,26 @@ class Position:
         return self
 
 
-def as_position(value: Position | str) -> Position:
-    """A Position as given, or parsed from its notation (``'Kh Kd Kc / Ac'``): library
-    calls accept either.  A TypeError says what to pass for anything else."""
+def as_position(value: Position | str, *, keep_order: bool = False) -> Position:
+    """A Position as given, or parsed from its notation (``'Kh Kd Kc / Ac'``; with
+    ``keep_order`` its melds stay as written): library calls accept either.  A TypeError
+    says what to pass for anything else."""
     if isinstance(value, Position):
         return value
     if isinstance(value, str):
-        return Position.parse(value)
+        return Position.parse(value, keep_order=keep_order)
     raise TypeError(
         f"expected a Position or its notation such as 'Kh Kd Kc / Ac', not {type(value).__name__}"
     )
 
 
-def as_table(value: Table | str) -> Table:
-    """A Table as given, or parsed from its notation (``'Kh Kd Kc | 7h 8h 9h'``)."""
+def as_table(value: Table | str, *, keep_order: bool = False) -> Table:
+    """A Table as given, or parsed from its notation (``'Kh Kd Kc | 7h 8h 9h'``; with
+    ``keep_order`` its melds stay as written)."""
     if isinstance(value, Table):
         return value
     if isinstance(value, str):
-        return Table.parse(value)
+        return Table.parse(value, keep_order=keep_order)
     raise TypeError(
         f"expected a Table or its notation such as 'Kh Kd Kc | 7h 8h 9h', not {type(value).__name__}"
     )
