@@ -130,6 +130,11 @@ def _error_bytes(status: int, phrase: str, kind: str, message: str, extra: str =
     return head.encode("ascii") + body
 
 
+REFUSED_LINGER = 1.0
+"""Seconds a refused connection stays open after its answer, reading and dropping what
+the client still sends (see ``GuardedHttpToolsProtocol._refuse``)."""
+
+
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with bounded request heads, timeouts and a connection cap.
 
@@ -170,11 +175,22 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def _refuse(self, answer: bytes) -> None:
-        """Answer with ``answer`` and close, reading nothing more."""
+        """Answer with ``answer`` and close, reading nothing more.
+
+        The answer goes out with the end of the stream after it, and the connection stays
+        open for ``REFUSED_LINGER`` seconds more, what the client still sends dropped
+        unread: closed at once while a client is still sending (a head too large), the
+        socket would answer the unread bytes with a reset, and the client's system may
+        then throw the answer away before the client reads it."""
         self._refused = True
         self._cancel_head_timer()
-        if not self.transport.is_closing():
-            self.transport.write(answer)
+        if self.transport.is_closing():
+            return
+        self.transport.write(answer)
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(REFUSED_LINGER, self.transport.close)
+        else:
             self.transport.close()
 
     def _in_request(self) -> bool:
