@@ -164,7 +164,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self._refuse(
                 _error_bytes(
                     503, "Service Unavailable", "busy", message, f"retry-after: {self.retry_after}\r\n"
-                )
+                ),
+                linger=False,
             )
             return
         # uvicorn arms the idle timer only after a response: a silent new connection gets one too.
@@ -174,20 +175,22 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._cancel_head_timer()
         super().connection_lost(exc)
 
-    def _refuse(self, answer: bytes) -> None:
+    def _refuse(self, answer: bytes, *, linger: bool = True) -> None:
         """Answer with ``answer`` and close, reading nothing more.
 
-        The answer goes out with the end of the stream after it, and the connection stays
-        open for ``REFUSED_LINGER`` seconds more, what the client still sends dropped
-        unread: closed at once while a client is still sending (a head too large), the
-        socket would answer the unread bytes with a reset, and the client's system may
-        then throw the answer away before the client reads it."""
+        With ``linger``, the answer goes out with the end of the stream after it, and the
+        connection stays open for ``REFUSED_LINGER`` seconds more, what the client still
+        sends dropped unread: closed at once while a client is still sending (a head too
+        large), the socket would answer the unread bytes with a reset, and the client's
+        system may then throw the answer away before the client reads it.  A connection
+        over the cap is closed at once (it has sent nothing yet, and lingering would let a
+        flood hold more sockets than the cap)."""
         self._refused = True
         self._cancel_head_timer()
         if self.transport.is_closing():
             return
         self.transport.write(answer)
-        if self.transport.can_write_eof():
+        if linger and self.transport.can_write_eof():
             self.transport.write_eof()
             self.loop.call_later(REFUSED_LINGER, self.transport.close)
         else:
