@@ -54,6 +54,7 @@ def oracle_check(seed: int, count: int, variant: Variant) -> int:
     other backends)."""
     rng = random.Random(seed)
     compared = asked = 0
+    settled_low = settled_high = 0  # draws answered under the program's first, lower limit, and past it
     for at in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7, min_table_cards=3)
         while variant.jokers and at % 2 == 0 and not _freeable(position):
@@ -74,7 +75,16 @@ def oracle_check(seed: int, count: int, variant: Variant) -> int:
                 answer,
             )
             compared += 1
+            base = answers[0]
+            if piece is not None and base is not None and base.has_play:
+                if answer.points <= base.points:
+                    settled_low += 1
+                else:
+                    settled_high += 1
     assert compared >= 0.9 * asked, (compared, asked)
+    # A draw is asked first under the position's own fewest points as its limit, and
+    # again under the full limit when nothing is found below it: both ways are checked.
+    assert settled_low > 0 and settled_high > 0, (settled_low, settled_high)
     return compared
 
 
