@@ -253,6 +253,52 @@ def test_a_position_past_the_budget_answers_no_draw_either() -> None:
     assert fewest_points(position, variant, [None, *pieces]) == [None] * (len(pieces) + 1)
 
 
+def test_a_bound_lets_the_program_answer_a_position_past_the_budget() -> None:
+    """Given the points of a play of the position (the caller's best play), the program
+    tries the position again under that bound: it answers the position, and the draws
+    that leave no more than it, exactly as CP-SAT alone does; the other draws stay
+    unanswered, and the analysis settles them elsewhere, with the same results."""
+    variant = Variant.manipulation()
+    position = Position.parse(PAST_THE_BUDGET).validate(variant)
+    pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+    best = hint(position, variant=variant)
+    plain = best_after_draws(position, variant, pieces, time_limit=10.0, fast_path=False)
+    assert best.hand.points(variant) == plain.now_points
+    answers = fewest_points(position, variant, [None, *pieces], bound=best.hand.points(variant))
+    assert answers[0] is not None and answers[0].points == plain.now_points
+    exact = {draw.piece: draw for draw in plain.draws}
+    answered = 0
+    for piece, answer in zip(pieces, answers[1:], strict=True):
+        draw = exact[piece]
+        if answer is None:
+            assert draw.points > plain.now_points, (piece, draw)
+            continue
+        assert (answer.points, answer.has_play) == (draw.points, draw.has_play), (piece, answer, draw)
+        answered += 1
+    assert answered > len(pieces) // 2, (answered, len(pieces))
+    fast = best_after_draws(position, variant, pieces, time_limit=10.0, now=best)
+    assert [(d.piece, d.points, d.has_play) for d in fast.draws] == [
+        (d.piece, d.points, d.has_play) for d in plain.draws
+    ]
+    assert sum(d.settled_by == "points" for d in fast.draws) == answered
+    # Without the caller's play the analysis finds one itself, with the same results.
+    alone = best_after_draws(position, variant, pieces, time_limit=10.0)
+    assert [(d.piece, d.points, d.has_play) for d in alone.draws] == [
+        (d.piece, d.points, d.has_play) for d in plain.draws
+    ]
+
+
+def test_a_bound_below_every_play_answers_nothing() -> None:
+    """A bound no play reaches (the caller's mistake) leaves the position unanswered
+    rather than giving a wrong value."""
+    variant = Variant.manipulation()
+    position = Position.parse(PAST_THE_BUDGET).validate(variant)
+    best = hint(position, variant=variant).hand.points(variant)
+    assert best > 0
+    pieces = sorted(unseen_counts(position, variant), key=piece_sort_key)
+    assert fewest_points(position, variant, [None, *pieces], bound=best - 1) == [None] * (len(pieces) + 1)
+
+
 def test_playable_cards_agree_with_the_cpsat_enumeration() -> None:
     """Which hand cards some legal play uses: the program (a hand copy of each card put on
     the table) against CP-SAT's enumeration, and every card the best play lays counts."""

@@ -63,10 +63,17 @@ def best_after_draws(
         normal = Joker() if isinstance(piece, Joker) else piece
         if normal not in distinct:
             distinct.append(normal)
-    by_points = _points_draws(position, variant, distinct) if fast_path else []
+    by_points, outgrown = _points_draws(position, variant, distinct) if fast_path else ([], False)
     current = _given(now, position, variant) if now is not None else None
     if current is None and fast_path:
         current = _searched_now(position, variant, started)
+    if outgrown and len(position.hand):
+        # The program outgrew its budget on the position: the best play's points bound it,
+        # and under that bound it usually fits and settles most draws (those that leave
+        # no more), which the search and the draw model would each take far longer over.
+        if current is None:
+            current = _solved_now(position, variant, started, time_limit)
+        by_points, _ = _points_draws(position, variant, distinct, bound=current.now_points)
     if current is None and len(by_points) == len(distinct) and len(position.hand):
         current = _solved_now(position, variant, started, time_limit)
     searched = current
@@ -88,19 +95,23 @@ def best_after_draws(
     )
 
 
-def _points_draws(position: Position, variant: Variant, pieces: list[Piece]) -> list[DrawValue]:
-    """The draws the points program settles (none when it does not cover the position,
-    or cannot finish the position as it is: its draws would not finish either)."""
+def _points_draws(
+    position: Position, variant: Variant, pieces: list[Piece], *, bound: int | None = None
+) -> tuple[list[DrawValue], bool]:
+    """The draws the points program settles, and whether it outgrew its budget on the
+    position as it is (then it settles none: its draws would not finish either, unless
+    it is asked again with ``bound``, the points of a play of the position; see
+    ``points.fewest_points``).  None are settled where it does not cover the position."""
     if not len(position.hand) or not points_program.covers(position, variant):
-        return []
-    answers = points_program.fewest_points(position, variant, [None, *pieces])
+        return [], False
+    answers = points_program.fewest_points(position, variant, [None, *pieces], bound=bound)
     if answers[0] is None:
-        return []
+        return [], True
     return [
         DrawValue(piece, answer.points, answer.has_play, True, "points")
         for piece, answer in zip(pieces, answers[1:], strict=True)
         if answer is not None
-    ]
+    ], False
 
 
 def _current(found: Solution | Hint, variant: Variant, started: float) -> DrawResults:

@@ -372,6 +372,7 @@ typedef struct {
     int64_t joker_points;
     int64_t hand_points; /* the whole hand's points */
     int64_t base;        /* the answer for the position as it is */
+    int bounded;         /* the base was found under the caller's bound (see fewest_points) */
 } Inputs;
 
 /* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
@@ -433,9 +434,11 @@ static int question(const Inputs *in, long code, int64_t *answer) {
             PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", code, played);
             return -1;
         }
-        *answer = in->base == ANSWER_UNKNOWN ? ANSWER_UNKNOWN
-                                             : evaluate(in, -1, (int)played, in->hand_points + 1,
-                                                        first_changed(in, (int)played));
+        /* (under a bound the saved states stop at the bound: such a question would run
+           from the start under the limit the position outgrew, so it is not asked) */
+        *answer = in->base == ANSWER_UNKNOWN || in->bounded
+                      ? ANSWER_UNKNOWN
+                      : evaluate(in, -1, (int)played, in->hand_points + 1, first_changed(in, (int)played));
         return 0;
     }
     if (code < -1 || code > NKINDS || (code == NKINDS && in->hand_jokers + in->njokers >= MAX_JOKERS) ||
@@ -464,10 +467,16 @@ static int question(const Inputs *in, long code, int64_t *answer) {
        states might beat) the draw is asked again under the full limit.  A layer
        overflow under the lower limit would overflow under the higher one too: its
        states are a subset. */
-    if (in->base >= 0 && drawn_points > 0) {
+    if (in->base >= 0 && (drawn_points > 0 || in->bounded)) {
         int64_t low = evaluate(in, (int)code, -1, in->base + 1, first);
         if (low == ANSWER_UNKNOWN || (low >= 0 && low <= in->base)) {
             *answer = low;
+            return 0;
+        }
+        /* Under a bound the saved states stop there: the full limit would start from
+           scratch under the limit the position outgrew.  Another backend answers. */
+        if (in->bounded) {
+            *answer = ANSWER_UNKNOWN;
             return 0;
         }
     }
@@ -480,7 +489,7 @@ static int question(const Inputs *in, long code, int64_t *answer) {
 /* ---- Python interface ---- */
 
 PyDoc_STRVAR(fewest_points_doc,
-             "fewest_points(ace_high, table, hand, points, hand_jokers, joker_points, table_jokers, draws)\n"
+             "fewest_points(ace_high, table, hand, points, hand_jokers, joker_points, table_jokers, draws, bound=-1)\n"
              "--\n\n"
              "The fewest hand points after one play, for the position with each of ``draws`` added\n"
              "to the hand: -1 for the position as it is, a card index 0..51, or 52 for a joker; or\n"
@@ -488,14 +497,18 @@ PyDoc_STRVAR(fewest_points_doc,
              "``table`` and ``hand`` count real copies per card index, ``points`` what a hand copy\n"
              "left costs, ``table_jokers`` the card index each table joker stands for.  Returns a\n"
              "list of answers: the points, -1 when the table cannot be laid out, -2 when the program\n"
-             "outgrew its budget, on that question or on the position as it is (ask another backend).");
+             "outgrew its budget, on that question or on the position as it is (ask another backend).\n"
+             "``bound`` (when >= 0) is the points some play of the position as it is leaves (the\n"
+             "caller's best play): when the position outgrows the budget under the limit every draw\n"
+             "needs, it is evaluated again under the bound, and then only the draws that leave no\n"
+             "more than the position are answered (the others, and the 100 + k questions, -2).");
 
 static PyObject *fewest_points(PyObject *self, PyObject *args) {
     int ace_high, hand_jokers;
-    long long joker_points;
+    long long joker_points, bound = -1;
     PyObject *table_obj, *hand_obj, *points_obj, *jokers_obj, *draws_obj;
-    if (!PyArg_ParseTuple(args, "pOOOiLOO", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
-                          &joker_points, &jokers_obj, &draws_obj))
+    if (!PyArg_ParseTuple(args, "pOOOiLOO|L", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
+                          &joker_points, &jokers_obj, &draws_obj, &bound))
         return NULL;
     Inputs in;
     in.ace_high = ace_high;
@@ -544,7 +557,21 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
         if (in.points[k] > dearest) dearest = in.points[k];
     for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
     g_snapshotting = 1;
+    in.bounded = 0;
     in.base = evaluate(&in, -1, -1, in.hand_points + dearest + 1, 1);
+    if (in.base == ANSWER_UNKNOWN && bound >= 0 && bound < in.hand_points + dearest) {
+        /* Past the budget: the caller's play bounds the answer, and under that limit the
+           position often fits (the states dearer than the bound are cut).  Only an answer
+           within the bound is taken (one outside it means the bound was not a play's). */
+        for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+        int64_t within = evaluate(&in, -1, -1, (int64_t)bound + 1, 1);
+        if (within >= 0 && within <= bound) {
+            in.base = within;
+            in.bounded = 1;
+        } else {
+            for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+        }
+    }
     g_snapshotting = 0;
     for (Py_ssize_t d = 0; d < ndraws; d++) {
         int64_t answer;

@@ -17,6 +17,8 @@ def fewest_points(
     joker_points: int,
     table_jokers: Sequence[int],
     draws: Sequence[int],
+    bound: int = -1,
 ) -> list[int]:
     """Per question in ``draws`` (-1: the position; k: card k drawn; 52: a joker drawn;
-    100 + k: a hand copy of card k played) the fewest points, INFEASIBLE or UNKNOWN."""
+    100 + k: a hand copy of card k played) the fewest points, INFEASIBLE or UNKNOWN.
+    ``bound`` >= 0: the points a play of the position leaves (see the C docstring)."""

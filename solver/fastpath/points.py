@@ -89,12 +89,19 @@ def fewest_points(
     draws: Sequence[Piece | None],
     *,
     objective: Objective = "points",
+    bound: int | None = None,
 ) -> list[PointsAnswer | None]:
     """For each of ``draws`` (None: the position as it is; a card; ``Joker()``), the fewest
     points (or cards, ``objective="cards"``) the hand keeps after one play with it added.
     An entry is None where the program does not answer (a joker past two in all, or a
     layer too big): ask another backend.  The position must be validated and ``covers``
-    must accept it."""
+    must accept it.
+
+    ``bound`` is what some legal play of the position as it is leaves in the hand (the
+    caller's best play, in the objective's units), or None.  A position too big for the
+    program under the limit every draw needs is then tried again under the bound, which
+    it often fits: it answers the position itself and the draws that leave no more than
+    it (most of them), and None for the others."""
     counts = _Counts.of(position, opening=False)
     costs, joker_cost = _costs(variant, objective)
     jokers = counts.hand_jokers + sum(counts.table_jokers)
@@ -111,7 +118,7 @@ def fewest_points(
             code = piece.index
         codes.append(code)
         asked.append(at)
-    found = _ask(counts, variant, costs, joker_cost, codes)
+    found = _ask(counts, variant, costs, joker_cost, codes, bound=bound)
     hand_cost = sum(costs[k] * counts.hand[k] for k in range(CARD_KINDS)) + joker_cost * counts.hand_jokers
     answers: list[PointsAnswer | None] = [None] * len(draws)
     for at, code, value in zip(asked, codes, found, strict=True):
@@ -225,11 +232,26 @@ def _worth(kinds: list[tuple[Card, int]], target: int, variant: Variant) -> list
 
 
 def _ask(
-    counts: _Counts, variant: Variant, costs: Sequence[int], joker_cost: int, codes: list[int]
+    counts: _Counts,
+    variant: Variant,
+    costs: Sequence[int],
+    joker_cost: int,
+    codes: list[int],
+    *,
+    bound: int | None = None,
 ) -> list[int]:
-    """The C module's answers to ``codes`` about the position ``counts`` describes."""
+    """The C module's answers to ``codes`` about the position ``counts`` describes
+    (``bound``: see ``fewest_points``)."""
     table_jokers = [k for k in range(CARD_KINDS) for _ in range(counts.table_jokers[k])]
     hand_jokers = counts.hand_jokers
     return _points.fewest_points(
-        variant.ace_high, counts.table_real, counts.hand, costs, hand_jokers, joker_cost, table_jokers, codes
+        variant.ace_high,
+        counts.table_real,
+        counts.hand,
+        costs,
+        hand_jokers,
+        joker_cost,
+        table_jokers,
+        codes,
+        -1 if bound is None else bound,
     )
