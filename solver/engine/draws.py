@@ -63,16 +63,20 @@ def best_after_draws(
         normal = Joker() if isinstance(piece, Joker) else piece
         if normal not in distinct:
             distinct.append(normal)
-    by_points, outgrown = _points_draws(position, variant, distinct) if fast_path else ([], False)
     current = _given(now, position, variant) if now is not None else None
     if current is None and fast_path:
         current = _searched_now(position, variant, started)
-    if outgrown and len(position.hand):
-        # The program outgrew its budget on the position: the best play's points bound it,
-        # and under that bound it usually fits and settles most draws (those that leave
-        # no more), which the search and the draw model would each take far longer over.
-        if current is None:
-            current = _solved_now(position, variant, started, time_limit)
+    # A known best play's points bound the program: should it outgrow its budget on the
+    # position, it tries again under that bound, where it usually fits and settles most
+    # draws (those that leave no more), which the search and the draw model would each
+    # take far longer over.
+    bound = None if current is None else current.now_points
+    by_points: list[DrawValue] = []
+    outgrown = False
+    if fast_path:
+        by_points, outgrown = _points_draws(position, variant, distinct, bound=bound)
+    if outgrown and current is None and len(position.hand):
+        current = _solved_now(position, variant, started, time_limit)
         by_points, _ = _points_draws(position, variant, distinct, bound=current.now_points)
     if current is None and len(by_points) == len(distinct) and len(position.hand):
         current = _solved_now(position, variant, started, time_limit)
