@@ -14,10 +14,10 @@ from collections import Counter
 
 from solver.cards import Card, Joker, Piece, Rank, Suit
 from solver.melds import Meld, position_card
-from solver.position import Hand, Position, Table
+from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
-__all__ = ["random_options", "random_position"]
+__all__ = ["random_options", "random_position", "twin_joker_position"]
 
 
 def _random_meld(rng: random.Random, variant: Variant, stock: Counter[Card]) -> list[Card] | None:
@@ -118,3 +118,68 @@ def random_options(rng: random.Random, variant: Variant) -> dict[str, object]:
     elif roll < 0.45 and variant.opening_points:
         options["opened"] = False
     return options
+
+
+def _meld_through(rng: random.Random, variant: Variant, card: Card) -> list[Card]:
+    """Effective cards of a random group or sequence that holds ``card``."""
+    if rng.random() < 0.5:
+        others = rng.sample([suit for suit in Suit if suit != card.suit], rng.choice((2, 3)))
+        return [Card(card.rank, suit) for suit in sorted([card.suit, *others])]
+    length = rng.choice((3, 3, 4, 5))
+    at = int(card.rank)
+    start = rng.randint(max(1, at - length + 1), min(at, variant.max_position - length + 1))
+    return [position_card(p, card.suit) for p in range(start, start + length)]
+
+
+def twin_joker_position(
+    rng: random.Random, variant: Variant, *, max_table_cards: int = 24
+) -> Position | None:
+    """A random position whose table holds two jokers declared as the same card X, each
+    in its own meld, among other random melds; the hand leans toward X and the table's
+    neighbours.  RULES.md's counting rule then lets only as many of the two change as
+    real X end on the table, and which of the two melds keeps its joker decides the
+    melds broken.  None when the draw does not make a valid position (try again).
+
+    The variant needs two decks and two jokers."""
+    stock: Counter[Card] = Counter({card: variant.decks for card in (Card(r, s) for r in Rank for s in Suit)})
+    twin = Card(Rank(rng.randint(2, 12)), Suit(rng.randrange(4)))
+    melds: list[Meld] = []
+    for _ in range(2):
+        cards = _meld_through(rng, variant, twin)
+        needed = Counter(card for card in cards if card != twin)
+        if any(stock[card] < count for card, count in needed.items()):
+            return None
+        stock.subtract(needed)
+        melds.append(Meld.of([Joker(card) if card == twin else card for card in cards]))
+    placed = sum(len(meld.pieces) for meld in melds)
+    target = rng.randint(placed, max(placed, max_table_cards))
+    for _ in range(100):
+        if placed >= target:
+            break
+        more = _random_meld(rng, variant, stock)
+        if more is None or placed + len(more) > max_table_cards:
+            continue
+        stock.subtract(more)
+        melds.append(Meld.of(more))
+        placed += len(more)
+    table_cards = [piece for meld in melds for piece in meld.pieces if isinstance(piece, Card)]
+    hand: list[Piece] = []
+    for _ in range(rng.randint(1, 7)):
+        if stock[twin] and rng.random() < 0.15:
+            choice = twin
+        elif rng.random() < 0.7:
+            near = [card for card in _near(rng.choice([*table_cards, twin])) if stock[card]]
+            if not near:
+                continue
+            choice = rng.choice(near)
+        else:
+            choice = rng.choice([card for card, count in stock.items() if count > 0])
+        stock[choice] -= 1
+        hand.append(choice)
+    if not hand:
+        return None
+    position = Position(Table.of(melds), Hand.of(hand))
+    try:
+        return position.validate(variant)
+    except PositionError:
+        return None

@@ -149,6 +149,23 @@ def test_a_table_joker_that_can_never_be_freed_is_the_searchs() -> None:
         ("4s *5s 6s 7s / 5s 9c 10c", None, 1),
         # Two jokers of one card, one real copy on the table: one joker may be freed.
         ("4s *5s 6s | *5s 5h 5d | 5s 5c 5d / 8c 9c", None, None),
+        # Two jokers declared 10h and a real 10h from the hand: the sequence keeps its
+        # joker and the group's joker is freed for Qh.  A kept meld's joker does not use
+        # up the freeing (the search once counted it, and broke the sequence as well).
+        (
+            "9h *10h Jh | 10s *10h 10d 10c / 10s 10h Kh 10c",
+            "9h *10h Jh *Qh Kh | 10s 10d 10c | 10s 10h 10c",
+            1,
+        ),
+        # Two jokers declared 4c and one real 4c: one joker leaves its group still a 4c
+        # (locked), the other is freed for 5c, and 6c is played.  Freeing the first one
+        # too (as the search once did whenever the rule allowed) would use up the only
+        # freeing and leave 6c in the hand.
+        (
+            "2c 3c 4c 5c 6c | 4s 4h 4d *4c | 4s 4h 4d *4c / 10d 6c",
+            "2c 3c 4c 5c 6c | *4c *5c 6c | 4s 4h 4d | 4s 4h 4d",
+            2,
+        ),
     ],
 )
 def test_table_jokers_that_can_be_freed_are_the_searchs(

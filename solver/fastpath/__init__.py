@@ -10,7 +10,8 @@ then the fewest old melds broken.
 It covers positions with table jokers, freeable or not: a table joker that stays in
 its kept meld keeps its declaration; one whose meld breaks is freed (a wildcard that
 must be used) while RULES.md's counting rule allows, else it stays locked (a card of its
-declared kind); how many real copies of a joker's card the hand adds to the table is
+declared kind; where two jokers of one card compete for one freeing, either may stay
+locked); how many real copies of a joker's card the hand adds to the table is
 fixed per search by ``solver.fastpath.configs``, one search per configuration.
 ``keep_jokers`` is two configurations: the hand jokers stay in the hand, or the play
 goes out with them (wildcards that must be used).  The opening rule searches the hand
@@ -152,7 +153,7 @@ def search(
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
-    best: tuple[int, Config, list[tuple[int, ...]]] | None = None
+    best: tuple[int, Config, list[tuple[int, ...]], tuple[int, ...]] | None = None
     for config in configurations(
         counts.hand,
         counts.hand_jokers,
@@ -190,16 +191,16 @@ def search(
             assert found is not None
             total = base + primary * weight + broken
             if best is None or total < best[0]:
-                best = (total, config, found)
+                best = (total, config, found, _search.last_freed())
     solve_end = time.perf_counter()
     table = position.table
     played: tuple[Piece, ...] = ()
     hand = position.hand.pieces
     broken = 0
     if best is not None:
-        total, config, found = best
+        total, config, found, freed = best
         broken = total % weight
-        melds = _pieces(found, counts, config)
+        melds = _pieces(found, counts, freed)
         old = {meld.pieces: meld for meld in position.table.melds}
         table = Table.of((list(position.table.melds) if opening else []) + _joined(melds, old))
         played, hand = _split_hand(position, counts, melds)
@@ -256,16 +257,16 @@ def _block(meld: Meld) -> tuple[int, int, int, int, int]:
 
 
 def _pieces(
-    found: list[tuple[int, ...]], counts: _Counts, config: Config
+    found: list[tuple[int, ...]], counts: _Counts, freed: tuple[int, ...]
 ) -> list[tuple[bool, tuple[Piece, ...]]]:
     """The search's melds as pieces, each with its kept flag.
 
     Codes +64 are wildcards (hand jokers, freed table jokers) and +128 table jokers kept
     in their old melds; a table joker that left its meld but stayed locked comes back as
     a plain card of its kind, and is told apart here: of the table jokers declared X,
-    ``kept`` stayed in kept melds, ``min(free[X], the rest)`` were freed, and the others
-    are locked copies of X among the plain X the search placed (outside kept melds
-    first, so kept old melds keep their real cards)."""
+    some stayed in kept melds, those in ``freed`` (the search's ``last_freed``) were
+    freed, and the others are locked copies of X among the plain X the search placed
+    (outside kept melds first, so kept old melds keep their real cards)."""
     marked: list[list[bool]] = [[code >= _JOKER_FLAG for code in codes] for _, *codes in found]
     if any(counts.table_jokers):  # else no plain card can be a locked table joker
         kept_jokers = [0] * CARD_KINDS
@@ -273,8 +274,9 @@ def _pieces(
             for code in codes:
                 if code >= _LOCKED_FLAG:
                     kept_jokers[code - _LOCKED_FLAG] += 1
-        left = [table - kept for table, kept in zip(counts.table_jokers, kept_jokers, strict=True)]
-        locked = [out - min(free, out) for out, free in zip(left, config.free, strict=True)]
+        locked = [table - kept for table, kept in zip(counts.table_jokers, kept_jokers, strict=True)]
+        for card in freed:
+            locked[card] -= 1
         for want_kept in (False, True):
             for (kept, *codes), flags in zip(found, marked, strict=True):
                 if bool(kept) != want_kept:

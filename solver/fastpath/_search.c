@@ -17,11 +17,16 @@
  * Table jokers.  A block records which of its cards are table jokers.  Kept, a joker
  * keeps its declaration (it is a card of its kind in the block).  Broken, it is freed
  * (a *mandatory wildcard*: it must go into some meld, declared as anything) while fewer
- * jokers of its card are out of their blocks than the card's freeing capacity, else it
- * stays locked: a mandatory card of its declared kind, like a real copy.  Freeing
- * whenever allowed never loses, since a wildcard may keep its old declaration.  The
- * capacity (RULES.md's counting rule: real copies of the card on the final table) is
- * fixed by the caller, one search per configuration of the hand cards that decide it.
+ * jokers of its card are freed than the card's freeing capacity, else it stays locked: a
+ * mandatory card of its declared kind, like a real copy.  The state marks which jokers
+ * were freed: a kept block's joker, and a locked one, keep their declaration and use
+ * none of the capacity.  Freeing whenever allowed never loses, since a wildcard may keep
+ * its old declaration, except where two jokers of one card compete for a capacity of
+ * one: a joker that goes on standing for its card should then stay locked and leave
+ * the freeing to the other, so a break tries both there.  The capacity (RULES.md's
+ * counting rule: real copies of the card on the final table) is fixed by the caller,
+ * one search per configuration of the hand cards that decide it; the caller learns
+ * which jokers the play freed from ``last_freed()``.
  * A slot takes a mandatory wildcard before a hand joker (they are alike, and the first
  * must be used), or may break an intact block to free its joker for the slot.  The
  * same mechanism carries hand jokers that must be played (``keep_jokers`` going out).
@@ -96,12 +101,13 @@ typedef struct {
 
 /* Word 3 holds cards 48-51 in bits 0-15; above them the hand jokers left, the played
    flag, the mandatory wildcards left (freed table jokers, and hand jokers that must go
-   out) and the opening value still needed. */
+   out), the opening value still needed, and which table jokers were freed. */
 #define JOKER_SHIFT 16
 #define PLAYED_BIT ((uint64_t)1 << 18)
 #define WILD_SHIFT 19
 #define NEED_SHIFT 21
 #define MAX_NEED 63
+#define FREED_SHIFT 27 /* a bit per entry of the table joker list: that joker was freed */
 #define LOCKED_FLAG 128 /* added to a card index in the output: a table joker kept in its old meld */
 
 static inline int mand_of(const State *s, int k) { return (int)((s->w[k >> 4] >> ((k & 15) * 4)) & 3); }
@@ -343,28 +349,42 @@ static int64_t leaf(const State *child, int64_t extra, int step, const Laid *lai
     return total;
 }
 
-/* How many table jokers standing for ``card`` are out of their blocks (broken). */
-static int jokers_out(const State *s, int card) {
+/* How many table jokers standing for ``card`` were freed.  A kept block's joker keeps its
+   declaration, and so does one locked out of a broken block: neither uses any of the
+   card's freeing capacity, so the state marks the freed jokers themselves. */
+static int jokers_freed(const State *s, int card) {
     int n = 0;
     for (int i = 0; i < g_njokers; i++)
-        if (g_joker_cards[i] == card && !((s->mask >> g_joker_blocks[i]) & 1)) n++;
+        if (g_joker_cards[i] == card && (s->w[3] >> (FREED_SHIFT + i)) & 1) n++;
     return n;
 }
 
+/* Per block, a bit per entry of the joker list for its table jokers that compete for
+   their card's freeing capacity: some jokers of the card may be freed, but not all
+   (two jokers declared alike, one real copy). */
+static int g_contested[MAXBLOCKS];
+
 /*
  * Block ``b`` breaks: its cards become mandatory loose cards.  A table joker in it is
- * freed (a mandatory wildcard) while fewer jokers of its card are out than the freeing
+ * freed (a mandatory wildcard) while fewer jokers of its card are freed than the freeing
  * capacity of that card allows (RULES.md's counting rule, with the capacity fixed by the
  * caller's configuration), else it stays locked: a mandatory card of its declared kind.
- * Freeing whenever allowed never loses: a wildcard may keep its old declaration.
- * Returns whether a joker was freed.
+ * Freeing whenever allowed never loses, since a wildcard may keep its old declaration,
+ * except where jokers of one card compete for the capacity: there a joker that keeps
+ * its card should stay locked and leave the capacity to the other, so the callers try
+ * both (``lock``: a bit per entry of the joker list to keep locked; see
+ * ``next_lock``).  Returns whether a joker was freed.
  */
-static int break_block(State *s, int b) {
+static int break_block(State *s, int b, int lock) {
     const Block *block = &g_blocks[b];
     uint64_t freed = 0;
-    for (uint64_t m = block->joker_mask; m; m &= m - 1) {
-        int card = __builtin_ctzll(m);
-        if (jokers_out(s, card) < g_free[card]) freed |= (uint64_t)1 << card;
+    for (int i = 0; block->joker_mask && i < g_njokers; i++) {
+        if (g_joker_blocks[i] != b || (lock >> i) & 1) continue;
+        int card = g_joker_cards[i];
+        if (jokers_freed(s, card) < g_free[card]) {
+            freed |= (uint64_t)1 << card;
+            s->w[3] |= (uint64_t)1 << (FREED_SHIFT + i);
+        }
     }
     s->mask &= ~((uint64_t)1 << b);
     for (int i = 0; i < block->ncards; i++) {
@@ -373,6 +393,25 @@ static int break_block(State *s, int b) {
         else add_mand(s, card);
     }
     return freed != 0;
+}
+
+/*
+ * The ways block ``b`` can break are its lock masks (see ``break_block``): 0, every joker
+ * freed that may be, then each other subset of its contested jokers (``g_contested``)
+ * kept locked, where locking changes something (each would be freed otherwise).  A
+ * caller loops ``for (lock = 0; lock >= 0; lock = next_lock(s, b, lock))``.
+ */
+static inline int next_lock(const State *s, int b, int lock) {
+    int contested = g_contested[b];
+    if (!contested) return -1;
+    for (;;) {
+        lock = (lock - contested) & contested; /* the next subset, back to 0 after all */
+        if (lock == 0) return -1;
+        int matters = 1;
+        for (int i = 0; i < g_njokers; i++)
+            if ((lock >> i) & 1 && jokers_freed(s, g_joker_cards[i]) >= g_free[g_joker_cards[i]]) matters = 0;
+        if (matters) return lock;
+    }
 }
 
 /*
@@ -387,6 +426,11 @@ typedef struct {
     int source; /* a wildcard's: 0 mandatory, 1 a hand joker, 2 + b the table joker of block b */
 } Option;
 
+/* A slot's options: an optional copy; with three jokers in all, at most four wildcards
+   (a hand joker and a joker freed from each block, one of them two ways when its other
+   joker competes for its card's capacity); at most four blocks holding the card, two
+   of them a second way (a competing joker kept locked): 11.  The blocks' options are
+   checked against the room left all the same (past it, the search gives up). */
 #define MAX_OPTIONS 12
 
 /* Whether block ``b`` is the first block of the joker list entry ``i`` (a block with two
@@ -423,14 +467,19 @@ static int wild_options(const State *s, Option *out) {
     for (int i = 0; i < g_njokers; i++) {
         int b = g_joker_blocks[i];
         if (!((s->mask >> b) & 1) || !first_joker_entry(i)) continue;
-        State next = *s;
-        if (!break_block(&next, b)) continue;
-        take_wild(&next);
-        out[n].state = next;
-        out[n].extra = 1;
-        out[n].joker = 1;
-        out[n].source = 2 + b;
-        n++;
+        for (int lock = 0; lock >= 0; lock = next_lock(s, b, lock)) {
+            if (n >= MAX_OPTIONS - 1) {
+                g_aborted = 1;
+                break;
+            }
+            out[n].state = *s;
+            if (!break_block(&out[n].state, b, lock)) continue;
+            take_wild(&out[n].state);
+            out[n].extra = 1;
+            out[n].joker = 1;
+            out[n].source = 2 + b;
+            n++;
+        }
     }
     return n;
 }
@@ -456,14 +505,20 @@ static int slot_options(const State *s, int card, int low, int allow_joker, Opti
     for (int i = 0; i < g_nholding[card]; i++) {
         int b = g_holding[card][i];
         if (!(s->mask & ((uint64_t)1 << b))) continue;
-        out[n].state = *s;
-        break_block(&out[n].state, b);
-        /* The block's card was a table joker, freed: that is a wildcard option above. */
-        if (mand_of(&out[n].state, card) == 0) continue;
-        take_mand(&out[n].state, card);
-        out[n].extra = 1;
-        out[n].joker = 0;
-        n++;
+        for (int lock = 0; lock >= 0; lock = next_lock(s, b, lock)) {
+            if (n >= MAX_OPTIONS) {
+                g_aborted = 1;
+                break;
+            }
+            out[n].state = *s;
+            break_block(&out[n].state, b, lock);
+            /* The block's card was a table joker, freed: that is a wildcard option above. */
+            if (mand_of(&out[n].state, card) == 0) continue;
+            take_mand(&out[n].state, card);
+            out[n].extra = 1;
+            out[n].joker = 0;
+            n++;
+        }
     }
     return n;
 }
@@ -670,20 +725,23 @@ static int64_t expand_block(const State *s, int b) {
             }
         }
     }
-    State broken = *s;
     int avoid = g_avoid;
-    if (break_block(&broken, b)) {
-        /* A table joker of the block is freed: its card may be the key no longer, and
-           its cards may meet again in one meld (the joker declared otherwise), so the
-           break is a step of its own. */
-        g_avoid = -1;
-        v = leaf(&broken, 1, STEP_LEAVE, NULL);
-    } else {
-        g_avoid = b;
-        v = expand_card(&broken, block->key, block->key, 1);
+    for (int lock = 0; lock >= 0; lock = next_lock(s, b, lock)) {
+        State broken = *s;
+        if (break_block(&broken, b, lock)) {
+            /* A table joker of the block is freed: its card may be the key no longer, and
+               its cards may meet again in one meld (the joker declared otherwise), so the
+               break is a step of its own. */
+            g_avoid = -1;
+            v = leaf(&broken, 1, STEP_LEAVE, NULL);
+        } else {
+            g_avoid = b;
+            v = expand_card(&broken, block->key, block->key, 1);
+        }
+        g_avoid = avoid;
+        if (v < best) best = v;
     }
-    g_avoid = avoid;
-    return v < best ? v : best;
+    return best;
 }
 
 /* Table jokers in intact blocks that their card's freeing capacity could still free. */
@@ -947,11 +1005,21 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
 }
 
 static size_t g_last_expansions;
+static int g_last_freed[3], g_nlast_freed; /* the cards of the table jokers the last play freed */
 
 static PyObject *last_expansions(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
     return PyLong_FromSize_t(g_last_expansions);
+}
+
+static PyObject *last_freed(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    PyObject *cards = PyTuple_New(g_nlast_freed);
+    if (!cards) return NULL;
+    for (int i = 0; i < g_nlast_freed; i++) PyTuple_SET_ITEM(cards, i, PyLong_FromLong(g_last_freed[i]));
+    return cards;
 }
 
 PyDoc_STRVAR(search_doc,
@@ -1011,6 +1079,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     g_busy = 1;
     g_last_expansions = 0;
+    g_nlast_freed = 0;
     g_njokers = 0;
     State root;
     memset(&root, 0, sizeof(root));
@@ -1096,6 +1165,12 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
             goto done;
         }
     }
+    memset(g_contested, 0, sizeof(g_contested));
+    for (int i = 0; i < g_njokers; i++) {
+        int card = g_joker_cards[i], declared = 0;
+        for (int j = 0; j < g_njokers; j++) declared += g_joker_cards[j] == card;
+        if (g_free[card] > 0 && g_free[card] < declared) g_contested[g_joker_blocks[i]] |= 1 << i;
+    }
     g_weight = g_nblocks + 1;
     g_joker_cost = joker_cost;
     g_budget = budget > 0 ? (size_t)budget : 1;
@@ -1147,7 +1222,11 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
             Py_DECREF(melds);
             goto release;
         }
-        if (lowest_card(&at) == NKINDS && !at.mask) break;
+        if (lowest_card(&at) == NKINDS && !at.mask) {
+            for (int i = 0; i < g_njokers; i++)
+                if ((at.w[3] >> (FREED_SHIFT + i)) & 1) g_last_freed[g_nlast_freed++] = g_joker_cards[i];
+            break;
+        }
         if (!entry->exact) {
             PyErr_SetString(PyExc_RuntimeError, "fast path: a state on the winning path has no exact cost");
             Py_DECREF(melds);
@@ -1197,6 +1276,9 @@ done:
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS, search_doc},
     {"last_expansions", last_expansions, METH_NOARGS, "The expansions the last search made (for budgets)."},
+    {"last_freed", last_freed, METH_NOARGS,
+     "The cards of the table jokers the last search's play freed (one entry per joker; empty\n"
+     "unless it found a play).  The others that left their melds stayed locked."},
     {NULL, NULL, 0, NULL},
 };
 
