@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from solver.cards import Card, Joker, Piece, Rank, Suit
 from solver.melds import Meld, position_card
 from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
-__all__ = ["random_options", "random_position", "twin_joker_position"]
+__all__ = ["ace_joker_position", "random_options", "random_position", "twin_joker_position"]
 
 
 def _random_meld(rng: random.Random, variant: Variant, stock: Counter[Card]) -> list[Card] | None:
@@ -131,6 +132,45 @@ def _meld_through(rng: random.Random, variant: Variant, card: Card) -> list[Card
     return [position_card(p, card.suit) for p in range(start, start + length)]
 
 
+def _fill_and_deal(
+    rng: random.Random,
+    variant: Variant,
+    stock: Counter[Card],
+    melds: list[Meld],
+    *,
+    max_table_cards: int,
+    most_hand: int,
+    pick: Callable[[list[Card]], Card | None],
+) -> Position | None:
+    """Random melds from ``stock`` after ``melds`` up to a random table size, then a hand
+    of 1..``most_hand`` cards each chosen by ``pick`` (given the table's real cards; None
+    skips one), as a validated position, or None when it is not valid."""
+    placed = sum(len(meld.pieces) for meld in melds)
+    target = rng.randint(placed, max(placed, max_table_cards))
+    for _ in range(100):
+        if placed >= target:
+            break
+        more = _random_meld(rng, variant, stock)
+        if more is None or placed + len(more) > max_table_cards:
+            continue
+        stock.subtract(more)
+        melds.append(Meld.of(more))
+        placed += len(more)
+    table_cards = [piece for meld in melds for piece in meld.pieces if isinstance(piece, Card)]
+    hand: list[Piece] = []
+    for _ in range(rng.randint(1, most_hand)):
+        choice = pick(table_cards)
+        if choice is not None:
+            stock[choice] -= 1
+            hand.append(choice)
+    if not hand:
+        return None
+    try:
+        return Position(Table.of(melds), Hand.of(hand)).validate(variant)
+    except PositionError:
+        return None
+
+
 def twin_joker_position(
     rng: random.Random, variant: Variant, *, max_table_cards: int = 24
 ) -> Position | None:
@@ -151,35 +191,47 @@ def twin_joker_position(
             return None
         stock.subtract(needed)
         melds.append(Meld.of([Joker(card) if card == twin else card for card in cards]))
-    placed = sum(len(meld.pieces) for meld in melds)
-    target = rng.randint(placed, max(placed, max_table_cards))
-    for _ in range(100):
-        if placed >= target:
-            break
-        more = _random_meld(rng, variant, stock)
-        if more is None or placed + len(more) > max_table_cards:
-            continue
-        stock.subtract(more)
-        melds.append(Meld.of(more))
-        placed += len(more)
-    table_cards = [piece for meld in melds for piece in meld.pieces if isinstance(piece, Card)]
-    hand: list[Piece] = []
-    for _ in range(rng.randint(1, 7)):
+
+    def pick(table_cards: list[Card]) -> Card | None:
         if stock[twin] and rng.random() < 0.15:
-            choice = twin
-        elif rng.random() < 0.7:
+            return twin
+        if rng.random() < 0.7:
             near = [card for card in _near(rng.choice([*table_cards, twin])) if stock[card]]
-            if not near:
-                continue
-            choice = rng.choice(near)
-        else:
-            choice = rng.choice([card for card, count in stock.items() if count > 0])
-        stock[choice] -= 1
-        hand.append(choice)
-    if not hand:
+            return rng.choice(near) if near else None
+        return rng.choice([card for card, count in stock.items() if count > 0])
+
+    return _fill_and_deal(rng, variant, stock, melds, max_table_cards=max_table_cards, most_hand=7, pick=pick)
+
+
+def ace_joker_position(rng: random.Random, variant: Variant, *, max_table_cards: int = 30) -> Position | None:
+    """A random position whose table holds a run with a joker standing for one of its
+    aces (low, or high with ace-high), sometimes a long one (up to every position, an
+    ace at each end), among other random melds; the hand leans toward aces and the
+    table's neighbours, where a real ace may free the joker or the run may grow to the
+    other ace.  None when the draw does not make a valid position (try again).
+
+    The variant needs jokers."""
+    stock: Counter[Card] = Counter({card: variant.decks for card in (Card(r, s) for r in Rank for s in Suit)})
+    suit = Suit(rng.randrange(4))
+    top = variant.max_position
+    length = rng.choice((3, 3, 4, 5, 8, top - 1, top))
+    start = rng.choice((1, top - length + 1)) if top == 14 else 1
+    cards = [position_card(p, suit) for p in range(start, start + length)]
+    ace = Card(Rank(1), suit)
+    at = rng.choice([i for i, card in enumerate(cards) if card == ace])
+    needed = Counter(card for i, card in enumerate(cards) if i != at)
+    if any(stock[card] < count for card, count in needed.items()):
         return None
-    position = Position(Table.of(melds), Hand.of(hand))
-    try:
-        return position.validate(variant)
-    except PositionError:
-        return None
+    stock.subtract(needed)
+    melds = [Meld.of([Joker(card) if i == at else card for i, card in enumerate(cards)])]
+
+    def pick(table_cards: list[Card]) -> Card | None:
+        aces = [card for card in stock if card.rank == 1 and stock[card]]
+        if aces and rng.random() < 0.3:
+            return rng.choice(aces)
+        if rng.random() < 0.7:
+            near = [card for card in _near(rng.choice(table_cards)) if stock[card]]
+            return rng.choice(near) if near else None
+        return rng.choice([card for card, count in stock.items() if count > 0])
+
+    return _fill_and_deal(rng, variant, stock, melds, max_table_cards=max_table_cards, most_hand=6, pick=pick)

@@ -166,6 +166,14 @@ def test_a_table_joker_that_can_never_be_freed_is_the_searchs() -> None:
             "2c 3c 4c 5c 6c | *4c *5c 6c | 4s 4h 4d | 4s 4h 4d",
             2,
         ),
+        # The real As goes low, and the joker standing for As stays at the top: a run from
+        # ace to ace.  The search once marked a kept run's joker by its card, and read the
+        # real ace back as a second joker (an illegal table).
+        (
+            "2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks *As / As",
+            "As 2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks *As",
+            0,
+        ),
     ],
 )
 def test_table_jokers_that_can_be_freed_are_the_searchs(

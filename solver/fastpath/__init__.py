@@ -65,6 +65,12 @@ _MAX_JOKERS = 3
 _MAX_NEED = 63
 """The largest opening value the search can track."""
 
+_ACE_BITS = 0b1111
+"""The four aces' bits in a card mask (card indices 0-3)."""
+
+_ACE_HIGH = 14
+"""An ace's position at the top of a run (ace-high)."""
+
 
 def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: bool) -> bool:
     """Whether the fast path can answer this (validated, non-empty-handed) position."""
@@ -77,6 +83,13 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
     counts = _Counts.of(position, opening=_opening(variant, opened))
     if sum(counts.table_jokers) + counts.hand_jokers > _MAX_JOKERS:
         return False
+    if variant.ace_high and any(counts.table_jokers[:4]) and not _opening(variant, opened):
+        # The search reads a table meld's jokers by the card they stand for, which does
+        # not say which end of a run from ace to ace a joker standing for its ace fills
+        # (the real ace fills the other): such a table goes to CP-SAT.
+        for block in map(_block, position.table.melds):
+            if block[0] == 1 and block[2] == 1 and block[3] == _ACE_HIGH and block[4] & _ACE_BITS:
+                return False
     # A state holds at most 3 copies of a card that must be placed: the table's real
     # copies, its jokers standing for the card, and hand copies a configuration forces.
     return all(counts.table_real[x] + counts.table_jokers[x] + counts.hand[x] <= 3 for x in range(CARD_KINDS))

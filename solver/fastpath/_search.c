@@ -141,6 +141,7 @@ typedef struct {
     int key;
     uint64_t cards_mask; /* a bit per card it holds */
     uint64_t joker_mask; /* a bit per card a table joker in it stands for */
+    uint64_t joker_places; /* a run's: a bit per position (1..14) a table joker fills */
 } Block;
 
 /* ---- the problem (one search at a time: the GIL is held throughout) ---- */
@@ -261,7 +262,8 @@ typedef struct {
     int suit, first, last, jokers; /* a run: suit, positions first..last, bit mask of joker positions */
     int rank, reals, joker_suits;  /* a group: rank, suits held by real cards, suits jokers stand for */
     int kept;                      /* whether it holds a whole old meld (kept, absorbed) */
-    uint64_t locked;               /* cards held by table jokers of the old melds it keeps */
+    uint64_t locked;               /* table jokers of the old melds it keeps: a run's by position
+                                      (an ace may stand at both ends), a group's by card */
 } Laid;
 
 static int laid_codes(const Laid *m, int *out) {
@@ -270,7 +272,7 @@ static int laid_codes(const Laid *m, int *out) {
         for (int t = m->first; t <= m->last; t++) {
             int card = card_at(t, m->suit);
             if ((m->jokers >> t) & 1) out[n++] = card + JOKER_FLAG;
-            else out[n++] = card + (((m->locked >> card) & 1) ? LOCKED_FLAG : 0);
+            else out[n++] = card + (((m->locked >> t) & 1) ? LOCKED_FLAG : 0);
         }
         return n;
     }
@@ -583,13 +585,13 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
             laid.last = end;
             laid.jokers = jokers;
             laid.kept = 1;
-            laid.locked = locked | block->joker_mask;
+            laid.locked = locked | block->joker_places;
             int64_t v = leaf(&next, extra, STEP_MELD, &laid);
             if (v < best) best = v;
         }
         if (end < g_max_position) {
             int64_t v = run_from(&next, suit, first, end + 1, held_first, held_last, low, extra, here, jokers, 1,
-                                 locked | block->joker_mask);
+                                 locked | block->joker_places);
             if (v < best) best = v;
         }
     }
@@ -597,7 +599,8 @@ static int64_t run_from(const State *s, int suit, int first, int t, int held_fir
 }
 
 /* Every run start at or below ``held_first`` (lower slots are jokers or later cards);
-   ``kept`` when the prefilled part is a kept block, whose table jokers are ``locked``. */
+   ``kept`` when the prefilled part is a kept block, whose table jokers are at the
+   positions ``locked``. */
 static int64_t runs_through(const State *s, int suit, int held_first, int held_last, int low, int64_t base,
                             int kept, uint64_t locked) {
     int64_t best = INF;
@@ -705,7 +708,7 @@ static int64_t expand_block(const State *s, int b) {
     State kept = *s;
     kept.mask &= ~((uint64_t)1 << b);
     if (block->is_run) {
-        v = runs_through(&kept, block->suit, block->first, block->last, block->key, 0, 1, block->joker_mask);
+        v = runs_through(&kept, block->suit, block->first, block->last, block->key, 0, 1, block->joker_places);
         if (v < best) best = v;
     } else {
         Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 0, 1, block->joker_mask};
@@ -1001,6 +1004,14 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
     }
     if (jokers & ~block->cards_mask) return -1;
     block->joker_mask = jokers;
+    block->joker_places = 0;
+    if (is_run) {
+        /* A run from one ace to the other holds the ace's card twice: a joker standing
+           for it could be either (the caller leaves such melds to CP-SAT). */
+        if (b == 1 && c == 14 && (jokers >> card_at(1, a)) & 1) return -1;
+        for (int p = b; p <= c; p++)
+            if ((jokers >> card_at(p, a)) & 1) block->joker_places |= (uint64_t)1 << p;
+    }
     return 0;
 }
 
