@@ -298,6 +298,11 @@ static void snapshot(int position, const Layer *layer) {
     saved->ready = 1;
 }
 
+/* Marks every saved state as gone (a new evaluation of the position starts). */
+static void forget_snapshots(void) {
+    for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+}
+
 static int64_t run_program(int64_t limit, int first) {
     Layer *from = &g_layers[0], *to = &g_layers[1];
     layer_clear(from);
@@ -555,7 +560,7 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     int64_t dearest = joker_points;
     for (int k = 0; k < NKINDS; k++)
         if (in.points[k] > dearest) dearest = in.points[k];
-    for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+    forget_snapshots();
     g_snapshotting = 1;
     in.bounded = 0;
     in.base = evaluate(&in, -1, -1, in.hand_points + dearest + 1, 1);
@@ -563,13 +568,13 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
         /* Past the budget: the caller's play bounds the answer, and under that limit the
            position often fits (the states dearer than the bound are cut).  Only an answer
            within the bound is taken (one outside it means the bound was not a play's). */
-        for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+        forget_snapshots();
         int64_t within = evaluate(&in, -1, -1, (int64_t)bound + 1, 1);
         if (within >= 0 && within <= bound) {
             in.base = within;
             in.bounded = 1;
         } else {
-            for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+            forget_snapshots();
         }
     }
     g_snapshotting = 0;
