@@ -111,6 +111,21 @@ def test_worked_example_is_the_searchs() -> None:
     assert str(found.table) == "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac"
 
 
+def test_independent_parts_of_a_table_are_searched_apart() -> None:
+    # The court cards and the low runs share no meld once the ace is played (no joker can
+    # bridge them): each part is solved on its own, and the costs add up.
+    position = Position.parse(
+        "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc | 3s 4s 5s 6s | 3h 4h 5h 6h | 3d 4d 5d 6d / Ac 3c"
+    )
+    found = hint(position)
+    assert found.engine == "search" and _search.last_splits() > 0
+    # Three melds broken for Jc Qc Kc Ac, two for a group of threes with the 3c.
+    assert found.goes_out and found.melds_broken == 5
+    assert check_play(position, found.table, variant=Variant.manipulation()).ok
+    model = hint(position, fast_path=False)
+    assert model.goes_out and model.melds_broken == 5
+
+
 def test_positions_the_search_leaves_to_cp_sat() -> None:
     manipulation, rummikub = Variant.manipulation(), Variant.rummikub()
     # An opening worth more than the search can count.

@@ -75,6 +75,13 @@
  * cuts every branch at its limit and reuses the bounds of the rounds before.  The
  * winning path is then walked again to read off the melds.  A budget on expansions
  * stops the search (the caller then asks CP-SAT).
+ *
+ * Independent parts.  Once every joker is settled (none in the hand or freed and
+ * unplaced, none in an intact block that could still free it), a hand piece is played
+ * and no opening value is needed, pending items that no chain of pending items joins
+ * (next places in a suit, one rank, one block) can never share a meld: such a state is
+ * solved as the sum of its parts, each memoized as a state of its own (see
+ * ``split_parts``), instead of every combination of the parts' states.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -142,6 +149,7 @@ typedef struct {
     uint64_t cards_mask; /* a bit per card it holds */
     uint64_t joker_mask; /* a bit per card a table joker in it stands for */
     uint64_t joker_places; /* a run's: a bit per position (1..14) a table joker fills */
+    uint64_t nodes;        /* its cards as places (see ``place_of``), for the split into parts */
 } Block;
 
 /* ---- the problem (one search at a time: the GIL is held throughout) ---- */
@@ -926,6 +934,122 @@ static int64_t lower_bound(const State *s, int64_t limit) {
 }
 
 /*
+ * Independent parts.  Where no joker can move between cards any more (no hand joker or
+ * mandatory wildcard left, no intact block holding a table joker that could still be
+ * freed), something from the hand is played already and no opening value is needed,
+ * two pending items can only end in one meld when a chain of pending items joins
+ * them: places next to each other in one suit (a run has no gap without a joker),
+ * cards of one rank (a group), the cards of one intact block (kept together, or broken
+ * into cards that go on from there) and an ace's two places.  The pending items then
+ * fall into parts that no meld spans, and the least cost of the state is the sum of
+ * the parts' least costs, each a state of its own in the memo: the search would
+ * otherwise visit every combination of the parts' states, where the parts visit each
+ * of theirs once.
+ *
+ * Places: a card at position p (1..14, an ace at 1 and, with ace-high, at 14) of suit s
+ * is bit s * 16 + p of a 64-bit mask.
+ */
+#define MAX_PARTS 8
+#define PLACE_LANES 0x7ffe7ffe7ffe7ffeULL  /* positions 1..14 of each suit */
+#define PLACE_ONES 0x0002000200020002ULL   /* position 1 of each suit */
+#define PLACE_TOPS 0x4000400040004000ULL   /* position 14 of each suit */
+
+/* The places of card ``card``: its position, and an ace's top one with ace-high. */
+static inline uint64_t places_of(int card) {
+    int rank = card / 4 + 1, suit = card % 4;
+    uint64_t places = (uint64_t)1 << (suit * 16 + rank);
+    if (rank == 1 && g_max_position == 14) places |= (uint64_t)1 << (suit * 16 + 14);
+    return places;
+}
+
+/* The places one step from ``part``: next in its suit, of its rank in every suit, an
+   ace's other place. */
+static inline uint64_t next_places(uint64_t part) {
+    uint64_t ranks = (part | part >> 16 | part >> 32 | part >> 48) & 0xffff;
+    uint64_t near = (part << 1) | (part >> 1) | ranks * 0x0001000100010001ULL;
+    near |= ((part & PLACE_ONES) << 13) | ((part & PLACE_TOPS) >> 13);
+    return near & PLACE_LANES;
+}
+
+/* Whether every joker is settled for good: none in the hand, none freed and unplaced,
+   none in an intact block that breaking it could free. */
+static int jokers_settled(const State *s) {
+    if (jokers_of(s) || wild_of(s)) return 0;
+    for (int i = 0; i < g_njokers; i++)
+        if ((s->mask >> g_joker_blocks[i]) & 1 && jokers_freed(s, g_joker_cards[i]) < g_free[g_joker_cards[i]])
+            return 0;
+    return 1;
+}
+
+/* The state's independent parts as states of their own, into ``parts``; returns how
+   many (1 when it does not split, or may not be split). */
+static size_t g_splits; /* states split into parts by the search under way */
+
+static int split_parts(const State *s, State *parts) {
+    if (!played_of(s) || need_of(s) || !jokers_settled(s)) return 1;
+    uint64_t loose = loose_cards(s), present = 0;
+    for (uint64_t m = loose; m; m &= m - 1) present |= places_of(__builtin_ctzll(m));
+    for (uint64_t m = s->mask; m; m &= m - 1) present |= g_blocks[__builtin_ctzll(m)].nodes;
+    uint64_t left = present;
+    int n = 0;
+    uint64_t found[MAX_PARTS + 1];
+    while (left) {
+        uint64_t part = left & -left;
+        for (;;) {
+            uint64_t grown = part | (next_places(part) & present);
+            for (uint64_t m = s->mask; m; m &= m - 1) {
+                const Block *block = &g_blocks[__builtin_ctzll(m)];
+                if (block->nodes & grown) grown |= block->nodes;
+            }
+            if (grown == part) break;
+            part = grown;
+        }
+        if (n == MAX_PARTS) return 1;
+        found[n++] = part;
+        left &= ~part;
+    }
+    if (n < 2) return 1;
+    g_splits++;
+    for (int i = 0; i < n; i++) {
+        State *part = &parts[i];
+        memset(part, 0, sizeof(*part));
+        part->w[3] = s->w[3] & ~(uint64_t)0xffff; /* the flags and the freed jokers */
+        for (uint64_t m = loose; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            if (places_of(k) & found[i]) part->w[k >> 4] |= s->w[k >> 4] & ((uint64_t)15 << ((k & 15) * 4));
+        }
+        for (uint64_t m = s->mask; m; m &= m - 1) {
+            int b = __builtin_ctzll(m);
+            if (g_blocks[b].nodes & found[i]) part->mask |= (uint64_t)1 << b;
+        }
+    }
+    return n;
+}
+
+/*
+ * The least cost of independent parts together below ``limit``, or a lower bound of at
+ * least ``limit``: each part is solved under what the others' best known bounds leave
+ * of the limit, and their sum is exact only when every part's cost is.
+ */
+static int64_t solve_parts(const State *parts, int n, int64_t limit) {
+    int64_t bounds[MAX_PARTS], total = 0;
+    for (int i = 0; i < n; i++) {
+        Entry *entry = find(&parts[i]);
+        bounds[i] = entry->used ? entry->value : lower_bound(&parts[i], -1);
+        total = total + bounds[i] >= INF ? INF : total + bounds[i];
+    }
+    for (int i = 0; i < n && total < limit; i++) {
+        int64_t value = solve(&parts[i], limit - (total - bounds[i]));
+        if (g_aborted) return INF;
+        if (value > bounds[i]) {
+            total = total - bounds[i] + value >= INF ? INF : total - bounds[i] + value;
+            bounds[i] = value;
+        }
+    }
+    return total;
+}
+
+/*
  * Memoized: an entry holds the exact cost, or a lower bound when an earlier search
  * below a smaller limit was cut (a branch and bound whose bounds are remembered).
  */
@@ -942,7 +1066,9 @@ static int64_t solve(const State *s, int64_t limit) {
         }
         int tracing = g_tracing;
         g_tracing = 0;
-        int64_t found = expand(s, limit);
+        State parts[MAX_PARTS];
+        int nparts = split_parts(s, parts);
+        int64_t found = nparts > 1 ? solve_parts(parts, nparts, limit) : expand(s, limit);
         g_tracing = tracing;
         if (g_aborted) return INF;
         if (found > value) value = found;
@@ -1003,6 +1129,7 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
         }
     }
     if (jokers & ~block->cards_mask) return -1;
+    for (int i = 0; i < block->ncards; i++) block->nodes |= places_of(block->cards[i]);
     block->joker_mask = jokers;
     block->joker_places = 0;
     if (is_run) {
@@ -1015,13 +1142,19 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
     return 0;
 }
 
-static size_t g_last_expansions;
+static size_t g_last_expansions, g_last_splits;
 static int g_last_freed[3], g_nlast_freed; /* the cards of the table jokers the last play freed */
 
 static PyObject *last_expansions(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
     return PyLong_FromSize_t(g_last_expansions);
+}
+
+static PyObject *last_splits(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_last_splits);
 }
 
 static PyObject *last_freed(PyObject *self, PyObject *args) {
@@ -1090,6 +1223,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     g_busy = 1;
     g_last_expansions = 0;
+    g_last_splits = 0;
     g_nlast_freed = 0;
     g_njokers = 0;
     State root;
@@ -1200,6 +1334,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
        the lower bounds it leaves in the memo make the next round cheap. */
     int64_t total = 0, limit = 1, ceiling = cap >= 0 ? (int64_t)cap : INF;
     g_expansions = 0;
+    g_splits = 0;
     for (;;) {
         if (limit > ceiling) limit = ceiling;
         total = solve(&root, limit);
@@ -1211,6 +1346,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
         limit = total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
     g_last_expansions = g_expansions;
+    g_last_splits = g_splits;
     if (g_aborted) {
         result = Py_BuildValue("(iiiO)", SEARCH_OVER_BUDGET, -1, -1, Py_None);
         goto release;
@@ -1287,6 +1423,8 @@ done:
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS, search_doc},
     {"last_expansions", last_expansions, METH_NOARGS, "The expansions the last search made (for budgets)."},
+    {"last_splits", last_splits, METH_NOARGS,
+     "How many states the last search split into independent parts (see the module's header)."},
     {"last_freed", last_freed, METH_NOARGS,
      "The cards of the table jokers the last search's play freed (one entry per joker; empty\n"
      "unless it found a play).  The others that left their melds stayed locked."},

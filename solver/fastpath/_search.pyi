@@ -32,3 +32,5 @@ def search(
 def last_expansions() -> int: ...
 def last_freed() -> tuple[int, ...]:
     """The cards of the table jokers the last search's play freed (one per joker)."""
+def last_splits() -> int:
+    """How many states the last search split into independent parts (see _search.c)."""
