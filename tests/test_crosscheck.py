@@ -61,8 +61,11 @@ def engine_answer(position: Position, variant: Variant, **options: object) -> tu
     return result.hand_points, result.engine
 
 
-def search_alone(position: Position, variant: Variant, **options: object) -> Solution | None:
-    """The search's play alone (no budget, no fall back), or None where it does not apply."""
+def search_alone(
+    position: Position, variant: Variant, prices_after: int | None = None, /, **options: object
+) -> Solution | None:
+    """The search's play alone (no budget, no fall back), or None where it does not apply;
+    ``prices_after`` 0: bounded by the linear relaxation's prices from the start."""
     keep_jokers = bool(options.get("keep_jokers", False))
     opened = bool(options.get("opened", True))
     if not len(position.hand) or not fastpath.applies(
@@ -77,17 +80,20 @@ def search_alone(position: Position, variant: Variant, **options: object) -> Sol
         budget=10**9,
         keep_jokers=keep_jokers,
         opened=opened,
+        prices_after=prices_after,
     )
     assert found is not None
     return found
 
 
-def search_answer(position: Position, variant: Variant, **options: object) -> int | str | None:
+def search_answer(
+    position: Position, variant: Variant, prices_after: int | None = None, /, **options: object
+) -> int | str | None:
     """The search's optimum alone (no budget, no fall back) after the referee has judged
     its play, or "n/a" where the search does not apply."""
     opened = bool(options.get("opened", True))
     objective = options.get("objective", "points")
-    found = search_alone(position, variant, **options)
+    found = search_alone(position, variant, prices_after, **options)
     if found is None:
         return "n/a"
     if found.status == "no_play":
@@ -114,7 +120,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     play and how many the fast path's search answered."""
     rng = random.Random(seed)
     with_play = searched = 0
-    alone_checked = split = 0
+    alone_checked = split = with_prices = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
         options = random_options(rng, variant)
@@ -128,12 +134,18 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
             assert by_search == expected, (str(position), options, "search alone", by_search, expected)
             alone_checked += 1
             split += _search.last_splits() > 0
+            priced = search_answer(position, variant, 0, **options)
+            assert priced == expected, (str(position), options, "search with prices", priced, expected)
+            with_prices += _search.last_priced()
         with_play += expected is not None
         searched += engine == "search"
     assert alone_checked > 0.95 * count  # the search alone covers nearly every position
     # The search solves a state's independent parts apart (about a third of these
     # positions reach such a state): the oracle checks that way too.
     assert split > 0.1 * count
+    # The search with the linear relaxation's prices from the start, on the same
+    # positions (those with three jokers or more are searched without them).
+    assert with_prices > 0.8 * alone_checked
     return with_play, searched
 
 
@@ -178,7 +190,7 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
     positions that each hold a table joker a real card could free; returns how many
     ``hint()`` answered with the search."""
     rng = random.Random(seed)
-    searched = 0
+    searched = priced = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7, min_table_cards=6)
         while not _freeable(position):
@@ -191,11 +203,19 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
             options,
             expected,
         )
+        assert search_answer(position, variant, 0, **options) in (expected, "n/a"), (
+            str(position),
+            options,
+            "with prices",
+            expected,
+        )
+        priced += _search.last_priced()
         got, engine = engine_answer(position, variant, **options)
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)
         assert alone == expected, (str(position), options, "cp-sat alone", alone, expected)
         searched += engine == "search"
+    assert priced > 0.5 * count  # the prices bound these too (not with three jokers or more)
     return searched
 
 
@@ -241,6 +261,7 @@ def family_check(
         checked += 1
         expected = best_value(position, variant=variant, **options)  # type: ignore[arg-type]
         assert search_answer(position, variant, **options) == expected, (str(position), options, expected)
+        assert search_answer(position, variant, 0, **options) == expected, (str(position), options, "prices")
         searched = search_alone(position, variant, **options)
         assert searched is not None
         value, _ = engine_answer(position, variant, **options)

@@ -26,6 +26,8 @@ other backend (``solver.cpsat``) or the engine.
 from __future__ import annotations
 
 import functools
+import importlib.util
+import os
 import time
 from dataclasses import dataclass
 
@@ -37,17 +39,27 @@ from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["STATE_BUDGET", "applies", "search"]
+__all__ = ["LP_AFTER", "STATE_BUDGET", "applies", "prices_available", "search"]
 
 STATE_BUDGET = 2_000
 """States the search may expand, over all its configurations, before it gives the
 position to CP-SAT (about 2.5 ms).
 
-Measured on the speed suites: the search finishes about four positions in five of the
-synthetic suites within this budget and about half of the mid-game ones, most of them in
-a few hundred expansions (about 1 microsecond each); a larger budget finishes a few
-more but makes every position left to CP-SAT wait longer for it (5,000 expansions cost
-about as much as a CP-SAT call)."""
+Measured on the speed suites (2026-11-26, with the prices of ``LP_AFTER``): the search
+finishes 2,363 of 2,600 positions within this budget (470 of the 600 mid-game ones),
+most of them in a few hundred expansions (about 1 microsecond each).  A budget of 1,000
+finishes 2,260 and leaves a p99 of 16.8 ms instead of 18.7 ms (every position left to
+CP-SAT waits less for it); 3,000 finishes 2,396 at a p99 of 20.3 ms."""
+
+LP_AFTER = 300
+"""Expansions a search makes before it also bounds its states with the prices of the
+position's linear relaxation (``solver/fastpath/_lp_bound.h``, solved by HiGHS in about
+0.8 ms): most positions are settled before that and never pay for the program; the
+others usually are soon after (measured: see the README's speed section)."""
+
+_HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
+"""HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
+module, without importing OR-Tools' Python side)."""
 
 _MAX_MELDS = 63
 """The search keeps the intact old melds in one 64-bit mask."""
@@ -70,6 +82,25 @@ _ACE_BITS = 0b1111
 
 _ACE_HIGH = 14
 """An ace's position at the top of a run (ace-high)."""
+
+
+@functools.cache
+def prices_available() -> bool:
+    """Whether the search can bound its states with the linear relaxation's prices: HiGHS
+    found (in the ``ortools`` package) and opened, once per process.  Without it the
+    search is the same exact search without that bound (slower on hard positions)."""
+    spec = importlib.util.find_spec("ortools")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    for folder in spec.submodule_search_locations:
+        path = os.path.join(folder, _HIGHS_LIBRARY)
+        if os.path.exists(path):
+            try:
+                _search.set_lp_library(path)
+            except OSError:
+                return False
+            return True
+    return False
 
 
 def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: bool) -> bool:
@@ -148,6 +179,7 @@ def search(
     budget: int | None = None,
     keep_jokers: bool = False,
     opened: bool = True,
+    prices_after: int | None = None,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -157,7 +189,9 @@ def search(
     One search runs per configuration (``solver.fastpath.configs``): each needs only to
     beat the best found so far.  ``opened=False`` applies the variant's opening rule: the
     search sees an empty table and the hand's new melds must be worth the opening points;
-    the old melds are put back unchanged."""
+    the old melds are put back unchanged.  ``prices_after``: expansions before the
+    search also bounds its states with the linear relaxation's prices (``LP_AFTER`` by
+    default; 0 at once; -1 never), where ``prices_available``."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -166,6 +200,7 @@ def search(
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
+    lp_after = (LP_AFTER if prices_after is None else prices_after) if prices_available() else -1
     best: tuple[int, Config, list[tuple[int, ...]], tuple[int, ...]] | None = None
     for config in configurations(
         counts.hand,
@@ -196,6 +231,7 @@ def search(
             values=values,
             need=need,
             cap=-1 if best is None else best[0] - base,
+            lp_after=lp_after,
         )
         left -= _search.last_expansions()
         if status == _search.OVER_BUDGET:

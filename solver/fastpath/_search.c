@@ -70,8 +70,12 @@
  * no meld can take any more (with the cards still loose or in intact blocks, and the
  * jokers) stays in the hand or, mandatory, makes the state infeasible; a card that fits
  * only by breaking a block costs one more break, and with nothing played and nothing
- * left to play there is no play.  The root is solved with a limit that starts at 1 and
- * at least doubles, up to the least cost a failed round could not rule out; each round
+ * left to play there is no play.  A search that runs past ``lp_after`` expansions also
+ * takes the prices of the position's linear relaxation (_lp_bound.h, solved once by
+ * HiGHS) and bounds every state with them from then on: that bound sees every card and
+ * old meld at once, where the cheap one sees a card at a time.  The root is solved with a limit that starts at 1 and
+ * at least doubles (with the prices: rises to it), up to the least cost a failed round
+ * could not rule out; each round
  * cuts every branch at its limit and reuses the bounds of the rounds before.  The
  * winning path is then walked again to read off the melds.  A budget on expansions
  * stops the search (the caller then asks CP-SAT).
@@ -201,6 +205,8 @@ static void set_windows(void) {
         }
     }
 }
+
+#include "_lp_bound.h"
 
 /* ---- memo: open addressing on the whole state ---- */
 typedef struct {
@@ -927,10 +933,19 @@ static int64_t lower_bound(const State *s, int64_t limit) {
         for (int k = 0; k < NKINDS && most < need_of(s); k++) most += (mand_of(s, k) + opt_of(s, k)) * g_value[k];
         if (most < need_of(s)) return INF;
     }
-    if (bound + 1 != limit) return bound;
-    for (uint64_t m = placed; m; m &= m - 1)
-        if (!placeable_freely(s, __builtin_ctzll(m), loose, jokers)) return bound + 1;
-    return bound;
+    /* The prices' bound (see _lp_bound.h), where it is known; the "one more break"
+       below is added to the cheap bound alone (the prices' bound may count that card
+       in the hand already). */
+    int64_t priced = g_use_duals && bound < limit ? lp_bound(s) : 0;
+    if (priced >= limit) return priced;
+    if (bound + 1 == limit) {
+        for (uint64_t m = placed; m; m &= m - 1)
+            if (!placeable_freely(s, __builtin_ctzll(m), loose, jokers)) {
+                bound++;
+                break;
+            }
+    }
+    return priced > bound ? priced : bound;
 }
 
 /*
@@ -1143,6 +1158,21 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
 }
 
 static size_t g_last_expansions, g_last_splits;
+static int g_last_priced; /* whether the last search used the prices of _lp_bound.h */
+
+static PyObject *last_priced(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyBool_FromLong(g_last_priced);
+}
+
+static PyObject *set_lp_library(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+    if (lp_load(path) != 0) return NULL;
+    Py_RETURN_NONE;
+}
 static int g_last_freed[3], g_nlast_freed; /* the cards of the table jokers the last play freed */
 
 static PyObject *last_expansions(PyObject *self, PyObject *args) {
@@ -1168,7 +1198,7 @@ static PyObject *last_freed(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(search_doc,
              "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget, *, forced=None,\n"
-             "       free=None, wild=0, played=False, values=None, need=0, cap=-1)\n"
+             "       free=None, wild=0, played=False, values=None, need=0, cap=-1, lp_after=-1)\n"
              "--\n\n"
              "The best final table: (status, primary, broken, melds).  ``hand`` and ``costs`` give,\n"
              "per card index, the hand's copies that may be played and the cost of leaving one (0 to\n"
@@ -1178,7 +1208,9 @@ PyDoc_STRVAR(search_doc,
              "``forced`` hand copies that must be played, per card; ``free`` how many table jokers\n"
              "declared as each card may be freed; ``wild`` jokers that must be played anywhere;\n"
              "``played`` whether a hand piece counts as played already; ``values`` and ``need``: the\n"
-             "new melds must be worth ``need`` (the opening); ``cap``: only a cost below it counts.\n"
+             "new melds must be worth ``need`` (the opening); ``cap``: only a cost below it counts;\n"
+             "``lp_after``: after this many expansions (0: at once; -1: never) the states are also\n"
+             "bounded by the linear relaxation's prices (see _lp_bound.h; needs set_lp_library).\n"
              "``status`` is PLAY for a play (``primary``: the cost of the cards left; ``broken``: the\n"
              "old melds broken; ``melds`` as tuples of card indices, +64 for a wildcard declared as\n"
              "that card, +128 for a table joker kept in its old meld, each starting with a flag: True\n"
@@ -1189,13 +1221,13 @@ PyDoc_STRVAR(search_doc,
 static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *keywords[] = {"ace_high", "hand", "costs", "jokers", "joker_cost", "blocks", "budget",
-                               "forced", "free", "wild", "played", "values", "need", "cap", NULL};
+                               "forced", "free", "wild", "played", "values", "need", "cap", "lp_after", NULL};
     int ace_high, jokers, wild = 0, played = 0, need = 0;
-    long long joker_cost, budget, cap = -1;
+    long long joker_cost, budget, cap = -1, lp_after = -1;
     PyObject *hand, *costs, *blocks, *forced = NULL, *free_given = NULL, *values = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiL", keywords, &ace_high, &hand, &costs, &jokers,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLL", keywords, &ace_high, &hand, &costs, &jokers,
                                      &joker_cost, &blocks, &budget, &forced, &free_given, &wild, &played, &values,
-                                     &need, &cap))
+                                     &need, &cap, &lp_after))
         return NULL;
     PyObject *hand_seq = PySequence_Fast(hand, "hand must be a sequence");
     if (!hand_seq) return NULL;
@@ -1224,6 +1256,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_busy = 1;
     g_last_expansions = 0;
     g_last_splits = 0;
+    g_last_priced = 0;
     g_nlast_freed = 0;
     g_njokers = 0;
     State root;
@@ -1335,16 +1368,38 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     int64_t total = 0, limit = 1, ceiling = cap >= 0 ? (int64_t)cap : INF;
     g_expansions = 0;
     g_splits = 0;
+    g_use_duals = 0;
+    /* The prices (_lp_bound.h) at once with lp_after 0, or after lp_after expansions
+       without them; the memo is kept (the bounds in it stay true). */
+    size_t full_budget = g_budget;
+    int priced_yet = lp_after < 0 || (size_t)lp_after >= full_budget;
+    if (lp_after == 0) {
+        lp_prices(&root);
+        priced_yet = 1;
+    } else if (!priced_yet) {
+        g_budget = (size_t)lp_after;
+    }
     for (;;) {
         if (limit > ceiling) limit = ceiling;
         total = solve(&root, limit);
+        if (g_aborted && !priced_yet) {
+            priced_yet = 1;
+            lp_prices(&root);
+            g_aborted = 0;
+            g_budget = full_budget;
+            limit = 1;
+            continue;
+        }
         if (g_aborted || total < limit) break;
         if (total >= ceiling) {
             total = INF; /* nothing below the cap */
             break;
         }
-        limit = total + 1 > 2 * limit ? total + 1 : 2 * limit;
+        /* With the prices the bound is close: go up by what the round proved, not by
+           doubling (a round far above the least cost explores much more). */
+        limit = g_use_duals || total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
+    g_last_priced = g_use_duals;
     g_last_expansions = g_expansions;
     g_last_splits = g_splits;
     if (g_aborted) {
@@ -1423,6 +1478,11 @@ done:
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))search, METH_VARARGS | METH_KEYWORDS, search_doc},
     {"last_expansions", last_expansions, METH_NOARGS, "The expansions the last search made (for budgets)."},
+    {"last_priced", last_priced, METH_NOARGS,
+     "Whether the last search bounded its states with the linear relaxation's prices."},
+    {"set_lp_library", set_lp_library, METH_VARARGS,
+     "Open HiGHS's shared library at the given path for the prices' bound (once; OSError\n"
+     "when it cannot be used).  Without it the search runs without that bound."},
     {"last_splits", last_splits, METH_NOARGS,
      "How many states the last search split into independent parts (see the module's header)."},
     {"last_freed", last_freed, METH_NOARGS,

@@ -28,9 +28,15 @@ def search(
     values: Sequence[int] | None = None,
     need: int = 0,
     cap: int = -1,
+    lp_after: int = -1,
 ) -> tuple[int, int, int, list[tuple[int, ...]] | None]: ...
 def last_expansions() -> int: ...
 def last_freed() -> tuple[int, ...]:
     """The cards of the table jokers the last search's play freed (one per joker)."""
 def last_splits() -> int:
     """How many states the last search split into independent parts (see _search.c)."""
+def last_priced() -> bool:
+    """Whether the last search bounded its states with the linear relaxation's prices."""
+
+def set_lp_library(path: str) -> None:
+    """Open HiGHS's shared library for the prices' bound (OSError when it cannot be used)."""

@@ -1,0 +1,373 @@
+/*
+ * The search's second lower bound: prices from the linear relaxation of the position.
+ *
+ * Included by _search.c after its state, blocks and globals (one translation unit).
+ *
+ * Why.  The cheap bound sees one card at a time: a hand card that some meld could take
+ * counts as playable, even where taking it would leave other cards that no meld can
+ * hold.  Proving that such a card cannot be played made the search visit tens of
+ * thousands of states.  A linear program sees every card at once.
+ *
+ * The program.  The relaxation of the state at the root of a search, the cost as the
+ * search counts it (W * points left + melds broken), every quantity a real number:
+ *  - rows: one per card (the copies melds take equal the mandatory copies, plus the
+ *    hand copies played, plus the cards of broken old melds), one for jokers, one per
+ *    old meld (kept in one of its forms, or broken: together exactly 1), and one per
+ *    table joker (as a card or as a wildcard, at most as much as its meld is broken);
+ *  - columns: every group and every run of 3 to 5 places (longer runs are unions of
+ *    these) that the cards present could form, with up to two jokers and at least one
+ *    real card; the hand copies played (each worth W times its points); each old meld
+ *    broken (worth 1), and kept as it is or grown by up to two places at each end (a
+ *    run) or by its fourth suit (a group of three); each table joker as a card or a
+ *    wildcard.
+ * HiGHS (the copy OR-Tools ships, opened at run time) solves it; a basis is not needed,
+ * only the row prices y (the duals).
+ *
+ * The bound.  Any prices y with no column of negative reduced cost (checked here, in
+ * exact terms of the columns, before they are used) bound every state below the root
+ * too, since a state differs from the root only in its right-hand side and the hand
+ * copies' upper bounds (LP duality): the least cost of the rest is at least
+ *     sum over mandatory copies of y[card] + sum over optional copies of min(W * cost, y[card])
+ *   + mandatory wildcards * y[joker] + hand jokers * min(W * joker cost, y[joker])
+ *   + sum over intact old melds of y[meld],
+ * rounded up to a whole number (less a small tolerance).  It costs about as much as
+ * one expansion, so it is computed for every state the search meets once the prices
+ * are known.  The search asks for the prices only after a first stretch of its budget
+ * (most positions are settled before that), and keeps its memo: bounds proved
+ * without the prices stay true.
+ *
+ * The relaxation leaves out the opening rule, the counting rule of table jokers (a
+ * table joker of a broken meld may be either a card or a wildcard) and "a hand piece
+ * must be played": each only makes it looser, so the bound stays a bound.  It is not
+ * used with three jokers or more in all (a run could then hold a piece of jokers
+ * alone, which its columns do not cover).
+ */
+
+#include <math.h>
+#ifndef _WIN32
+#include <dlfcn.h>
+#else
+/* No dlopen: the library is never opened, and the search runs without the prices. */
+static void *dlopen(const char *path, int flags) { (void)path; (void)flags; return NULL; }
+static void *dlsym(void *library, const char *name) { (void)library; (void)name; return NULL; }
+static int dlclose(void *library) { (void)library; return 0; }
+static const char *dlerror(void) { return "not available on this system"; }
+#define RTLD_NOW 0
+#define RTLD_LOCAL 0
+#endif
+
+typedef int HighsIntT; /* HiGHS's HighsInt as OR-Tools builds it: checked at load */
+
+typedef void *(*highs_create_fn)(void);
+typedef void (*highs_destroy_fn)(void *);
+typedef HighsIntT (*highs_set_bool_fn)(void *, const char *, HighsIntT);
+typedef HighsIntT (*highs_set_string_fn)(void *, const char *, const char *);
+typedef HighsIntT (*highs_set_int_fn)(void *, const char *, HighsIntT);
+typedef HighsIntT (*highs_set_double_fn)(void *, const char *, double);
+typedef HighsIntT (*highs_pass_lp_fn)(void *, HighsIntT, HighsIntT, HighsIntT, HighsIntT, HighsIntT, double,
+                                      const double *, const double *, const double *, const double *,
+                                      const double *, const HighsIntT *, const HighsIntT *, const double *);
+typedef HighsIntT (*highs_run_fn)(void *);
+typedef HighsIntT (*highs_zero_clocks_fn)(const void *);
+typedef HighsIntT (*highs_model_status_fn)(const void *);
+typedef HighsIntT (*highs_get_solution_fn)(const void *, double *, double *, double *, double *);
+typedef HighsIntT (*highs_sizeof_int_fn)(const void *);
+
+static struct {
+    void *library;
+    void *highs; /* one solver object, reused */
+    highs_create_fn create;
+    highs_destroy_fn destroy;
+    highs_set_bool_fn set_bool;
+    highs_set_string_fn set_string;
+    highs_set_int_fn set_int;
+    highs_set_double_fn set_double;
+    highs_pass_lp_fn pass_lp;
+    highs_run_fn run;
+    highs_zero_clocks_fn zero_clocks;
+    highs_model_status_fn model_status;
+    highs_get_solution_fn get_solution;
+} g_highs;
+
+#define HIGHS_OPTIMAL 7   /* kHighsModelStatusOptimal */
+#define HIGHS_COLWISE 1   /* kHighsMatrixFormatColwise */
+#define HIGHS_MINIMIZE 1  /* kHighsObjSenseMinimize */
+#define LP_MAX_COLS 8192
+#define LP_MAX_NZ 65536
+#define LP_MAX_ROWS (NKINDS + 1 + MAXBLOCKS + 3)
+#define LP_JOKER_ROW NKINDS
+#define LP_TOLERANCE 1e-6
+#define LP_TIME_LIMIT 0.05 /* seconds */
+
+/* Opens HiGHS from ``path`` (once); returns 0, or -1 with a Python error set. */
+static int lp_load(const char *path) {
+    if (g_highs.highs) return 0;
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        PyErr_Format(PyExc_OSError, "cannot open the LP library %s: %s", path, dlerror());
+        return -1;
+    }
+#define LP_SYMBOL(field, type, name)                                                                           \
+    g_highs.field = (type)dlsym(library, name);                                                                \
+    if (!g_highs.field) {                                                                                      \
+        dlclose(library);                                                                                      \
+        PyErr_Format(PyExc_OSError, "the LP library %s has no %s", path, name);                                \
+        return -1;                                                                                             \
+    }
+    LP_SYMBOL(create, highs_create_fn, "Highs_create")
+    LP_SYMBOL(destroy, highs_destroy_fn, "Highs_destroy")
+    LP_SYMBOL(set_bool, highs_set_bool_fn, "Highs_setBoolOptionValue")
+    LP_SYMBOL(set_string, highs_set_string_fn, "Highs_setStringOptionValue")
+    LP_SYMBOL(set_int, highs_set_int_fn, "Highs_setIntOptionValue")
+    LP_SYMBOL(set_double, highs_set_double_fn, "Highs_setDoubleOptionValue")
+    LP_SYMBOL(pass_lp, highs_pass_lp_fn, "Highs_passLp")
+    LP_SYMBOL(run, highs_run_fn, "Highs_run")
+    LP_SYMBOL(zero_clocks, highs_zero_clocks_fn, "Highs_zeroAllClocks")
+    LP_SYMBOL(model_status, highs_model_status_fn, "Highs_getModelStatus")
+    LP_SYMBOL(get_solution, highs_get_solution_fn, "Highs_getSolution")
+#undef LP_SYMBOL
+    highs_sizeof_int_fn sizeof_int = (highs_sizeof_int_fn)dlsym(library, "Highs_getSizeofHighsInt");
+    void *highs = g_highs.create();
+    if (!sizeof_int || !highs || sizeof_int(highs) != (HighsIntT)sizeof(HighsIntT)) {
+        if (highs) g_highs.destroy(highs);
+        dlclose(library);
+        PyErr_Format(PyExc_OSError, "the LP library %s is not a HiGHS this module can call", path);
+        return -1;
+    }
+    g_highs.set_bool(highs, "output_flag", 0);
+    g_highs.set_string(highs, "presolve", "off");
+    g_highs.set_string(highs, "solver", "simplex");
+    /* One thread: no worker threads that a forked process (a pool worker) would lose. */
+    g_highs.set_int(highs, "threads", 1);
+    g_highs.set_string(highs, "parallel", "off");
+    /* A guard: a program that is not solved in this time gives no prices (the search goes
+       on without them); these take about a millisecond. */
+    g_highs.set_double(highs, "time_limit", LP_TIME_LIMIT);
+    g_highs.library = library;
+    g_highs.highs = highs;
+    return 0;
+}
+
+/* The program under construction, column by column. */
+static struct {
+    int ncols, nnz;
+    double cost[LP_MAX_COLS], lower[LP_MAX_COLS], upper[LP_MAX_COLS];
+    HighsIntT start[LP_MAX_COLS + 1], index[LP_MAX_NZ];
+    double value[LP_MAX_NZ];
+    int overflow;
+} g_lp;
+
+static void lp_column(double cost, double upper) {
+    if (g_lp.ncols >= LP_MAX_COLS) {
+        g_lp.overflow = 1;
+        return;
+    }
+    g_lp.cost[g_lp.ncols] = cost;
+    g_lp.lower[g_lp.ncols] = 0;
+    g_lp.upper[g_lp.ncols] = upper;
+    g_lp.start[g_lp.ncols] = g_lp.nnz;
+    g_lp.ncols++;
+}
+
+static void lp_entry(int row, double value) {
+    if (g_lp.overflow || g_lp.nnz >= LP_MAX_NZ) {
+        g_lp.overflow = 1;
+        return;
+    }
+    g_lp.index[g_lp.nnz] = row;
+    g_lp.value[g_lp.nnz] = value;
+    g_lp.nnz++;
+}
+
+/* The prices (y per card row and the joker row, per old meld), valid when g_use_duals. */
+static int g_use_duals;
+static double g_y[NKINDS + 1];
+static double g_y_optional[NKINDS + 1]; /* min(W * cost, y): an optional copy's share */
+static double g_y_block[MAXBLOCKS];
+
+/* A run's card at each of ``count`` places from ``first`` of ``suit``, with the places in
+   ``joker_places`` (bits from 0) held by jokers: a column when every real card is
+   present.  ``block_row`` >= 0: the run is that old meld kept, grown by these places. */
+static void lp_run_places(const int *places, int count, int suit, int joker_places, const int *present,
+                          int block_row) {
+    int jokers = 0;
+    for (int i = 0; i < count; i++) {
+        if ((joker_places >> i) & 1) jokers++;
+        else if (!present[card_at(places[i], suit)]) return;
+    }
+    lp_column(0, HUGE_VAL);
+    if (block_row >= 0) lp_entry(block_row, 1);
+    for (int i = 0; i < count; i++)
+        if (!((joker_places >> i) & 1)) lp_entry(card_at(places[i], suit), 1);
+    if (jokers) lp_entry(LP_JOKER_ROW, jokers);
+}
+
+/* Every way of filling ``count`` places with real cards and up to ``max_jokers`` jokers
+   (at least one real card for a new meld: ``block_row`` < 0). */
+static void lp_run_fills(const int *places, int count, int suit, int max_jokers, const int *present, int block_row) {
+    for (int mask = 0; mask < (1 << count); mask++) {
+        int jokers = suits_in(mask & 15) + suits_in((mask >> 4) & 15);
+        if (jokers > max_jokers || (block_row < 0 && jokers == count)) continue;
+        lp_run_places(places, count, suit, mask, present, block_row);
+    }
+}
+
+/*
+ * Builds and solves the program for the root state ``root`` and, on success, sets the
+ * prices and g_use_duals.  Returns 1 when the prices are in use, 0 otherwise (no
+ * library, three jokers or more, a program too big, HiGHS not optimal, or prices that
+ * fail the check).
+ */
+static int lp_prices(const State *root) {
+    g_use_duals = 0;
+    if (!g_highs.highs) return 0;
+    int all_jokers = jokers_of(root) + wild_of(root) + g_njokers;
+    if (all_jokers > 2) return 0;
+    int present[NKINDS];
+    for (int k = 0; k < NKINDS; k++) present[k] = mand_of(root, k) + opt_of(root, k) + g_nholding[k] > 0;
+    int nrows = NKINDS + 1 + g_nblocks + g_njokers;
+    int piece_row0 = NKINDS + 1 + g_nblocks;
+    g_lp.ncols = g_lp.nnz = g_lp.overflow = 0;
+    /* New groups: real suits of a rank and jokers, 3 or 4 in all. */
+    for (int rank = 1; rank <= 13; rank++) {
+        for (int suits = 1; suits < 16; suits++) {
+            int reals = suits_in(suits), ok = 1;
+            for (int suit = 0; suit < 4; suit++)
+                if ((suits >> suit) & 1 && !present[(rank - 1) * 4 + suit]) ok = 0;
+            if (!ok) continue;
+            for (int jokers = 0; jokers <= all_jokers; jokers++) {
+                if (reals + jokers < 3 || reals + jokers > 4) continue;
+                lp_column(0, HUGE_VAL);
+                for (int suit = 0; suit < 4; suit++)
+                    if ((suits >> suit) & 1) lp_entry((rank - 1) * 4 + suit, 1);
+                if (jokers) lp_entry(LP_JOKER_ROW, jokers);
+            }
+        }
+    }
+    /* New runs of 3 to 5 places. */
+    for (int suit = 0; suit < 4; suit++)
+        for (int first = 1; first <= g_max_position - 2; first++)
+            for (int length = 3; length <= 5 && first + length - 1 <= g_max_position; length++) {
+                int places[5];
+                for (int i = 0; i < length; i++) places[i] = first + i;
+                lp_run_fills(places, length, suit, all_jokers, present, -1);
+            }
+    /* Hand copies played, and hand jokers. */
+    for (int k = 0; k < NKINDS; k++) {
+        if (!opt_of(root, k)) continue;
+        lp_column(-(double)g_weight * (double)g_card_cost[k], opt_of(root, k));
+        lp_entry(k, -1);
+    }
+    if (jokers_of(root)) {
+        lp_column(-(double)g_weight * (double)g_joker_cost, jokers_of(root));
+        lp_entry(LP_JOKER_ROW, -1);
+    }
+    /* Old melds: broken, or kept in one of their forms; their table jokers. */
+    for (int b = 0; b < g_nblocks; b++) {
+        const Block *block = &g_blocks[b];
+        int row = NKINDS + 1 + b;
+        lp_column(1, HUGE_VAL);
+        lp_entry(row, 1);
+        for (int i = 0; i < block->ncards; i++) {
+            int k = block->cards[i];
+            if ((block->joker_mask >> k) & 1) continue;
+            lp_entry(k, -1);
+        }
+        for (int i = 0; i < g_njokers; i++)
+            if (g_joker_blocks[i] == b) lp_entry(piece_row0 + i, -1);
+        if (block->is_run) {
+            for (int below = 0; below <= 2; below++)
+                for (int above = 0; above <= 2; above++) {
+                    if (block->first - below < 1 || block->last + above > g_max_position) continue;
+                    int places[4], count = 0;
+                    for (int p = block->first - below; p < block->first; p++) places[count++] = p;
+                    for (int p = block->last + 1; p <= block->last + above; p++) places[count++] = p;
+                    lp_run_fills(places, count, block->suit, all_jokers, present, row);
+                }
+        } else {
+            lp_column(0, HUGE_VAL);
+            lp_entry(row, 1);
+            if (block->ncards == 3) {
+                int missing = 0;
+                while ((block->suits >> missing) & 1) missing++;
+                int card = (block->rank - 1) * 4 + missing;
+                if (present[card]) {
+                    lp_column(0, HUGE_VAL);
+                    lp_entry(row, 1);
+                    lp_entry(card, 1);
+                }
+                if (all_jokers) {
+                    lp_column(0, HUGE_VAL);
+                    lp_entry(row, 1);
+                    lp_entry(LP_JOKER_ROW, 1);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < g_njokers; i++) {
+        lp_column(0, HUGE_VAL);
+        lp_entry(g_joker_cards[i], -1);
+        lp_entry(piece_row0 + i, 1);
+        lp_column(0, HUGE_VAL);
+        lp_entry(LP_JOKER_ROW, -1);
+        lp_entry(piece_row0 + i, 1);
+    }
+    if (g_lp.overflow) return 0;
+    g_lp.start[g_lp.ncols] = g_lp.nnz;
+    double row_lower[LP_MAX_ROWS], row_upper[LP_MAX_ROWS];
+    for (int k = 0; k < NKINDS; k++) row_lower[k] = row_upper[k] = mand_of(root, k);
+    row_lower[LP_JOKER_ROW] = row_upper[LP_JOKER_ROW] = wild_of(root);
+    for (int b = 0; b < g_nblocks; b++) row_lower[NKINDS + 1 + b] = row_upper[NKINDS + 1 + b] = 1;
+    for (int i = 0; i < g_njokers; i++) {
+        row_lower[piece_row0 + i] = -HUGE_VAL;
+        row_upper[piece_row0 + i] = 0;
+    }
+    if (g_highs.pass_lp(g_highs.highs, g_lp.ncols, nrows, g_lp.nnz, HIGHS_COLWISE, HIGHS_MINIMIZE, 0, g_lp.cost,
+                        g_lp.lower, g_lp.upper, row_lower, row_upper, g_lp.start, g_lp.index, g_lp.value) < 0)
+        return 0;
+    g_highs.zero_clocks(g_highs.highs); /* the time limit counts from here, not from the first run */
+    if (g_highs.run(g_highs.highs) < 0 || g_highs.model_status(g_highs.highs) != HIGHS_OPTIMAL) return 0;
+    static double col_value[LP_MAX_COLS], col_dual[LP_MAX_COLS];
+    double row_value[LP_MAX_ROWS], row_dual[LP_MAX_ROWS];
+    if (g_highs.get_solution(g_highs.highs, col_value, col_dual, row_value, row_dual) < 0) return 0;
+    /* The check: no column without an upper bound may have a negative reduced cost, and
+       the rows "at most" need prices of at most 0 (their slack is such a column). */
+    for (int c = 0; c < g_lp.ncols; c++) {
+        if (g_lp.upper[c] != HUGE_VAL) continue;
+        double reduced = g_lp.cost[c];
+        for (int e = g_lp.start[c]; e < g_lp.start[c + 1]; e++) reduced -= g_lp.value[e] * row_dual[g_lp.index[e]];
+        if (reduced < -LP_TOLERANCE) return 0;
+    }
+    for (int i = 0; i < g_njokers; i++)
+        if (row_dual[piece_row0 + i] > LP_TOLERANCE) return 0;
+    for (int k = 0; k <= NKINDS; k++) g_y[k] = row_dual[k];
+    for (int k = 0; k < NKINDS; k++) {
+        double whole = (double)g_weight * (double)g_card_cost[k];
+        g_y_optional[k] = whole < g_y[k] ? whole : g_y[k];
+    }
+    double joker_whole = (double)g_weight * (double)g_joker_cost;
+    g_y_optional[NKINDS] = joker_whole < g_y[NKINDS] ? joker_whole : g_y[NKINDS];
+    for (int b = 0; b < g_nblocks; b++) g_y_block[b] = row_dual[NKINDS + 1 + b];
+    g_use_duals = 1;
+    return 1;
+}
+
+/* The prices' bound on the cost of the rest of state ``s`` (see the header). */
+static int64_t lp_bound(const State *s) {
+    double total = 0;
+    for (int w = 0; w < 4; w++) {
+        uint64_t word = s->w[w];
+        if (w == 3) word &= 0xffff;
+        uint64_t any = (word | (word >> 1) | (word >> 2) | (word >> 3)) & 0x1111111111111111ULL;
+        for (; any; any &= any - 1) {
+            int k = w * 16 + __builtin_ctzll(any) / 4;
+            total += mand_of(s, k) * g_y[k] + opt_of(s, k) * g_y_optional[k];
+        }
+    }
+    for (uint64_t m = s->mask; m; m &= m - 1) total += g_y_block[__builtin_ctzll(m)];
+    total += jokers_of(s) * g_y_optional[NKINDS] + wild_of(s) * g_y[NKINDS];
+    total -= 1e-4;
+    if (total <= 0) return 0;
+    int64_t bound = (int64_t)total;
+    return (double)bound < total ? bound + 1 : bound;
+}
