@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import platform
 import statistics
@@ -33,6 +34,7 @@ from typing import Any
 
 from benchmarks.midgame import MIDGAME_SUITES, MidgameSpec
 from benchmarks.suite import SUITES, SuiteSpec, suite_named
+from solver import fastpath
 from solver.engine import hint
 from solver.referee import check_play
 
@@ -327,7 +329,19 @@ def main(argv: list[str] | None = None) -> None:
         "--suite", action="append", default=None, help="suite name (repeatable; default: every suite)"
     )
     add_collect_all_option(parser)
+    parser.add_argument(
+        "--prices-after",
+        type=int,
+        default=None,
+        help="expansions before the search takes the linear relaxation's prices (-1: never); "
+        f"default the engine's, {fastpath.LP_AFTER}.  Results go to speed-prices-after-N.json "
+        "(N 'never' for -1)",
+    )
     args = parser.parse_args(argv)
+    if args.prices_after is not None:
+        if args.prices_after < -1:
+            parser.error("--prices-after must be -1 (never) or a number of expansions")
+        fastpath.LP_AFTER = args.prices_after
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     specs = [spec_named(name) for name in args.suite] if args.suite else list(ALL_SUITES)
     pin_one_core()
@@ -337,6 +351,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     rows = run(specs, stride, collect_all=args.collect_all)
     summary = report(rows)
+    print(overall(rows))
     RESULTS.mkdir(exist_ok=True)
     meta = {
         **machine(),
@@ -345,15 +360,38 @@ def main(argv: list[str] | None = None) -> None:
         "gc": GC_WHOLE_HEAP if args.collect_all else GC_FROZEN,
         "suites": {s.name: _describe(s) for s in specs},
         "objective": "points",
+        "prices_after": fastpath.LP_AFTER,
     }
-    (RESULTS / "speed.json").write_text(
-        json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1)
-    )
+    data = json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1)
+    if args.prices_after is not None:
+        label = "never" if args.prices_after < 0 else str(args.prices_after)
+        out = RESULTS / f"speed-prices-after-{label}.json"
+        out.write_text(data)
+        print(f"wrote {out}")
+        return
+    (RESULTS / "speed.json").write_text(data)
     title = f"hint() time against table size, one core, {date.today()}"
     if plot(rows, RESULTS / "speed.png", title):
         print(f"wrote {RESULTS / 'speed.json'} and {RESULTS / 'speed.png'}")
     else:
         print(f"wrote {RESULTS / 'speed.json'}")
+
+
+def overall(rows: list[dict[str, Any]]) -> str:
+    """One line over every measured position: the percentiles of the whole call, and how
+    many the search answered (of them the mid-game suites')."""
+    times = sorted(float(row["ms"]) for row in rows)
+    midgame = [row for row in rows if str(row["suite"]).endswith("-midgame")]
+
+    def at(share: float) -> float:
+        return times[min(len(times) - 1, max(0, math.ceil(share * len(times)) - 1))]
+
+    searched = sum(row["engine"] == "search" for row in rows)
+    return (
+        f"all suites: {len(rows)} positions, p50 {at(0.5):.2f} ms, p99 {at(0.99):.2f} ms, "
+        f"max {times[-1]:.2f} ms; the search answered {searched} "
+        f"({sum(row['engine'] == 'search' for row in midgame)} of {len(midgame)} mid-game)"
+    )
 
 
 def _describe(spec: Spec) -> dict[str, object]:

@@ -15,9 +15,12 @@ locked); how many real copies of a joker's card the hand adds to the table is
 fixed per search by ``solver.fastpath.configs``, one search per configuration.
 ``keep_jokers`` is two configurations: the hand jokers stay in the hand, or the play
 goes out with them (wildcards that must be used).  The opening rule searches the hand
-alone (the table stays as it is) for new melds worth the opening points.  A search that
-outgrows ``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and
-the engine (``solver.engine``) carries on there.
+alone (the table stays as it is) for new melds worth the opening points.  A search
+still running after ``LP_AFTER`` expansions also bounds its states with the prices of the
+position's linear relaxation (``_lp_bound.h``, solved by HiGHS from the OR-Tools wheel,
+opened without importing OR-Tools' Python side).  A search that outgrows
+``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and the engine
+(``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
 other backend (``solver.cpsat``) or the engine.
@@ -45,17 +48,20 @@ STATE_BUDGET = 2_000
 """States the search may expand, over all its configurations, before it gives the
 position to CP-SAT (about 2.5 ms).
 
-Measured on the speed suites (2026-11-26, with the prices of ``LP_AFTER``): the search
-finishes 2,363 of 2,600 positions within this budget (470 of the 600 mid-game ones),
-most of them in a few hundred expansions (about 1 microsecond each).  A budget of 1,000
-finishes 2,260 and leaves a p99 of 16.8 ms instead of 18.7 ms (every position left to
-CP-SAT waits less for it); 3,000 finishes 2,396 at a p99 of 20.3 ms."""
+Measured on the speed suites (2026-11-26, with the prices after 300 expansions): the
+search finishes 2,363 of 2,600 positions within this budget (470 of the 600 mid-game
+ones), most of them in a few hundred expansions (about 1 microsecond each).  A budget of
+1,000 finishes 2,260 and leaves a p99 of 16.8 ms instead of 18.7 ms (every position left
+to CP-SAT waits less for it); 3,000 finishes 2,396 at a p99 of 20.3 ms."""
 
-LP_AFTER = 300
+LP_AFTER = 600
 """Expansions a search makes before it also bounds its states with the prices of the
 position's linear relaxation (``solver/fastpath/_lp_bound.h``, solved by HiGHS in about
 0.8 ms): most positions are settled before that and never pay for the program; the
-others usually are soon after (measured: see the README's speed section)."""
+others usually are soon after.  Measured on the speed suites (2026-11-26, budget 2,000):
+after 300 expansions the search answers 2,363 of 2,600 positions, after 600 2,354,
+after 1,000 2,330, never 1,994; the later the program, the fewer positions pay for it
+(p50 0.50 / 0.38 / 0.37 / 0.36 ms in one run)."""
 
 _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
