@@ -166,6 +166,25 @@ def test_a_hand_card_no_play_can_take_is_proved_with_prices() -> None:
     assert str(model.hand) == "9d" and model.melds_broken == 0
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A kept run grown to both aces, and a run from ace to ace broken: each column
+        # names the ace's row twice (HiGHS refused such programs, silently unpriced).
+        "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh | 5s 5d 5c / Ah 9c",
+        "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah | 5s 5d 5c / 9c 9s 9d",
+    ],
+)
+def test_runs_reaching_both_aces_are_priced(text: str) -> None:
+    position = Position.parse(text)
+    variant = Variant.manipulation()
+    found = search(position, variant, objective="points", started=0.0, budget=10**6, prices_after=0)
+    assert found is not None and _search.last_priced()
+    model = hint(position, fast_path=False)
+    assert (found.hand.points(variant), found.melds_broken) == (model.hand_points, model.melds_broken)
+    assert check_play(position, found.table, variant=variant).ok
+
+
 def test_worked_example_is_the_searchs() -> None:
     found = hint(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"))
     assert found.engine == "search" and found.goes_out and found.melds_broken == 3

@@ -937,7 +937,7 @@ static int64_t lower_bound(const State *s, int64_t limit) {
        below is added to the cheap bound alone (the prices' bound may count that card
        in the hand already). */
     int64_t priced = g_use_duals && bound < limit ? lp_bound(s) : 0;
-    if (priced >= limit) return priced;
+    if (priced >= limit) return priced > bound ? priced : bound;
     if (bound + 1 == limit) {
         for (uint64_t m = placed; m; m &= m - 1)
             if (!placeable_freely(s, __builtin_ctzll(m), loose, jokers)) {
