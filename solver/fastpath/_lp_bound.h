@@ -30,7 +30,10 @@
  *     sum over mandatory copies of y[card] + sum over optional copies of min(W * cost, y[card])
  *   + mandatory wildcards * y[joker] + hand jokers * min(W * joker cost, y[joker])
  *   + sum over intact old melds of y[meld],
- * rounded up to a whole number (less a small tolerance).  It costs about as much as
+ * rounded up to a whole number (less a small tolerance), and then to the next multiple
+ * of W where the points it implies are fractional: the cost is W * points + breaks, the
+ * breaks at most the intact melds, so the points are at least (bound - intact) / W.
+ * It costs about as much as
  * one expansion, so it is computed for every state the search meets once the prices
  * are known.  The search asks for the prices only after a first stretch of its budget
  * (most positions are settled before that), and keeps its memo: bounds proved
@@ -381,5 +384,15 @@ static int64_t lp_bound(const State *s) {
     total -= 1e-4;
     if (total <= 0) return 0;
     int64_t bound = (int64_t)total;
-    return (double)bound < total ? bound + 1 : bound;
+    if ((double)bound < total) bound++;
+    /* The cost is W * points + melds broken, the breaks at most the intact melds (fewer
+       than W): so the points are at least (total - intact) / W, a whole number, which
+       can lift the bound to the next multiple of W. */
+    double points = (total - (double)__builtin_popcountll(s->mask)) / (double)g_weight;
+    if (points > 0) {
+        int64_t whole = (int64_t)points;
+        if ((double)whole < points) whole++;
+        if (whole * g_weight > bound) bound = whole * g_weight;
+    }
+    return bound;
 }
