@@ -46,7 +46,7 @@ __all__ = ["LP_AFTER", "STATE_BUDGET", "applies", "prices_available", "search"]
 
 STATE_BUDGET = 2_000
 """States the search may expand, over all its configurations, before it gives the
-position to CP-SAT (about 2.5 ms).
+position to CP-SAT (about 3 ms with the prices).
 
 Measured on the speed suites (2026-11-26, with the prices after 300 expansions): the
 search finishes 2,363 of 2,600 positions within this budget (470 of the 600 mid-game
@@ -58,10 +58,10 @@ LP_AFTER = 600
 """Expansions a search makes before it also bounds its states with the prices of the
 position's linear relaxation (``solver/fastpath/_lp_bound.h``, solved by HiGHS in about
 0.8 ms): most positions are settled before that and never pay for the program; the
-others usually are soon after.  Measured on the speed suites (2026-11-26, budget 2,000):
-after 300 expansions the search answers 2,363 of 2,600 positions, after 600 2,354,
-after 1,000 2,330, never 1,994; the later the program, the fewer positions pay for it
-(p50 0.50 / 0.38 / 0.37 / 0.36 ms in one run)."""
+others usually are soon after.  Measured on the speed suites (2026-11-26, budget 2,000,
+``python -m benchmarks.speed --prices-after N``): at once the search answers 2,374 of
+2,600 positions at a p50 of 1.23 ms; after 300 expansions 2,368 (0.44 ms); after 600
+2,362 (0.41 ms); after 1,000 2,342 (0.42 ms); never 1,994 (0.44 ms)."""
 
 _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C

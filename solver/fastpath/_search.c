@@ -996,10 +996,10 @@ static int jokers_settled(const State *s) {
     return 1;
 }
 
-/* The state's independent parts as states of their own, into ``parts``; returns how
-   many (1 when it does not split, or may not be split). */
 static size_t g_splits; /* states split into parts by the search under way */
 
+/* The state's independent parts as states of their own, into ``parts``; returns how
+   many (1 when it does not split, or may not be split). */
 static int split_parts(const State *s, State *parts) {
     if (!played_of(s) || need_of(s) || !jokers_settled(s)) return 1;
     uint64_t loose = loose_cards(s), present = 0;
