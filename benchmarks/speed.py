@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import os
 import platform
 import statistics
@@ -377,19 +376,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"wrote {RESULTS / 'speed.json'}")
 
 
-def overall(rows: list[dict[str, Any]]) -> str:
+def overall(rows: list[Row]) -> str:
     """One line over every measured position: the percentiles of the whole call, and how
     many the search answered (of them the mid-game suites')."""
-    times = sorted(float(row["ms"]) for row in rows)
+    figures = summarize(_ms(rows))
     midgame = [row for row in rows if str(row["suite"]).endswith("-midgame")]
-
-    def at(share: float) -> float:
-        return times[min(len(times) - 1, max(0, math.ceil(share * len(times)) - 1))]
-
     searched = sum(row["engine"] == "search" for row in rows)
     return (
-        f"all suites: {len(rows)} positions, p50 {at(0.5):.2f} ms, p99 {at(0.99):.2f} ms, "
-        f"max {times[-1]:.2f} ms; the search answered {searched} "
+        f"all suites: {len(rows)} positions, p50 {figures['p50']:.2f} ms, p99 {figures['p99']:.2f} ms, "
+        f"max {figures['max']:.2f} ms; the search answered {searched} "
         f"({sum(row['engine'] == 'search' for row in midgame)} of {len(midgame)} mid-game)"
     )
 

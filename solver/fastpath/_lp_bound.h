@@ -1,7 +1,8 @@
 /*
  * The search's second lower bound: prices from the linear relaxation of the position.
  *
- * Included by _search.c after its state, blocks and globals (one translation unit).
+ * Included by _search.c after its state, blocks, globals and loose_cards (one
+ * translation unit).
  *
  * Why.  The cheap bound sees one card at a time: a hand card that some meld could take
  * counts as playable, even where taking it would leave other cards that no meld can
@@ -370,14 +371,9 @@ static int lp_prices(const State *root) {
 /* The prices' bound on the cost of the rest of state ``s`` (see the header). */
 static int64_t lp_bound(const State *s) {
     double total = 0;
-    for (int w = 0; w < 4; w++) {
-        uint64_t word = s->w[w];
-        if (w == 3) word &= 0xffff;
-        uint64_t any = (word | (word >> 1) | (word >> 2) | (word >> 3)) & 0x1111111111111111ULL;
-        for (; any; any &= any - 1) {
-            int k = w * 16 + __builtin_ctzll(any) / 4;
-            total += mand_of(s, k) * g_y[k] + opt_of(s, k) * g_y_optional[k];
-        }
+    for (uint64_t m = loose_cards(s); m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        total += mand_of(s, k) * g_y[k] + opt_of(s, k) * g_y_optional[k];
     }
     for (uint64_t m = s->mask; m; m &= m - 1) total += g_y_block[__builtin_ctzll(m)];
     total += jokers_of(s) * g_y_optional[NKINDS] + wild_of(s) * g_y[NKINDS];

@@ -206,8 +206,6 @@ static void set_windows(void) {
     }
 }
 
-#include "_lp_bound.h"
-
 /* ---- memo: open addressing on the whole state ---- */
 typedef struct {
     State key;
@@ -897,6 +895,8 @@ static inline uint64_t loose_cards(const State *s) {
     }
     return found;
 }
+
+#include "_lp_bound.h"
 
 /*
  * A lower bound on the cost of the rest: an optional card that no meld can take any
