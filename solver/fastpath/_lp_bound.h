@@ -19,8 +19,10 @@
  *    these) that the cards present could form, with up to two jokers and at least one
  *    real card; the hand copies played (each worth W times its points); each old meld
  *    broken (worth 1), and kept as it is or grown by up to two places at each end (a
- *    run) or by its fourth suit (a group of three); each table joker as a card or a
- *    wildcard.
+ *    run) or by its fourth suit (a group of three); each table joker as a card, or as a
+ *    wildcard where the search's freeing capacity for its card is not 0 (a joker no
+ *    real copy can free stays its card: treating it as a wildcard left the bound
+ *    several points short on such tables).
  * HiGHS (the copy OR-Tools ships, opened at run time) solves it; a basis is not needed,
  * only the row prices y (the duals).
  *
@@ -40,9 +42,20 @@
  * (most positions are settled before that), and keeps its memo: bounds proved
  * without the prices stay true.
  *
- * The relaxation leaves out the opening rule, the counting rule of table jokers (a
- * table joker of a broken meld may be either a card or a wildcard) and "a hand piece
- * must be played": each only makes it looser, so the bound stays a bound.  It is not
+ * A second program for settled states.  A wildcard fits nearly anywhere, and the
+ * relaxation spreads it over several melds at once (half a joker here, half there),
+ * which leaves the bound short while one is still to be placed.  Once a state's jokers
+ * are settled (``jokers_settled``: none in the hand or freed and unplaced, none in an
+ * intact meld that could still free it) no column with a joker can be used any more,
+ * so the prices of the same program without them (no joker columns, every table joker
+ * a card) bound such states too, by the same duality, and usually more tightly.  Both
+ * are solved when the prices are first asked for (the second only where the position
+ * has a joker); a settled state takes the larger bound.  On the mid-game suites this
+ * lets the search answer 15 more of the 600 positions within its budget.
+ *
+ * The relaxation leaves out the opening rule, the rest of the counting rule of table
+ * jokers (how many of them the capacity frees at most) and "a hand piece must be
+ * played": each only makes it looser, so the bound stays a bound.  It is not
  * used with three jokers or more in all (a run could then hold a piece of jokers
  * alone, which its columns do not cover).
  */
@@ -193,11 +206,17 @@ static void lp_entry(int row, double value) {
     g_lp.nnz++;
 }
 
-/* The prices (y per card row and the joker row, per old meld), valid when g_use_duals. */
-static int g_use_duals;
-static double g_y[NKINDS + 1];
-static double g_y_optional[NKINDS + 1]; /* min(W * cost, y): an optional copy's share */
-static double g_y_block[MAXBLOCKS];
+/* Prices: y per card row and for the joker row, per old meld. */
+typedef struct {
+    double y[NKINDS + 1];
+    double y_optional[NKINDS + 1]; /* min(W * cost, y): an optional copy's share */
+    double y_block[MAXBLOCKS];
+} Prices;
+
+/* The program's prices, in use when g_use_duals; and those of the program without
+   wildcards, in use when g_use_settled, for the states whose jokers are settled. */
+static int g_use_duals, g_use_settled;
+static Prices g_prices, g_settled;
 
 /* A run's card at each of ``count`` places from ``first`` of ``suit``, with the places in
    ``joker_places`` (bits from 0) held by jokers: a column when every real card is
@@ -227,16 +246,17 @@ static void lp_run_fills(const int *places, int count, int suit, int max_jokers,
 }
 
 /*
- * Builds and solves the program for the root state ``root`` and, on success, sets the
- * prices and g_use_duals.  Returns 1 when the prices are in use, 0 otherwise (no
- * library, three jokers or more, a program too big, HiGHS not optimal, or prices that
- * fail the check).
+ * Builds and solves the program for the root state ``root`` into ``out``: with
+ * ``wildcards``, the program above; without, the one of the states whose jokers are
+ * settled (no column holds a joker, and every table joker is a card).  Returns 1 when
+ * the prices can be used, 0 otherwise (no library, three jokers or more, a program too
+ * big, HiGHS not optimal, or prices that fail the check).
  */
-static int lp_prices(const State *root) {
-    g_use_duals = 0;
+static int lp_solve(const State *root, int wildcards, Prices *out) {
     if (!g_highs.highs) return 0;
     int all_jokers = jokers_of(root) + wild_of(root) + g_njokers;
     if (all_jokers > 2) return 0;
+    if (!wildcards) all_jokers = 0;
     int present[NKINDS];
     for (int k = 0; k < NKINDS; k++) present[k] = mand_of(root, k) + opt_of(root, k) + g_nholding[k] > 0;
     int nrows = NKINDS + 1 + g_nblocks + g_njokers;
@@ -272,7 +292,7 @@ static int lp_prices(const State *root) {
         lp_column(-(double)g_weight * (double)g_card_cost[k], opt_of(root, k));
         lp_entry(k, -1);
     }
-    if (jokers_of(root)) {
+    if (all_jokers && jokers_of(root)) {
         lp_column(-(double)g_weight * (double)g_joker_cost, jokers_of(root));
         lp_entry(LP_JOKER_ROW, -1);
     }
@@ -322,6 +342,9 @@ static int lp_prices(const State *root) {
         lp_column(0, HUGE_VAL);
         lp_entry(g_joker_cards[i], -1);
         lp_entry(piece_row0 + i, 1);
+        /* A wildcard only where this search's freeing capacity lets it be one: with none
+           for its card it can only ever stay locked. */
+        if (!all_jokers || g_free[g_joker_cards[i]] == 0) continue;
         lp_column(0, HUGE_VAL);
         lp_entry(LP_JOKER_ROW, -1);
         lp_entry(piece_row0 + i, 1);
@@ -330,7 +353,7 @@ static int lp_prices(const State *root) {
     g_lp.start[g_lp.ncols] = g_lp.nnz;
     double row_lower[LP_MAX_ROWS], row_upper[LP_MAX_ROWS];
     for (int k = 0; k < NKINDS; k++) row_lower[k] = row_upper[k] = mand_of(root, k);
-    row_lower[LP_JOKER_ROW] = row_upper[LP_JOKER_ROW] = wild_of(root);
+    row_lower[LP_JOKER_ROW] = row_upper[LP_JOKER_ROW] = all_jokers ? wild_of(root) : 0;
     for (int b = 0; b < g_nblocks; b++) row_lower[NKINDS + 1 + b] = row_upper[NKINDS + 1 + b] = 1;
     for (int i = 0; i < g_njokers; i++) {
         row_lower[piece_row0 + i] = -HUGE_VAL;
@@ -356,27 +379,36 @@ static int lp_prices(const State *root) {
         if (!isfinite(row_dual[r])) return 0;
     for (int i = 0; i < g_njokers; i++)
         if (row_dual[piece_row0 + i] > LP_TOLERANCE) return 0;
-    for (int k = 0; k <= NKINDS; k++) g_y[k] = row_dual[k];
+    for (int k = 0; k <= NKINDS; k++) out->y[k] = row_dual[k];
     for (int k = 0; k < NKINDS; k++) {
         double whole = (double)g_weight * (double)g_card_cost[k];
-        g_y_optional[k] = whole < g_y[k] ? whole : g_y[k];
+        out->y_optional[k] = whole < out->y[k] ? whole : out->y[k];
     }
     double joker_whole = (double)g_weight * (double)g_joker_cost;
-    g_y_optional[NKINDS] = joker_whole < g_y[NKINDS] ? joker_whole : g_y[NKINDS];
-    for (int b = 0; b < g_nblocks; b++) g_y_block[b] = row_dual[NKINDS + 1 + b];
-    g_use_duals = 1;
+    out->y_optional[NKINDS] = joker_whole < out->y[NKINDS] ? joker_whole : out->y[NKINDS];
+    for (int b = 0; b < g_nblocks; b++) out->y_block[b] = row_dual[NKINDS + 1 + b];
     return 1;
 }
 
-/* The prices' bound on the cost of the rest of state ``s`` (see the header). */
-static int64_t lp_bound(const State *s) {
+/* The prices of both programs for the root state ``root`` (the second only where the
+   position has a joker); returns whether the first are in use. */
+static int lp_prices(const State *root) {
+    g_use_duals = lp_solve(root, 1, &g_prices);
+    g_use_settled = g_use_duals && g_njokers + jokers_of(root) + wild_of(root) > 0 && lp_solve(root, 0, &g_settled);
+    return g_use_duals;
+}
+
+static int jokers_settled(const State *s);
+
+/* The bound of prices ``p`` on the cost of the rest of state ``s`` (see the header). */
+static int64_t lp_bound_by(const State *s, const Prices *p) {
     double total = 0;
     for (uint64_t m = loose_cards(s); m; m &= m - 1) {
         int k = __builtin_ctzll(m);
-        total += mand_of(s, k) * g_y[k] + opt_of(s, k) * g_y_optional[k];
+        total += mand_of(s, k) * p->y[k] + opt_of(s, k) * p->y_optional[k];
     }
-    for (uint64_t m = s->mask; m; m &= m - 1) total += g_y_block[__builtin_ctzll(m)];
-    total += jokers_of(s) * g_y_optional[NKINDS] + wild_of(s) * g_y[NKINDS];
+    for (uint64_t m = s->mask; m; m &= m - 1) total += p->y_block[__builtin_ctzll(m)];
+    total += jokers_of(s) * p->y_optional[NKINDS] + wild_of(s) * p->y[NKINDS];
     total -= 1e-4;
     if (total <= 0) return 0;
     int64_t bound = (int64_t)total;
@@ -389,6 +421,22 @@ static int64_t lp_bound(const State *s) {
         int64_t whole = (int64_t)points;
         if ((double)whole < points) whole++;
         if (whole * g_weight > bound) bound = whole * g_weight;
+    }
+    return bound;
+}
+
+/* The prices' bound on the cost of the rest of state ``s``: the first program's, and
+   the larger of both where the state's jokers are settled. */
+static size_t g_settled_raised; /* state bounds the second program's prices raised */
+
+static int64_t lp_bound(const State *s) {
+    int64_t bound = lp_bound_by(s, &g_prices);
+    if (g_use_settled && jokers_settled(s)) {
+        int64_t settled = lp_bound_by(s, &g_settled);
+        if (settled > bound) {
+            bound = settled;
+            g_settled_raised++;
+        }
     }
     return bound;
 }

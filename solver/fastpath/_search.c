@@ -1159,6 +1159,13 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
 
 static size_t g_last_expansions, g_last_splits;
 static int g_last_priced; /* whether the last search used the prices of _lp_bound.h */
+static size_t g_last_settled_raised;
+
+static PyObject *last_settled(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_last_settled_raised);
+}
 
 static PyObject *last_priced(PyObject *self, PyObject *args) {
     (void)self;
@@ -1257,6 +1264,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_last_expansions = 0;
     g_last_splits = 0;
     g_last_priced = 0;
+    g_last_settled_raised = 0;
     g_nlast_freed = 0;
     g_njokers = 0;
     State root;
@@ -1369,6 +1377,8 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_expansions = 0;
     g_splits = 0;
     g_use_duals = 0;
+    g_use_settled = 0;
+    g_settled_raised = 0;
     /* The prices (_lp_bound.h) at once with lp_after 0, or after lp_after expansions
        without them; the memo is kept (the bounds in it stay true). */
     size_t full_budget = g_budget;
@@ -1400,6 +1410,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
         limit = g_use_duals || total + 1 > 2 * limit ? total + 1 : 2 * limit;
     }
     g_last_priced = g_use_duals;
+    g_last_settled_raised = g_settled_raised;
     g_last_expansions = g_expansions;
     g_last_splits = g_splits;
     if (g_aborted) {
@@ -1483,6 +1494,9 @@ static PyMethodDef methods[] = {
     {"set_lp_library", set_lp_library, METH_VARARGS,
      "Open HiGHS's shared library at the given path for the prices' bound (once; OSError\n"
      "when it cannot be used).  Without it the search runs without that bound."},
+    {"last_settled", last_settled, METH_NOARGS,
+     "How many state bounds the last search raised with the prices of the program without\n"
+     "wildcards (its states whose jokers are settled; see _lp_bound.h)."},
     {"last_splits", last_splits, METH_NOARGS,
      "How many states the last search split into independent parts (see the module's header)."},
     {"last_freed", last_freed, METH_NOARGS,

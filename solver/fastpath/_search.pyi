@@ -37,6 +37,9 @@ def last_splits() -> int:
     """How many states the last search split into independent parts (see _search.c)."""
 def last_priced() -> bool:
     """Whether the last search bounded its states with the linear relaxation's prices."""
+def last_settled() -> int:
+    """How many state bounds the last search raised with the prices of the program
+    without wildcards (states whose jokers are settled; see _lp_bound.h)."""
 
 def set_lp_library(path: str) -> None:
     """Open HiGHS's shared library for the prices' bound (OSError when it cannot be used)."""
