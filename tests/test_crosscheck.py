@@ -62,10 +62,16 @@ def engine_answer(position: Position, variant: Variant, **options: object) -> tu
 
 
 def search_alone(
-    position: Position, variant: Variant, prices_after: int | None = None, /, **options: object
+    position: Position,
+    variant: Variant,
+    prices_after: int | None = None,
+    resolve_work: int | None = None,
+    /,
+    **options: object,
 ) -> Solution | None:
     """The search's play alone (no budget, no fall back), or None where it does not apply;
-    ``prices_after`` 0: bounded by the linear relaxation's prices from the start."""
+    ``prices_after`` 0: bounded by the linear relaxation's prices from the start;
+    ``resolve_work`` 0: the prices re-solved for every state the search comes back to."""
     keep_jokers = bool(options.get("keep_jokers", False))
     opened = bool(options.get("opened", True))
     if not len(position.hand) or not fastpath.applies(
@@ -81,19 +87,25 @@ def search_alone(
         keep_jokers=keep_jokers,
         opened=opened,
         prices_after=prices_after,
+        resolve_work=resolve_work,
     )
     assert found is not None
     return found
 
 
 def search_answer(
-    position: Position, variant: Variant, prices_after: int | None = None, /, **options: object
+    position: Position,
+    variant: Variant,
+    prices_after: int | None = None,
+    resolve_work: int | None = None,
+    /,
+    **options: object,
 ) -> int | str | None:
     """The search's optimum alone (no budget, no fall back) after the referee has judged
     its play, or "n/a" where the search does not apply."""
     opened = bool(options.get("opened", True))
     objective = options.get("objective", "points")
-    found = search_alone(position, variant, prices_after, **options)
+    found = search_alone(position, variant, prices_after, resolve_work, **options)
     if found is None:
         return "n/a"
     if found.status == "no_play":
@@ -120,7 +132,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     play and how many the fast path's search answered."""
     rng = random.Random(seed)
     with_play = searched = 0
-    alone_checked = split = with_prices = 0
+    alone_checked = split = with_prices = resolved = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
         options = random_options(rng, variant)
@@ -134,9 +146,10 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
             assert by_search == expected, (str(position), options, "search alone", by_search, expected)
             alone_checked += 1
             split += _search.last_splits() > 0
-            priced = search_answer(position, variant, 0, **options)
+            priced = search_answer(position, variant, 0, 0, **options)
             assert priced == expected, (str(position), options, "search with prices", priced, expected)
             with_prices += _search.last_priced()
+            resolved += _search.last_resolves() > 0
         with_play += expected is not None
         searched += engine == "search"
     assert alone_checked > 0.95 * count  # the search alone covers nearly every position
@@ -146,6 +159,9 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     # The search with the linear relaxation's prices from the start, on the same
     # positions (those with three jokers or more are searched without them).
     assert with_prices > 0.8 * alone_checked
+    # ... re-solving them for every state it comes back to (see _search.c's ``solve``).
+    print(f"{variant.name}: {alone_checked} searched, {resolved} with re-solved prices")
+    assert resolved > 0.5 * alone_checked
     return with_play, searched
 
 
@@ -190,7 +206,7 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
     positions that each hold a table joker a real card could free; returns how many
     ``hint()`` answered with the search."""
     rng = random.Random(seed)
-    searched = priced = settled = 0
+    searched = priced = settled = resolved = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7, min_table_cards=6)
         while not _freeable(position):
@@ -203,7 +219,7 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
             options,
             expected,
         )
-        assert search_answer(position, variant, 0, **options) in (expected, "n/a"), (
+        assert search_answer(position, variant, 0, 0, **options) in (expected, "n/a"), (
             str(position),
             options,
             "with prices",
@@ -211,6 +227,7 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
         )
         priced += _search.last_priced()
         settled += _search.last_settled() > 0
+        resolved += _search.last_resolves() > 0
         got, engine = engine_answer(position, variant, **options)
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)
@@ -219,7 +236,8 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
     assert priced > 0.5 * count  # the prices bound these too (not with three jokers or more)
     # Where the jokers are settled, the prices of the program without wildcards raise
     # the bound of some states (see _lp_bound.h): checked against the oracle here.
-    print(f"{variant.name}: {priced} priced, {settled} raised by the settled prices")
+    print(f"{variant.name}: {priced} priced, {settled} raised by the settled prices, {resolved} re-solved")
+    assert resolved > 0.5 * count
     assert settled > 0.05 * count  # (9% to 24% of these: fewest with one joker in the deck)
     return searched
 

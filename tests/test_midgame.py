@@ -22,13 +22,13 @@ from benchmarks.midgame import MIDGAME_SUITES  # noqa: E402
 from solver.fastpath import _search  # noqa: E402
 
 
-def _midgame(stride: int) -> tuple[int, int, int, int]:
+def _midgame(stride: int) -> tuple[int, int, int, int, int]:
     """Every ``stride``-th position of each mid-game suite through ``_agree``; returns how
     many positions there were, how many ``hint()`` answered with the search, how many
     the search with prices from the start answered within ``_agree``'s budget, and in
     how many of those (its last configuration) the prices of the program without
-    wildcards raised a state's bound."""
-    total = searched = priced = settled = 0
+    wildcards raised a state's bound, and in how many it re-solved prices for a state."""
+    total = searched = priced = settled = resolved = 0
     for spec in MIDGAME_SUITES:
         for entry in spec.load()[::stride]:
             total += 1
@@ -36,15 +36,20 @@ def _midgame(stride: int) -> tuple[int, int, int, int]:
             searched += engine == "search"
             priced += answered
             settled += answered and _search.last_settled() > 0
-    return total, searched, priced, settled
+            resolved += answered and _search.last_resolves() > 0
+    return total, searched, priced, settled, resolved
 
 
 def test_search_agrees_with_cp_sat_on_the_midgame_suites() -> None:
-    total, searched, priced, settled = _midgame(10)
-    print(f"{total} positions: hint() by the search {searched}, priced search {priced} ({settled} settled)")
+    total, searched, priced, settled, resolved = _midgame(10)
+    print(
+        f"{total} positions: hint() by the search {searched}, priced search {priced} "
+        f"({settled} settled, {resolved} re-solved)"
+    )
     assert searched > 0.6 * total  # freeable jokers on every table: the search answers most
     assert priced > 0.8 * total
     assert settled > 0.3 * total  # the settled states' prices are checked here too
+    assert resolved > 0.05 * total  # and prices re-solved for states (the default policy)
 
 
 @pytest.mark.slow

@@ -186,6 +186,7 @@ def search(
     keep_jokers: bool = False,
     opened: bool = True,
     prices_after: int | None = None,
+    resolve_work: int | None = None,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -197,7 +198,9 @@ def search(
     search sees an empty table and the hand's new melds must be worth the opening points;
     the old melds are put back unchanged.  ``prices_after``: expansions before the
     search also bounds its states with the linear relaxation's prices (``LP_AFTER`` by
-    default; 0 at once; -1 never), where ``prices_available``."""
+    default; 0 at once; -1 never), where ``prices_available``; ``resolve_work``: the prices
+    are re-solved for a state the search comes back to whose last expansion took this
+    many expansions (the C module's default, 20, when None; -1 never)."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -238,6 +241,7 @@ def search(
             need=need,
             cap=-1 if best is None else best[0] - base,
             lp_after=lp_after,
+            **({} if resolve_work is None else {"resolve_work": resolve_work}),
         )
         left -= _search.last_expansions()
         if status == _search.OVER_BUDGET:

@@ -89,10 +89,12 @@ typedef HighsIntT (*highs_zero_clocks_fn)(const void *);
 typedef HighsIntT (*highs_model_status_fn)(const void *);
 typedef HighsIntT (*highs_get_solution_fn)(const void *, double *, double *, double *, double *);
 typedef HighsIntT (*highs_sizeof_int_fn)(const void *);
+typedef HighsIntT (*highs_change_bounds_fn)(void *, HighsIntT, HighsIntT, const double *, const double *);
 
 static struct {
     void *library;
-    void *highs; /* one solver object, reused */
+    void *highs;   /* the solver object of the first program */
+    void *settled; /* and of the second (each keeps its program loaded for re-solves) */
     highs_create_fn create;
     highs_destroy_fn destroy;
     highs_set_bool_fn set_bool;
@@ -104,9 +106,11 @@ static struct {
     highs_zero_clocks_fn zero_clocks;
     highs_model_status_fn model_status;
     highs_get_solution_fn get_solution;
+    highs_change_bounds_fn change_rows, change_cols; /* for re-solves */
 } g_highs;
 
 #define HIGHS_OPTIMAL 7   /* kHighsModelStatusOptimal */
+#define HIGHS_INFEASIBLE 8 /* kHighsModelStatusInfeasible */
 #define HIGHS_COLWISE 1   /* kHighsMatrixFormatColwise */
 #define HIGHS_MINIMIZE 1  /* kHighsObjSenseMinimize */
 #define LP_MAX_COLS 8192
@@ -144,37 +148,53 @@ static int lp_load(const char *path) {
     LP_SYMBOL(zero_clocks, highs_zero_clocks_fn, "Highs_zeroAllClocks")
     LP_SYMBOL(model_status, highs_model_status_fn, "Highs_getModelStatus")
     LP_SYMBOL(get_solution, highs_get_solution_fn, "Highs_getSolution")
+    LP_SYMBOL(change_rows, highs_change_bounds_fn, "Highs_changeRowsBoundsByRange")
+    LP_SYMBOL(change_cols, highs_change_bounds_fn, "Highs_changeColsBoundsByRange")
 #undef LP_SYMBOL
     highs_sizeof_int_fn sizeof_int = (highs_sizeof_int_fn)dlsym(library, "Highs_getSizeofHighsInt");
-    void *highs = g_highs.create();
-    if (!sizeof_int || !highs || sizeof_int(highs) != (HighsIntT)sizeof(HighsIntT)) {
+    void *highs = g_highs.create(), *settled = g_highs.create();
+    if (!sizeof_int || !highs || !settled || sizeof_int(highs) != (HighsIntT)sizeof(HighsIntT)) {
         if (highs) g_highs.destroy(highs);
+        if (settled) g_highs.destroy(settled);
         dlclose(library);
         PyErr_Format(PyExc_OSError, "the LP library %s is not a HiGHS this module can call", path);
         return -1;
     }
-    g_highs.set_bool(highs, "output_flag", 0);
-    g_highs.set_string(highs, "presolve", "off");
-    g_highs.set_string(highs, "solver", "simplex");
-    /* One thread: no worker threads that a forked process (a pool worker) would lose. */
-    g_highs.set_int(highs, "threads", 1);
-    g_highs.set_string(highs, "parallel", "off");
-    /* A guard: a program that is not solved in this time gives no prices (the search goes
-       on without them); these take about a millisecond. */
-    g_highs.set_double(highs, "time_limit", LP_TIME_LIMIT);
+    void *objects[2] = {highs, settled};
+    for (int i = 0; i < 2; i++) {
+        g_highs.set_bool(objects[i], "output_flag", 0);
+        g_highs.set_string(objects[i], "presolve", "off");
+        g_highs.set_string(objects[i], "solver", "simplex");
+        /* One thread: no worker threads that a forked process (a pool worker) would lose. */
+        g_highs.set_int(objects[i], "threads", 1);
+        g_highs.set_string(objects[i], "parallel", "off");
+        /* A guard: a program that is not solved in this time gives no prices (the search
+           goes on without them); these take about a millisecond. */
+        g_highs.set_double(objects[i], "time_limit", LP_TIME_LIMIT);
+    }
     g_highs.library = library;
     g_highs.highs = highs;
+    g_highs.settled = settled;
     return 0;
 }
 
-/* The program under construction, column by column. */
-static struct {
+/* A program: its columns, and where the re-solves change it. */
+typedef struct {
     int ncols, nnz;
     double cost[LP_MAX_COLS], lower[LP_MAX_COLS], upper[LP_MAX_COLS];
     HighsIntT start[LP_MAX_COLS + 1], index[LP_MAX_NZ];
     double value[LP_MAX_NZ];
     int overflow;
-} g_lp;
+    int nrows;
+    int hand_column[NKINDS + 1]; /* each card's "hand copies played" column, and the hand
+                                    jokers' (at NKINDS), or -1 */
+    int ready;                   /* solved for this search's root: loaded for re-solves */
+} Program;
+
+/* The first program (with wildcards) and the second (settled states, without). */
+static Program g_programs[2];
+static Program *g_building = &g_programs[0]; /* the one lp_column and lp_entry add to */
+#define g_lp (*g_building)
 
 static void lp_column(double cost, double upper) {
     if (g_lp.ncols >= LP_MAX_COLS) {
@@ -211,12 +231,17 @@ typedef struct {
     double y[NKINDS + 1];
     double y_optional[NKINDS + 1]; /* min(W * cost, y): an optional copy's share */
     double y_block[MAXBLOCKS];
+    int settled; /* from the second program: they bound settled states only */
 } Prices;
 
 /* The program's prices, in use when g_use_duals; and those of the program without
    wildcards, in use when g_use_settled, for the states whose jokers are settled. */
 static int g_use_duals, g_use_settled;
 static Prices g_prices, g_settled;
+
+/* The prices of the state being expanded, re-solved for it or for the nearest state
+   above it that was (see ``solve``), or NULL: they bound its descendants too. */
+static const Prices *g_local;
 
 /* A run's card at each of ``count`` places from ``first`` of ``suit``, with the places in
    ``joker_places`` (bits from 0) held by jokers: a column when every real card is
@@ -245,18 +270,24 @@ static void lp_run_fills(const int *places, int count, int suit, int max_jokers,
     }
 }
 
+static int lp_read(Program *program, Prices *out);
+
 /*
  * Builds and solves the program for the root state ``root`` into ``out``: with
  * ``wildcards``, the program above; without, the one of the states whose jokers are
- * settled (no column holds a joker, and every table joker is a card).  Returns 1 when
- * the prices can be used, 0 otherwise (no library, three jokers or more, a program too
- * big, HiGHS not optimal, or prices that fail the check).
+ * settled (no column holds a joker, and every table joker is a card).  The program
+ * stays loaded in its solver object for re-solves (``lp_resolve``).  Returns what
+ * ``lp_read`` does, or 0 (no library, three jokers or more, a program too big).
  */
 static int lp_solve(const State *root, int wildcards, Prices *out) {
+    Program *program = &g_programs[wildcards ? 0 : 1];
+    program->ready = 0;
     if (!g_highs.highs) return 0;
     int all_jokers = jokers_of(root) + wild_of(root) + g_njokers;
     if (all_jokers > 2) return 0;
     if (!wildcards) all_jokers = 0;
+    g_building = program;
+    for (int k = 0; k <= NKINDS; k++) program->hand_column[k] = -1;
     int present[NKINDS];
     for (int k = 0; k < NKINDS; k++) present[k] = mand_of(root, k) + opt_of(root, k) + g_nholding[k] > 0;
     int nrows = NKINDS + 1 + g_nblocks + g_njokers;
@@ -289,10 +320,12 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
     /* Hand copies played, and hand jokers. */
     for (int k = 0; k < NKINDS; k++) {
         if (!opt_of(root, k)) continue;
+        program->hand_column[k] = g_lp.ncols;
         lp_column(-(double)g_weight * (double)g_card_cost[k], opt_of(root, k));
         lp_entry(k, -1);
     }
     if (all_jokers && jokers_of(root)) {
+        program->hand_column[NKINDS] = g_lp.ncols;
         lp_column(-(double)g_weight * (double)g_joker_cost, jokers_of(root));
         lp_entry(LP_JOKER_ROW, -1);
     }
@@ -359,26 +392,45 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
         row_lower[piece_row0 + i] = -HUGE_VAL;
         row_upper[piece_row0 + i] = 0;
     }
-    if (g_highs.pass_lp(g_highs.highs, g_lp.ncols, nrows, g_lp.nnz, HIGHS_COLWISE, HIGHS_MINIMIZE, 0, g_lp.cost,
-                        g_lp.lower, g_lp.upper, row_lower, row_upper, g_lp.start, g_lp.index, g_lp.value) < 0)
+    void *highs = wildcards ? g_highs.highs : g_highs.settled;
+    if (g_highs.pass_lp(highs, g_lp.ncols, nrows, g_lp.nnz, HIGHS_COLWISE, HIGHS_MINIMIZE, 0, g_lp.cost, g_lp.lower,
+                        g_lp.upper, row_lower, row_upper, g_lp.start, g_lp.index, g_lp.value) < 0)
         return 0;
-    g_highs.zero_clocks(g_highs.highs); /* the time limit counts from here, not from the first run */
-    if (g_highs.run(g_highs.highs) < 0 || g_highs.model_status(g_highs.highs) != HIGHS_OPTIMAL) return 0;
+    program->nrows = nrows;
+    int found = lp_read(program, out);
+    program->ready = found != 0;
+    return found;
+}
+
+/*
+ * Runs the program's solver object and reads its prices into ``out``.  Returns 1 when
+ * the prices can be used, -1 when the program has no solution (then neither has the
+ * state it was set for: it is a relaxation), 0 otherwise (not solved in time, or prices
+ * that fail the check).
+ */
+static int lp_read(Program *program, Prices *out) {
+    void *highs = program == &g_programs[0] ? g_highs.highs : g_highs.settled;
+    g_highs.zero_clocks(highs); /* the time limit counts from here, not from the first run */
+    if (g_highs.run(highs) < 0) return 0;
+    int status = g_highs.model_status(highs);
+    if (status == HIGHS_INFEASIBLE) return -1;
+    if (status != HIGHS_OPTIMAL) return 0;
     static double col_value[LP_MAX_COLS], col_dual[LP_MAX_COLS];
     double row_value[LP_MAX_ROWS], row_dual[LP_MAX_ROWS];
-    if (g_highs.get_solution(g_highs.highs, col_value, col_dual, row_value, row_dual) < 0) return 0;
+    if (g_highs.get_solution(highs, col_value, col_dual, row_value, row_dual) < 0) return 0;
     /* The check: no column without an upper bound may have a negative reduced cost, and
        the rows "at most" need prices of at most 0 (their slack is such a column). */
-    for (int c = 0; c < g_lp.ncols; c++) {
-        if (g_lp.upper[c] != HUGE_VAL) continue;
-        double reduced = g_lp.cost[c];
-        for (int e = g_lp.start[c]; e < g_lp.start[c + 1]; e++) reduced -= g_lp.value[e] * row_dual[g_lp.index[e]];
+    for (int c = 0; c < program->ncols; c++) {
+        if (program->upper[c] != HUGE_VAL) continue;
+        double reduced = program->cost[c];
+        for (int e = program->start[c]; e < program->start[c + 1]; e++)
+            reduced -= program->value[e] * row_dual[program->index[e]];
         if (!(reduced >= -LP_TOLERANCE)) return 0; /* NaN fails too */
     }
-    for (int r = 0; r < nrows; r++)
+    for (int r = 0; r < program->nrows; r++)
         if (!isfinite(row_dual[r])) return 0;
     for (int i = 0; i < g_njokers; i++)
-        if (row_dual[piece_row0 + i] > LP_TOLERANCE) return 0;
+        if (row_dual[NKINDS + 1 + g_nblocks + i] > LP_TOLERANCE) return 0;
     for (int k = 0; k <= NKINDS; k++) out->y[k] = row_dual[k];
     for (int k = 0; k < NKINDS; k++) {
         double whole = (double)g_weight * (double)g_card_cost[k];
@@ -387,18 +439,47 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
     double joker_whole = (double)g_weight * (double)g_joker_cost;
     out->y_optional[NKINDS] = joker_whole < out->y[NKINDS] ? joker_whole : out->y[NKINDS];
     for (int b = 0; b < g_nblocks; b++) out->y_block[b] = row_dual[NKINDS + 1 + b];
+    out->settled = program == &g_programs[1];
     return 1;
+}
+
+static int jokers_settled(const State *s);
+
+/*
+ * Re-solves a program for state ``s`` from its last basis, into ``out``: the second
+ * program for a settled state (where it was solved), else the first.  Only the
+ * right-hand sides and the hand columns' bounds differ from the root's, so the columns
+ * and the check are the same and the dual simplex starts from where it stopped (a
+ * tenth of a cold solve).  Returns as ``lp_read``.
+ */
+static int lp_resolve(const State *s, Prices *out) {
+    Program *program = &g_programs[jokers_settled(s) && g_programs[1].ready ? 1 : 0];
+    if (!program->ready) return 0;
+    void *highs = program == &g_programs[0] ? g_highs.highs : g_highs.settled;
+    double lower[NKINDS + 1 + MAXBLOCKS], upper[NKINDS + 1 + MAXBLOCKS];
+    for (int k = 0; k < NKINDS; k++) lower[k] = upper[k] = mand_of(s, k);
+    lower[LP_JOKER_ROW] = upper[LP_JOKER_ROW] = program == &g_programs[0] ? wild_of(s) : 0;
+    for (int b = 0; b < g_nblocks; b++) lower[NKINDS + 1 + b] = upper[NKINDS + 1 + b] = (double)((s->mask >> b) & 1);
+    if (g_highs.change_rows(highs, 0, NKINDS + g_nblocks, lower, upper) < 0) return 0;
+    for (int k = 0; k <= NKINDS; k++) {
+        int c = program->hand_column[k];
+        if (c < 0) continue;
+        double least = 0, most = k < NKINDS ? opt_of(s, k) : jokers_of(s);
+        if (g_highs.change_cols(highs, c, c, &least, &most) < 0) return 0;
+        program->upper[c] = most;
+    }
+    return lp_read(program, out);
 }
 
 /* The prices of both programs for the root state ``root`` (the second only where the
    position has a joker); returns whether the first are in use. */
 static int lp_prices(const State *root) {
-    g_use_duals = lp_solve(root, 1, &g_prices);
-    g_use_settled = g_use_duals && g_njokers + jokers_of(root) + wild_of(root) > 0 && lp_solve(root, 0, &g_settled);
+    g_use_duals = lp_solve(root, 1, &g_prices) > 0;
+    g_programs[1].ready = 0;
+    g_use_settled =
+        g_use_duals && g_njokers + jokers_of(root) + wild_of(root) > 0 && lp_solve(root, 0, &g_settled) > 0;
     return g_use_duals;
 }
-
-static int jokers_settled(const State *s);
 
 /* The bound of prices ``p`` on the cost of the rest of state ``s`` (see the header). */
 static int64_t lp_bound_by(const State *s, const Prices *p) {
@@ -425,18 +506,25 @@ static int64_t lp_bound_by(const State *s, const Prices *p) {
     return bound;
 }
 
-/* The prices' bound on the cost of the rest of state ``s``: the first program's, and
-   the larger of both where the state's jokers are settled. */
+/* The prices' bound on the cost of the rest of state ``s``: the first program's, the
+   larger of both where the state's jokers are settled, and the larger with the prices
+   re-solved above it (``g_local``; any prices that pass the check bound every state
+   their program covers, wherever they were solved). */
 static size_t g_settled_raised; /* state bounds the second program's prices raised */
 
 static int64_t lp_bound(const State *s) {
     int64_t bound = lp_bound_by(s, &g_prices);
-    if (g_use_settled && jokers_settled(s)) {
-        int64_t settled = lp_bound_by(s, &g_settled);
-        if (settled > bound) {
-            bound = settled;
+    int settled = jokers_settled(s);
+    if (g_use_settled && settled) {
+        int64_t by_settled = lp_bound_by(s, &g_settled);
+        if (by_settled > bound) {
+            bound = by_settled;
             g_settled_raised++;
         }
+    }
+    if (g_local && (settled || !g_local->settled)) {
+        int64_t local = lp_bound_by(s, g_local);
+        if (local > bound) bound = local;
     }
     return bound;
 }

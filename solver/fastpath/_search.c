@@ -212,6 +212,8 @@ typedef struct {
     int64_t value;
     int used;
     int exact;
+    uint32_t work; /* expansions its last expansion took, its own included (0: none yet) */
+    int32_t prices; /* its own re-solved prices in the pool (see ``solve``), or -1 */
 } Entry;
 
 static Entry *g_table;
@@ -1065,6 +1067,51 @@ static int64_t solve_parts(const State *parts, int n, int64_t limit) {
 }
 
 /*
+ * Re-solved prices.  The prices of the root's programs bound every state, but more
+ * loosely the further a state is from the root.  A state the search comes back to in
+ * a later round, whose last expansion took RESOLVE_WORK expansions or more, is where a
+ * tighter bound pays: its program is solved again for it (``lp_resolve``, warm), and
+ * those prices bound it and every state below it while it is expanded (``g_local``);
+ * a program without a solution there ends the state at once (no completion).  The
+ * prices are kept in a pool for the state's later rounds.  Each re-solve is charged
+ * to the budget as the expansions it costs in time (measured 2026-11-26 on the
+ * mid-game suites: about 40 expansions for the program without wildcards, 80 for the
+ * first).  Without re-solves the search answered 539 of the 600 mid-game positions
+ * within 5,000 expansions; with them 567 (and 590 within 10,000).
+ */
+#define RESOLVE_WORK 20
+#define RESOLVE_COST_SETTLED 40
+#define RESOLVE_COST_WILDCARDS 80
+#define PRICES_POOL 512
+
+static Prices g_pool[PRICES_POOL], g_pool_spare;
+static int g_npool;
+static int g_resolve_work; /* the search under way re-solves after this much work (-1: never) */
+static size_t g_resolves;  /* and how many it made */
+
+/* The state's own prices: re-solved for it now, or from its earlier round, or NULL;
+   ``value`` rises to their bound (INF when the program has no solution there). */
+static const Prices *own_prices(const State *s, const Entry *entry, int known, int64_t limit, int64_t *value,
+                                int32_t *pooled) {
+    if (known && entry->prices >= 0) return &g_pool[entry->prices];
+    if (g_resolve_work < 0 || !g_use_duals || !known || entry->work < (uint32_t)g_resolve_work || *value >= limit)
+        return NULL;
+    Prices *slot = g_npool < PRICES_POOL ? &g_pool[g_npool] : &g_pool_spare;
+    g_resolves++;
+    g_expansions += jokers_settled(s) && g_programs[1].ready ? RESOLVE_COST_SETTLED : RESOLVE_COST_WILDCARDS;
+    int found = lp_resolve(s, slot);
+    if (found < 0) {
+        *value = INF;
+        return NULL;
+    }
+    if (found == 0) return NULL;
+    int64_t bound = lp_bound_by(s, slot);
+    if (bound > *value) *value = bound;
+    if (slot != &g_pool_spare) *pooled = g_npool++;
+    return slot;
+}
+
+/*
  * Memoized: an entry holds the exact cost, or a lower bound when an earlier search
  * below a smaller limit was cut (a branch and bound whose bounds are remembered).
  */
@@ -1074,19 +1121,28 @@ static int64_t solve(const State *s, int64_t limit) {
     if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
     int known = entry->used;
     int64_t value = lower_bound(s, limit);
+    int32_t pooled = known ? entry->prices : -1;
+    uint32_t work = known ? entry->work : 0;
+    const Prices *own = own_prices(s, entry, known, limit, &value, &pooled);
     if (value < limit) {
+        size_t start = g_expansions;
         if (++g_expansions > g_budget) {
             g_aborted = 1;
             return INF;
         }
         int tracing = g_tracing;
         g_tracing = 0;
+        const Prices *outer = g_local;
+        if (own) g_local = own;
         State parts[MAX_PARTS];
         int nparts = split_parts(s, parts);
         int64_t found = nparts > 1 ? solve_parts(parts, nparts, limit) : expand(s, limit);
+        g_local = outer;
         g_tracing = tracing;
         if (g_aborted) return INF;
         if (found > value) value = found;
+        size_t spent = g_expansions - start;
+        work = spent > UINT32_MAX ? UINT32_MAX : (uint32_t)spent;
     }
     if (!known && (g_count + 1) * 2 > g_capacity && grow() != 0) {
         g_aborted = 1;
@@ -1097,6 +1153,8 @@ static int64_t solve(const State *s, int64_t limit) {
     entry->key = *s;
     entry->value = value;
     entry->exact = value < limit || value >= INF;
+    entry->work = work;
+    entry->prices = pooled;
     if (!known) g_count++;
     entry->used = 1;
     return value;
@@ -1159,7 +1217,13 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
 
 static size_t g_last_expansions, g_last_splits;
 static int g_last_priced; /* whether the last search used the prices of _lp_bound.h */
-static size_t g_last_settled_raised;
+static size_t g_last_settled_raised, g_last_resolves;
+
+static PyObject *last_resolves(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_last_resolves);
+}
 
 static PyObject *last_settled(PyObject *self, PyObject *args) {
     (void)self;
@@ -1205,7 +1269,8 @@ static PyObject *last_freed(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(search_doc,
              "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget, *, forced=None,\n"
-             "       free=None, wild=0, played=False, values=None, need=0, cap=-1, lp_after=-1)\n"
+             "       free=None, wild=0, played=False, values=None, need=0, cap=-1, lp_after=-1,\n"
+             "       resolve_work=20)\n"
              "--\n\n"
              "The best final table: (status, primary, broken, melds).  ``hand`` and ``costs`` give,\n"
              "per card index, the hand's copies that may be played and the cost of leaving one (0 to\n"
@@ -1217,7 +1282,9 @@ PyDoc_STRVAR(search_doc,
              "``played`` whether a hand piece counts as played already; ``values`` and ``need``: the\n"
              "new melds must be worth ``need`` (the opening); ``cap``: only a cost below it counts;\n"
              "``lp_after``: after this many expansions (0: at once; -1: never) the states are also\n"
-             "bounded by the linear relaxation's prices (see _lp_bound.h; needs set_lp_library).\n"
+             "bounded by the linear relaxation's prices (see _lp_bound.h; needs set_lp_library);\n"
+             "``resolve_work``: with the prices, re-solve them for a state the search comes back to\n"
+             "whose last expansion took this many expansions or more (-1: never; see ``solve``).\n"
              "``status`` is PLAY for a play (``primary``: the cost of the cards left; ``broken``: the\n"
              "old melds broken; ``melds`` as tuples of card indices, +64 for a wildcard declared as\n"
              "that card, +128 for a table joker kept in its old meld, each starting with a flag: True\n"
@@ -1228,13 +1295,13 @@ PyDoc_STRVAR(search_doc,
 static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *keywords[] = {"ace_high", "hand", "costs", "jokers", "joker_cost", "blocks", "budget",
-                               "forced", "free", "wild", "played", "values", "need", "cap", "lp_after", NULL};
-    int ace_high, jokers, wild = 0, played = 0, need = 0;
+                               "forced", "free", "wild", "played", "values", "need", "cap", "lp_after", "resolve_work", NULL};
+    int ace_high, jokers, wild = 0, played = 0, need = 0, resolve_work = RESOLVE_WORK;
     long long joker_cost, budget, cap = -1, lp_after = -1;
     PyObject *hand, *costs, *blocks, *forced = NULL, *free_given = NULL, *values = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLL", keywords, &ace_high, &hand, &costs, &jokers,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLi", keywords, &ace_high, &hand, &costs, &jokers,
                                      &joker_cost, &blocks, &budget, &forced, &free_given, &wild, &played, &values,
-                                     &need, &cap, &lp_after))
+                                     &need, &cap, &lp_after, &resolve_work))
         return NULL;
     PyObject *hand_seq = PySequence_Fast(hand, "hand must be a sequence");
     if (!hand_seq) return NULL;
@@ -1265,6 +1332,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_last_splits = 0;
     g_last_priced = 0;
     g_last_settled_raised = 0;
+    g_last_resolves = 0;
     g_nlast_freed = 0;
     g_njokers = 0;
     State root;
@@ -1379,6 +1447,10 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_use_duals = 0;
     g_use_settled = 0;
     g_settled_raised = 0;
+    g_local = NULL;
+    g_npool = 0;
+    g_resolves = 0;
+    g_resolve_work = resolve_work;
     /* The prices (_lp_bound.h) at once with lp_after 0, or after lp_after expansions
        without them; the memo is kept (the bounds in it stay true). */
     size_t full_budget = g_budget;
@@ -1411,6 +1483,8 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     g_last_priced = g_use_duals;
     g_last_settled_raised = g_settled_raised;
+    g_last_resolves = g_resolves;
+    g_local = NULL;
     g_last_expansions = g_expansions;
     g_last_splits = g_splits;
     if (g_aborted) {
@@ -1497,6 +1571,8 @@ static PyMethodDef methods[] = {
     {"last_settled", last_settled, METH_NOARGS,
      "How many state bounds the last search raised with the prices of the program without\n"
      "wildcards (its states whose jokers are settled; see _lp_bound.h)."},
+    {"last_resolves", last_resolves, METH_NOARGS,
+     "How many times the last search re-solved its prices for a state (see ``solve``)."},
     {"last_splits", last_splits, METH_NOARGS,
      "How many states the last search split into independent parts (see the module's header)."},
     {"last_freed", last_freed, METH_NOARGS,

@@ -29,6 +29,7 @@ def search(
     need: int = 0,
     cap: int = -1,
     lp_after: int = -1,
+    resolve_work: int = 20,
 ) -> tuple[int, int, int, list[tuple[int, ...]] | None]: ...
 def last_expansions() -> int: ...
 def last_freed() -> tuple[int, ...]:
@@ -37,6 +38,8 @@ def last_splits() -> int:
     """How many states the last search split into independent parts (see _search.c)."""
 def last_priced() -> bool:
     """Whether the last search bounded its states with the linear relaxation's prices."""
+def last_resolves() -> int:
+    """How many times the last search re-solved its prices for a state (see _search.c)."""
 def last_settled() -> int:
     """How many state bounds the last search raised with the prices of the program
     without wildcards (states whose jokers are settled; see _lp_bound.h)."""
