@@ -90,6 +90,9 @@ _ACE_BITS = 0b1111
 _ACE_HIGH = 14
 """An ace's position at the top of a run (ace-high)."""
 
+_SortKey = tuple[int, int, int, int, str]
+"""``Meld.sort_key``'s value: tables are ordered by it."""
+
 _PIECES: dict[int, Piece] = {card.index: card for card in ALL_CARDS} | {
     card.index + _JOKER_FLAG: Joker(card) for card in ALL_CARDS
 }
@@ -154,7 +157,7 @@ class _TableMeld:
     """The search's block (see ``_block``)."""
     codes: tuple[int, ...]
     """Its pieces in order as piece codes (see ``_PIECES``)."""
-    sort_key: tuple[int, int, int, int, str]
+    sort_key: _SortKey
     """``Meld.sort_key``: where it sits in a table."""
 
 
@@ -409,27 +412,27 @@ def _new_table(
         placed = [(meld.sort_key(), meld) for meld in position.table.melds] + _joined(melds, {})
     else:
         old = zip(counts.melds, position.table.melds, strict=True)
-        placed = _joined(melds, {meld.codes: same for meld, same in old})
+        placed = _joined(melds, {meld.codes: (meld.sort_key, same) for meld, same in old})
     placed.sort(key=operator.itemgetter(0))
     return Table(tuple(meld for _, meld in placed))
 
 
 def _joined(
-    melds: list[tuple[bool, tuple[int, ...]]], old: dict[tuple[int, ...], Meld]
-) -> list[tuple[tuple[int, int, int, int, str], Meld]]:
+    melds: list[tuple[bool, tuple[int, ...]]], old: dict[tuple[int, ...], tuple[_SortKey, Meld]]
+) -> list[tuple[_SortKey, Meld]]:
     """The melds as Melds, each with its sort key.  New sequences of one suit that meet
     end to end are joined into one by ``join_sequences``, as CP-SAT's extraction does
     (the search lays long runs in pieces); melds that keep an old meld stay as they are,
-    and one left exactly as it was is the old ``Meld`` itself (``old``, by its codes: no
-    need to order them again)."""
-    out: list[tuple[tuple[int, int, int, int, str], Meld]] = []
+    and one left exactly as it was is the old ``Meld`` itself (``old``, by its codes, with
+    its sort key: no need to order them again)."""
+    out: list[tuple[_SortKey, Meld]] = []
     new_runs: list[tuple[int, ...]] = []
     for kept, codes in melds:
         if not kept and ALL_CARDS[codes[0] % _JOKER_FLAG].rank != ALL_CARDS[codes[-1] % _JOKER_FLAG].rank:
             new_runs.append(codes)  # a new sequence (two ranks)
             continue
         same = old.get(codes) if kept else None
-        out.append((same.sort_key(), same) if same is not None else _meld_of(codes))
+        out.append(same if same is not None else _meld_of(codes))
     if _runs_meet(new_runs):
         joined = join_sequences([tuple(_PIECES[code] for code in codes) for codes in new_runs])
         return out + [(meld.sort_key(), meld) for meld in joined]
@@ -454,7 +457,7 @@ def _runs_meet(runs: list[tuple[int, ...]]) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _meld_of(codes: tuple[int, ...]) -> tuple[tuple[int, int, int, int, str], Meld]:
+def _meld_of(codes: tuple[int, ...]) -> tuple[_SortKey, Meld]:
     """The meld of these piece codes in canonical order, with its sort key (cached by the
     codes, small integers: the same melds come back from position to position)."""
     meld = Meld.of(_PIECES[code] for code in codes)
