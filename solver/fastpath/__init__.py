@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import itertools
 import operator
 import os
 import time
@@ -98,6 +99,9 @@ _PIECES: dict[int, Piece] = {card.index: card for card in ALL_CARDS} | {
 }
 """Pieces by piece code: a card's index, or its index + ``_JOKER_FLAG`` for a joker
 declared as it (jokers are immutable, so the answers share these)."""
+
+_RANKS: dict[int, int] = {code: int(ALL_CARDS[code % _JOKER_FLAG].rank) for code in _PIECES}
+"""The rank a piece code counts as."""
 
 
 @functools.cache
@@ -198,16 +202,14 @@ class _Counts:
                 hand_jokers += 1
             else:
                 hand[piece.index] += 1
-        real = [0] * CARD_KINDS
-        jokers = [0] * CARD_KINDS
+        laid = [0] * (_JOKER_FLAG + CARD_KINDS)  # by piece code
         melds = () if opening else tuple(_table_meld(meld.pieces) for meld in position.table.melds)
         for meld in melds:
             for code in meld.codes:
-                if code < _JOKER_FLAG:
-                    real[code] += 1
-                else:
-                    jokers[code - _JOKER_FLAG] += 1
-        most = max(map(operator.add, map(operator.add, hand, real), jokers))
+                laid[code] += 1
+        real, jokers = laid[:CARD_KINDS], laid[_JOKER_FLAG:]
+        placed = map(operator.add, hand, real)
+        most = max(map(operator.add, placed, jokers) if any(jokers) else placed)
         return _Counts(tuple(hand), hand_jokers, tuple(real), tuple(jokers), melds, most)
 
 
@@ -414,7 +416,7 @@ def _new_table(
         old = zip(counts.melds, position.table.melds, strict=True)
         placed = _joined(melds, {meld.codes: (meld.sort_key, same) for meld, same in old})
     placed.sort(key=operator.itemgetter(0))
-    return Table(tuple(meld for _, meld in placed))
+    return Table(tuple(map(operator.itemgetter(1), placed)))
 
 
 def _joined(
@@ -428,11 +430,13 @@ def _joined(
     out: list[tuple[_SortKey, Meld]] = []
     new_runs: list[tuple[int, ...]] = []
     for kept, codes in melds:
-        if not kept and ALL_CARDS[codes[0] % _JOKER_FLAG].rank != ALL_CARDS[codes[-1] % _JOKER_FLAG].rank:
+        if kept:
+            same = old.get(codes)
+            out.append(same if same is not None else _meld_of(codes))
+        elif _RANKS[codes[0]] != _RANKS[codes[-1]]:
             new_runs.append(codes)  # a new sequence (two ranks)
-            continue
-        same = old.get(codes) if kept else None
-        out.append(same if same is not None else _meld_of(codes))
+        else:
+            out.append(_meld_of(codes))
     if _runs_meet(new_runs):
         joined = join_sequences([tuple(_PIECES[code] for code in codes) for codes in new_runs])
         return out + [(meld.sort_key(), meld) for meld in joined]
@@ -469,21 +473,17 @@ def _split_hand(
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
     """Which hand pieces the new table uses: real cards beyond the table's, and jokers
     beyond the table's (table jokers never leave the table)."""
-    placed = [-count for count in counts.table_real]
-    jokers_played = -sum(counts.table_jokers)
+    laid = [0] * (_JOKER_FLAG + CARD_KINDS)  # by piece code
     for _, codes in melds:
         for code in codes:
-            if code >= _JOKER_FLAG:
-                jokers_played += 1
-            else:
-                placed[code] += 1
+            laid[code] += 1
     played: list[Piece] = []
     left: list[Piece] = []
-    for index, count in enumerate(counts.hand):
-        if count:
-            used = placed[index]
-            played.extend([ALL_CARDS[index]] * used)
-            left.extend([ALL_CARDS[index]] * (count - used))
+    for index in itertools.compress(range(CARD_KINDS), counts.hand):
+        used = laid[index] - counts.table_real[index]
+        played.extend([ALL_CARDS[index]] * used)
+        left.extend([ALL_CARDS[index]] * (counts.hand[index] - used))
+    jokers_played = sum(laid[_JOKER_FLAG:]) - sum(counts.table_jokers)
     played.extend([Joker()] * jokers_played)
     left.extend([Joker()] * (counts.hand_jokers - jokers_played))
     return tuple(played), tuple(left)
