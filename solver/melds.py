@@ -244,7 +244,12 @@ class Meld:
 
     def problem(self, variant: Variant) -> str | None:
         """Why this meld is illegal under ``variant``, or None when it is legal."""
-        shape = _shape(self.pieces, ace_high=variant.ace_high)
+        return self.problem_where(ace_high=variant.ace_high)
+
+    def problem_where(self, *, ace_high: bool) -> str | None:
+        """``problem`` under the one rule of a variant a meld's legality depends on:
+        whether an ace may end a sequence high."""
+        shape = _shape(self.pieces, ace_high=ace_high)
         return shape if isinstance(shape, str) else None
 
     def is_legal(self, variant: Variant) -> bool:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from solver.cards import Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
+from solver.cards import CARD_KINDS, Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
 from solver.melds import Meld
 from solver.variants import Variant
 
@@ -195,6 +196,12 @@ class Position:
 
     def problems(self, variant: Variant) -> list[str]:
         """Every reason the variant's deck and rules cannot produce this position."""
+        if _plainly_valid(self, variant):  # most positions: decided without words
+            return []
+        return self.every_problem(variant)
+
+    def every_problem(self, variant: Variant) -> list[str]:
+        """``problems`` worked out in full, piece by piece (the reasons' words and order)."""
         found = [f"table meld {meld}: {reason}" for meld, reason in _meld_problems(self.table, variant)]
         for meld in self.table:
             if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
@@ -236,6 +243,43 @@ def as_table(value: Table | str, *, keep_order: bool = False) -> Table:
     raise TypeError(
         f"expected a Table or its notation such as 'Kh Kd Kc | 7h 8h 9h', not {type(value).__name__}"
     )
+
+
+def _plainly_valid(position: Position, variant: Variant) -> bool:
+    """Whether ``position.problems(variant)`` finds nothing, decided from each table meld's
+    cached facts (``_legal_meld``) and one count of the cards: legal melds (which declares
+    their jokers), undeclared hand jokers, and no more copies or jokers than the deck holds."""
+    if type(position.hand.pieces) is not tuple:  # the full check says what is wrong with it
+        return False
+    copies = [0] * CARD_KINDS
+    jokers = 0
+    for meld in position.table:
+        facts = _legal_meld(meld.pieces, variant.ace_high)
+        if facts is None:
+            return False
+        real, meld_jokers = facts
+        for index in real:
+            copies[index] += 1
+        jokers += meld_jokers
+    for piece in position.hand.pieces:
+        if isinstance(piece, Joker):
+            if piece.declared is not None:
+                return False
+            jokers += 1
+        elif isinstance(piece, Card):
+            copies[piece.index] += 1
+    return jokers <= variant.jokers and max(copies) <= variant.decks
+
+
+@lru_cache(maxsize=65536)
+def _legal_meld(pieces: tuple[Piece, ...], ace_high: bool) -> tuple[tuple[int, ...], int] | None:
+    """A legal meld's real cards (indices) and jokers, or None when the meld is not legal
+    under the ace-high rule given (an undeclared joker makes it illegal).  Cached: a game's
+    table melds come back turn after turn, and pieces are immutable."""
+    if Meld(pieces).problem_where(ace_high=ace_high) is not None:
+        return None
+    real = tuple(piece.index for piece in pieces if isinstance(piece, Card))
+    return real, len(pieces) - len(real)
 
 
 def _meld_problems(table: Table, variant: Variant) -> list[tuple[Meld, str]]:

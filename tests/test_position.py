@@ -7,14 +7,16 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from randpos import random_position
 from strategies import DECK, positions, scrambled_text
 
-from solver.cards import Card, Joker, NotationError
+from solver.cards import ALL_CARDS, Card, Joker, NotationError
 from solver.melds import Meld
 from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
 MANIP = Variant.manipulation()
+DECK_CARDS = list(ALL_CARDS)
 
 # --- parsing and printing -------------------------------------------------------------------------
 
@@ -253,6 +255,48 @@ def test_position_error_lists_every_problem() -> None:
     joined = " ".join(problems)
     for part in ["7h 8h *", "Ks Ks Kd", "*7s", "3 copies of 7h", "4 jokers"]:
         assert part in joined
+
+
+def _spoiled(rng: random.Random, pos: Position) -> Position:
+    """``pos`` with a few random changes that may break it: extra copies and jokers in
+    the hand, a hand joker declared, a table joker undeclared, a card moved between
+    melds, a meld cut short (each unchecked, as ``Position(...)`` builds it)."""
+    melds = [list(meld.pieces) for meld in pos.table]
+    hand = list(pos.hand.pieces)
+    for _ in range(rng.randint(0, 3)):
+        roll = rng.random()
+        if roll < 0.3:
+            hand.append(rng.choice([*hand, *DECK_CARDS]) if hand else rng.choice(DECK_CARDS))
+        elif roll < 0.45:
+            hand.append(Joker(rng.choice([None, rng.choice(DECK_CARDS)])))
+        elif roll < 0.6 and melds:
+            meld = rng.choice(melds)
+            meld[rng.randrange(len(meld))] = Joker()
+        elif roll < 0.8 and len(melds) > 1:
+            source, target = rng.sample(melds, 2)
+            target.append(source.pop(rng.randrange(len(source))))
+        elif melds:
+            rng.choice(melds).pop()
+    table = Table(tuple(Meld(tuple(meld)) for meld in melds if meld))
+    return Position(table, Hand(tuple(hand)))
+
+
+def test_problems_are_decided_as_the_full_check_decides_them() -> None:
+    """``problems`` answers a valid position from cached per-meld facts; on random valid
+    and spoiled positions it must say exactly what the full, piece-by-piece check says."""
+    rng = random.Random(5)
+    variants = [MANIP, Variant.manipulation(players=2), Variant.rummikub(), Variant.machiavelli()]
+    outcomes = {True: 0, False: 0}
+    for _ in range(1500):
+        variant = rng.choice(variants)
+        pos = random_position(rng, variant, max_table_cards=rng.choice((0, 12, 40)), max_hand=12)
+        if rng.random() < 0.6:
+            pos = _spoiled(rng, pos)
+        for judge in variants:
+            found = pos.problems(judge)
+            assert found == pos.every_problem(judge)
+            outcomes[not found] += 1
+    assert min(outcomes.values()) > 1000  # valid and invalid positions alike
 
 
 # --- properties -----------------------------------------------------------------------------------

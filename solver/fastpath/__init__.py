@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import itertools
+import operator
 import os
 import time
 from dataclasses import dataclass
 
-from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
+from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.fastpath import _search
 from solver.fastpath.configs import Config, configurations
-from solver.melds import Meld, join_sequences
+from solver.melds import Meld, join_sequences, sequence_position
 from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
 from solver.variants import Variant
@@ -89,6 +91,18 @@ _ACE_BITS = 0b1111
 _ACE_HIGH = 14
 """An ace's position at the top of a run (ace-high)."""
 
+_SortKey = tuple[int, int, int, int, str]
+"""``Meld.sort_key``'s value: tables are ordered by it."""
+
+_PIECES: dict[int, Piece] = {card.index: card for card in ALL_CARDS} | {
+    card.index + _JOKER_FLAG: Joker(card) for card in ALL_CARDS
+}
+"""Pieces by piece code: a card's index, or its index + ``_JOKER_FLAG`` for a joker
+declared as it (jokers are immutable, so the answers share these)."""
+
+_RANKS: dict[int, int] = {code: int(ALL_CARDS[code % _JOKER_FLAG].rank) for code in _PIECES}
+"""The rank a piece code counts as."""
+
 
 @functools.cache
 def prices_available() -> bool:
@@ -120,16 +134,18 @@ def applies(position: Position, variant: Variant, *, keep_jokers: bool, opened: 
     counts = _Counts.of(position, opening=_opening(variant, opened))
     if sum(counts.table_jokers) + counts.hand_jokers > _MAX_JOKERS:
         return False
-    if variant.ace_high and any(counts.table_jokers[:4]) and not _opening(variant, opened):
+    if variant.ace_high and any(counts.table_jokers[:4]):
         # The search reads a table meld's jokers by the card they stand for, which does
         # not say which end of a run from ace to ace a joker standing for its ace fills
-        # (the real ace fills the other): such a table goes to CP-SAT.
-        for block in map(_block, position.table.melds):
+        # (the real ace fills the other): such a table goes to CP-SAT.  (An opening
+        # counts no table meld.)
+        for meld in counts.melds:
+            block = meld.block
             if block[0] == 1 and block[2] == 1 and block[3] == _ACE_HIGH and block[4] & _ACE_BITS:
                 return False
     # A state holds at most 3 copies of a card that must be placed: the table's real
     # copies, its jokers standing for the card, and hand copies a configuration forces.
-    return all(counts.table_real[x] + counts.table_jokers[x] + counts.hand[x] <= 3 for x in range(CARD_KINDS))
+    return counts.most <= 3
 
 
 _last_counts: list[tuple[Position, bool, _Counts] | None] = [None]
@@ -137,14 +153,32 @@ _last_counts: list[tuple[Position, bool, _Counts] | None] = [None]
 
 
 @dataclass(frozen=True, slots=True)
+class _TableMeld:
+    """A table meld as the search reads it and as its answer names it, worked out once
+    per meld (``_table_meld``): a game's table melds come back turn after turn."""
+
+    block: tuple[int, int, int, int, int]
+    """The search's block (see ``_block``)."""
+    codes: tuple[int, ...]
+    """Its pieces in order as piece codes (see ``_PIECES``)."""
+    sort_key: _SortKey
+    """``Meld.sort_key``: where it sits in a table."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Counts:
     """A position by card index: hand copies, hand jokers, real table copies, and table
-    jokers by the card they stand for."""
+    jokers by the card they stand for; and the table melds as the search reads them."""
 
     hand: tuple[int, ...]
     hand_jokers: int
     table_real: tuple[int, ...]
     table_jokers: tuple[int, ...]
+    melds: tuple[_TableMeld, ...]
+    """The table's melds in order (none for an opening, which leaves the table as it is)."""
+    most: int
+    """The most copies of one card a state holds: real table copies, table jokers
+    standing for it and hand copies."""
 
     @staticmethod
     def of(position: Position, *, opening: bool) -> _Counts:
@@ -160,20 +194,23 @@ class _Counts:
 
     @staticmethod
     def count(position: Position, *, opening: bool) -> _Counts:
-        """The counts, worked out."""
+        """The counts, worked out: the table from its melds' codes (cached per meld)."""
         hand = [0] * CARD_KINDS
+        hand_jokers = 0
         for piece in position.hand.pieces:
-            if not isinstance(piece, Joker):
-                hand[piece.index] += 1
-        real = [0] * CARD_KINDS
-        jokers = [0] * CARD_KINDS
-        for piece in () if opening else position.table.pieces:
             if isinstance(piece, Joker):
-                assert piece.declared is not None  # a valid table declares every joker
-                jokers[piece.declared.index] += 1
+                hand_jokers += 1
             else:
-                real[piece.index] += 1
-        return _Counts(tuple(hand), position.hand.joker_count, tuple(real), tuple(jokers))
+                hand[piece.index] += 1
+        laid = [0] * (_JOKER_FLAG + CARD_KINDS)  # by piece code
+        melds = () if opening else tuple(_table_meld(meld.pieces) for meld in position.table.melds)
+        for meld in melds:
+            for code in meld.codes:
+                laid[code] += 1
+        real, jokers = laid[:CARD_KINDS], laid[_JOKER_FLAG:]
+        placed = map(operator.add, hand, real)
+        most = max(map(operator.add, placed, jokers) if any(jokers) else placed)
+        return _Counts(tuple(hand), hand_jokers, tuple(real), tuple(jokers), melds, most)
 
 
 def search(
@@ -204,7 +241,7 @@ def search(
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
-    blocks = [] if opening else [_block(meld) for meld in position.table.melds]
+    blocks = [meld.block for meld in counts.melds]  # none for an opening
     values, need = (_values(variant), variant.opening_points) if opening else (None, 0)
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
@@ -259,10 +296,9 @@ def search(
     if best is not None:
         total, config, found, freed = best
         broken = total % weight
-        melds = _pieces(found, counts, freed)
-        old = {meld.pieces: meld for meld in position.table.melds}
-        table = Table.of((list(position.table.melds) if opening else []) + _joined(melds, old))
-        played, hand = _split_hand(position, counts, melds)
+        melds = _piece_codes(found, counts, freed)
+        table = _new_table(position, counts, melds, opening=opening)
+        played, hand = _split_hand(counts, melds)
     done = time.perf_counter()
     return Solution(
         status="optimal" if best is not None else "no_play",
@@ -295,9 +331,22 @@ def _costs(variant: Variant, objective: Objective) -> tuple[tuple[int, ...], int
 
 
 @functools.lru_cache(maxsize=4096)
+def _table_meld(pieces: tuple[Piece, ...]) -> _TableMeld:
+    """A table meld's ``_TableMeld`` (cached by its pieces: a game's table melds come back
+    turn after turn, and the cache keeps the per-piece work to one lookup per meld)."""
+    meld = Meld(pieces)
+    codes = []
+    for piece in pieces:
+        if isinstance(piece, Joker):
+            assert piece.declared is not None  # a valid table declares every joker
+            codes.append(piece.declared.index + _JOKER_FLAG)
+        else:
+            codes.append(piece.index)
+    return _TableMeld(_block(meld), tuple(codes), meld.sort_key())
+
+
 def _block(meld: Meld) -> tuple[int, int, int, int, int]:
-    """A table meld as the search reads it (cached: a game's table melds come back turn
-    after turn): (1, suit, first, last, jokers) or
+    """A table meld as the search reads it: (1, suit, first, last, jokers) or
     (0, rank, suits, 0, jokers), ``jokers`` a bit per card a table joker stands for.
     A joker counts as the card it stands for."""
     cards = meld.cards
@@ -315,92 +364,130 @@ def _block(meld: Meld) -> tuple[int, int, int, int, int]:
     return (1, int(cards[0].suit), first, first + len(cards) - 1, jokers)
 
 
-def _pieces(
+def _piece_codes(
     found: list[tuple[int, ...]], counts: _Counts, freed: tuple[int, ...]
-) -> list[tuple[bool, tuple[Piece, ...]]]:
-    """The search's melds as pieces, each with its kept flag.
+) -> list[tuple[bool, tuple[int, ...]]]:
+    """The search's melds as piece codes (``_PIECES``), each with its kept flag.
 
     Codes +64 are wildcards (hand jokers, freed table jokers) and +128 table jokers kept
-    in their old melds; a table joker that left its meld but stayed locked comes back as
-    a plain card of its kind, and is told apart here: of the table jokers declared X,
-    some stayed in kept melds, those in ``freed`` (the search's ``last_freed``) were
-    freed, and the others are locked copies of X among the plain X the search placed
-    (outside kept melds first, so kept old melds keep their real cards)."""
-    marked: list[list[bool]] = [[code >= _JOKER_FLAG for code in codes] for _, *codes in found]
-    if any(counts.table_jokers):  # else no plain card can be a locked table joker
-        kept_jokers = [0] * CARD_KINDS
-        for _, *codes in found:
-            for code in codes:
-                if code >= _LOCKED_FLAG:
-                    kept_jokers[code - _LOCKED_FLAG] += 1
-        locked = [table - kept for table, kept in zip(counts.table_jokers, kept_jokers, strict=True)]
-        for card in freed:
-            locked[card] -= 1
-        for want_kept in (False, True):
-            for (kept, *codes), flags in zip(found, marked, strict=True):
-                if bool(kept) != want_kept:
-                    continue
-                for i, code in enumerate(codes):
-                    if code < _JOKER_FLAG and locked[code]:
-                        locked[code] -= 1
-                        flags[i] = True
-    melds: list[tuple[bool, tuple[Piece, ...]]] = []
-    for (kept, *codes), flags in zip(found, marked, strict=True):
-        pieces = tuple(
-            Joker(ALL_CARDS[code % _JOKER_FLAG]) if joker else ALL_CARDS[code % _JOKER_FLAG]
-            for code, joker in zip(codes, flags, strict=True)
-        )
-        melds.append((bool(kept), pieces))
-    return melds
+    in their old melds: both are jokers.  A table joker that left its meld but stayed
+    locked comes back as a plain card of its kind, and is told apart here: of the table
+    jokers declared X, some stayed in kept melds, those in ``freed`` (the search's
+    ``last_freed``) were freed, and the others are locked copies of X among the plain X
+    the search placed (outside kept melds first, so kept old melds keep their real cards)."""
+    if not any(counts.table_jokers):  # no +128 code, and no plain card is a table joker
+        return [(bool(meld[0]), meld[1:]) for meld in found]
+    return _marked_codes(found, counts, freed)
 
 
-def _joined(melds: list[tuple[bool, tuple[Piece, ...]]], old: dict[tuple[Piece, ...], Meld]) -> list[Meld]:
-    """The melds as Melds.  New sequences of one suit that meet end to end are joined
-    into one by ``join_sequences``, as CP-SAT's extraction does (the search lays long
-    runs in pieces); melds that keep an old meld stay as they are, and one left exactly
-    as it was is the old ``Meld`` itself (``old``, by its pieces: no need to order them
-    again)."""
-    out: list[Meld] = []
-    new_runs: list[tuple[Piece, ...]] = []
-    for kept, pieces in melds:
-        first, last = _card(pieces[0]), _card(pieces[-1])
-        if not kept and first.rank != last.rank:  # a new sequence (two ranks)
-            new_runs.append(pieces)
+def _marked_codes(
+    found: list[tuple[int, ...]], counts: _Counts, freed: tuple[int, ...]
+) -> list[tuple[bool, tuple[int, ...]]]:
+    """``_piece_codes`` worked out in full: locked table jokers marked as jokers."""
+    locked = list(counts.table_jokers)
+    for card in freed:
+        locked[card] -= 1
+    melds: list[tuple[bool, list[int]]] = []
+    for kept, *codes in found:
+        for code in codes:
+            if code >= _LOCKED_FLAG:
+                locked[code - _LOCKED_FLAG] -= 1
+        melds.append((bool(kept), [_piece_code(code) for code in codes]))
+    for want_kept in (False, True):
+        for kept, codes in melds:
+            if kept != want_kept:
+                continue
+            for i, code in enumerate(codes):
+                if code < _JOKER_FLAG and locked[code]:
+                    locked[code] -= 1
+                    codes[i] = code + _JOKER_FLAG
+    return [(kept, tuple(codes)) for kept, codes in melds]
+
+
+def _piece_code(code: int) -> int:
+    """A search's code as a piece code: any joker (+64 or +128) as +64."""
+    return code % _JOKER_FLAG + _JOKER_FLAG if code >= _JOKER_FLAG else code
+
+
+def _new_table(
+    position: Position, counts: _Counts, melds: list[tuple[bool, tuple[int, ...]]], *, opening: bool
+) -> Table:
+    """The table the search's melds make, in canonical order (as ``Table.of`` orders it,
+    by ``Meld.sort_key``): the old melds first when the play is an opening."""
+    if opening:  # the table stays; the search saw none of it
+        placed = [(meld.sort_key(), meld) for meld in position.table.melds] + _joined(melds, {})
+    else:
+        old = zip(counts.melds, position.table.melds, strict=True)
+        placed = _joined(melds, {meld.codes: (meld.sort_key, same) for meld, same in old})
+    placed.sort(key=operator.itemgetter(0))
+    return Table(tuple(map(operator.itemgetter(1), placed)))
+
+
+def _joined(
+    melds: list[tuple[bool, tuple[int, ...]]], old: dict[tuple[int, ...], tuple[_SortKey, Meld]]
+) -> list[tuple[_SortKey, Meld]]:
+    """The melds as Melds, each with its sort key.  New sequences of one suit that meet
+    end to end are joined into one by ``join_sequences``, as CP-SAT's extraction does
+    (the search lays long runs in pieces); melds that keep an old meld stay as they are,
+    and one left exactly as it was is the old ``Meld`` itself (``old``, by its codes, with
+    its sort key: no need to order them again)."""
+    out: list[tuple[_SortKey, Meld]] = []
+    new_runs: list[tuple[int, ...]] = []
+    for kept, codes in melds:
+        if kept:
+            same = old.get(codes)
+            out.append(same if same is not None else _meld_of(codes))
+        elif _RANKS[codes[0]] != _RANKS[codes[-1]]:
+            new_runs.append(codes)  # a new sequence (two ranks)
         else:
-            same = old.get(pieces) if kept else None
-            out.append(same if same is not None else Meld.of(pieces))
-    if len(new_runs) > 1:
-        return out + join_sequences(new_runs)
-    return out + [Meld.of(pieces) for pieces in new_runs]
+            out.append(_meld_of(codes))
+    if _runs_meet(new_runs):
+        joined = join_sequences([tuple(_PIECES[code] for code in codes) for codes in new_runs])
+        return out + [(meld.sort_key(), meld) for meld in joined]
+    return out + [_meld_of(codes) for codes in new_runs]
 
 
-def _card(piece: Piece) -> Card:
-    if isinstance(piece, Joker):
-        assert piece.declared is not None
-        return piece.declared
-    return piece
+def _runs_meet(runs: list[tuple[int, ...]]) -> bool:
+    """Whether one of these sequences (piece codes in order) starts where another of its
+    suit ends (``join_sequences`` would join them): else each stays as it is, and the
+    table's order does not depend on the order they come in."""
+    if len(runs) < 2:
+        return False
+    ends = set()
+    for codes in runs:
+        last = ALL_CARDS[codes[-1] % _JOKER_FLAG]
+        ends.add((last.suit, sequence_position(last, last=len(codes) > 1)))
+    for codes in runs:
+        first = ALL_CARDS[codes[0] % _JOKER_FLAG]
+        if (first.suit, int(first.rank) - 1) in ends:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _meld_of(codes: tuple[int, ...]) -> tuple[_SortKey, Meld]:
+    """The meld of these piece codes in canonical order, with its sort key (cached by the
+    codes, small integers: the same melds come back from position to position)."""
+    meld = Meld.of(_PIECES[code] for code in codes)
+    return meld.sort_key(), meld
 
 
 def _split_hand(
-    position: Position, counts: _Counts, melds: list[tuple[bool, tuple[Piece, ...]]]
+    counts: _Counts, melds: list[tuple[bool, tuple[int, ...]]]
 ) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
     """Which hand pieces the new table uses: real cards beyond the table's, and jokers
     beyond the table's (table jokers never leave the table)."""
-    placed = [-count for count in counts.table_real]
-    jokers_played = -sum(counts.table_jokers)
-    for _, pieces in melds:
-        for piece in pieces:
-            if isinstance(piece, Joker):
-                jokers_played += 1
-            else:
-                placed[piece.index] += 1
+    laid = [0] * (_JOKER_FLAG + CARD_KINDS)  # by piece code
+    for _, codes in melds:
+        for code in codes:
+            laid[code] += 1
     played: list[Piece] = []
     left: list[Piece] = []
-    for index, count in enumerate(counts.hand):
-        if count:
-            used = placed[index]
-            played.extend([ALL_CARDS[index]] * used)
-            left.extend([ALL_CARDS[index]] * (count - used))
+    for index in itertools.compress(range(CARD_KINDS), counts.hand):
+        used = laid[index] - counts.table_real[index]
+        played.extend([ALL_CARDS[index]] * used)
+        left.extend([ALL_CARDS[index]] * (counts.hand[index] - used))
+    jokers_played = sum(laid[_JOKER_FLAG:]) - sum(counts.table_jokers)
     played.extend([Joker()] * jokers_played)
-    left.extend([Joker()] * (position.hand.joker_count - jokers_played))
+    left.extend([Joker()] * (counts.hand_jokers - jokers_played))
     return tuple(played), tuple(left)

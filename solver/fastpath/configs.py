@@ -61,19 +61,21 @@ def configurations(
     """Every configuration of a position given by per-card counts (52 entries each).
 
     ``costs`` and ``joker_cost`` are what leaving a card or a joker in the hand costs."""
-    short = [max(0, table_jokers[x] - table_real[x]) for x in range(CARD_KINDS)]
-    deciding = [x for x in range(CARD_KINDS) if short[x] and hand[x]]
+    # Only a card some table joker stands for can free one: most tables have none, and
+    # the per-card lists are then the hand as it is and no freeing.
+    jokered = [x for x, count in enumerate(table_jokers) if count] if any(table_jokers) else []
+    short = {x: table_jokers[x] - table_real[x] for x in jokered if table_jokers[x] > table_real[x]}
+    deciding = [x for x in short if hand[x]]
     # Most copies played first: that is usually the best play, and it caps the others.
     levels = [range(min(hand[x], short[x]), -1, -1) for x in deciding]
     outs = (False, True) if keep_jokers and hand_jokers else (False,)
     for going_out in outs:
         for chosen in product(*levels):
-            level = dict(zip(deciding, chosen, strict=True))
             optional = list(hand)
             forced = [0] * CARD_KINDS
             cost = 0
             feasible = True
-            for x, played in level.items():
+            for x, played in zip(deciding, chosen, strict=True):
                 forced[x] = played
                 optional[x] -= played
                 if played < short[x]:
@@ -83,7 +85,9 @@ def configurations(
                     optional[x] = 0
             if not feasible:
                 continue
-            free = [min(table_jokers[x], table_real[x] + forced[x]) for x in range(CARD_KINDS)]
+            free = [0] * CARD_KINDS
+            for x in jokered:
+                free[x] = min(table_jokers[x], table_real[x] + forced[x])
             if going_out:
                 forced = [forced[x] + optional[x] for x in range(CARD_KINDS)]
                 optional = [0] * CARD_KINDS
