@@ -46,24 +46,26 @@ from solver.variants import Variant
 
 __all__ = ["LP_AFTER", "STATE_BUDGET", "applies", "prices_available", "search"]
 
-STATE_BUDGET = 2_000
-"""States the search may expand, over all its configurations, before it gives the
-position to CP-SAT (about 3 ms with the prices).
+STATE_BUDGET = 10_000
+"""Expansions the search may make, over all its configurations, before it gives the
+position to CP-SAT (each re-solve of its prices counts as the 40 or 80 expansions it
+costs in time; about 20-35 ms in all on this machine).
 
-Measured on the speed suites (2026-11-26, with the prices after 300 expansions): the
-search finishes 2,363 of 2,600 positions within this budget (470 of the 600 mid-game
-ones), most of them in a few hundred expansions (about 1 microsecond each).  A budget of
-1,000 finishes 2,260 and leaves a p99 of 16.8 ms instead of 18.7 ms (every position left
-to CP-SAT waits less for it); 3,000 finishes 2,396 at a p99 of 20.3 ms."""
+Measured on the mid-game suites (2026-11-26, ``benchmarks.speed`` with the
+budget set): the search answers 522 of the 600 positions within 2,000, 567 within 5,000,
+590 within 10,000 (98.3%, the issue's 98%) and 593 within 12,000; most of them take a
+few hundred expansions (about 2 microseconds each).  A larger budget makes the positions
+left to CP-SAT wait longer for it: over all 2,600 suite positions the p99 was 21 ms with
+2,000 and 30 ms with 10,000 (max 39 and 63 ms)."""
 
 LP_AFTER = 600
 """Expansions a search makes before it also bounds its states with the prices of the
 position's linear relaxation (``solver/fastpath/_lp_bound.h``, solved by HiGHS in about
 0.8 ms): most positions are settled before that and never pay for the program; the
-others usually are soon after.  Measured on the speed suites (2026-11-26, budget 2,000,
-``python -m benchmarks.speed --prices-after N``): at once the search answers 2,374 of
-2,600 positions at a p50 of 1.23 ms; after 300 expansions 2,368 (0.44 ms); after 600
-2,362 (0.41 ms); after 1,000 2,342 (0.42 ms); never 1,994 (0.44 ms)."""
+others usually are soon after.  Measured on the speed suites (2026-11-26, budget 10,000,
+``python -m benchmarks.speed --prices-after N``): at once the search answers 2,562 of
+2,600 positions at a p50 of 1.44 ms; after 300 expansions 2,563 (0.34 ms); after 600
+2,564 (0.34 ms); after 1,000 2,560 (0.33 ms); never 2,229 (0.35 ms)."""
 
 _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
