@@ -132,7 +132,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     play and how many the fast path's search answered."""
     rng = random.Random(seed)
     with_play = searched = 0
-    alone_checked = split = with_prices = resolved = 0
+    alone_checked = split = with_prices = resolved = floored = 0
     for _ in range(count):
         position = random_position(rng, variant, max_table_cards=20, max_hand=7)
         options = random_options(rng, variant)
@@ -150,6 +150,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
             assert priced == expected, (str(position), options, "search with prices", priced, expected)
             with_prices += _search.last_priced()
             resolved += _search.last_resolves() > 0
+            floored += _search.last_points_asked() > 0
         with_play += expected is not None
         searched += engine == "search"
     assert alone_checked > 0.95 * count  # the search alone covers nearly every position
@@ -160,8 +161,10 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     # positions (those with three jokers or more are searched without them).
     assert with_prices > 0.8 * alone_checked
     # ... re-solving them for every state it comes back to (see _search.c's ``solve``).
-    print(f"{variant.name}: {alone_checked} searched, {resolved} with re-solved prices")
+    print(f"{variant.name}: {alone_checked} searched, {resolved} re-solved, {floored} with points floors")
     assert resolved > 0.5 * alone_checked
+    # ... and, in the positions without jokers, asking the points program there too.
+    assert floored > 0.1 * alone_checked
     return with_play, searched
 
 

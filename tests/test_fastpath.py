@@ -166,6 +166,25 @@ def test_a_hand_card_no_play_can_take_is_proved_with_prices() -> None:
     assert str(model.hand) == "9d" and model.melds_broken == 0
 
 
+def test_the_points_floor_settles_a_points_level_the_relaxation_cannot() -> None:
+    # 19 cards in hand: no play leaves fewer than 7 points (3d 2c 2c), but the relaxation
+    # allows a little under 6 after every way of breaking up to 13 of the old melds, and
+    # the search without the points program's floor spends its whole budget proving that
+    # 6 points cannot be reached (over 200,000 expansions).  With the floor it finishes.
+    position = Position.parse(
+        "As 2s 3s | 2s 3s 4s | 4s 5s 6s 7s | 9s 10s Js Qs Ks | 10s Js Qs | 9h 10h Jh Qh Kh"
+        " | Ad 2d 3d 4d | 5d 6d 7d | 8d 9d 10d | Jd Qd Kd | 5c 6c 7c 8c | 9c 10c Jc Qc Kc"
+        " | 10c Jc Qc / As 5s 6s Ks 5h 8h Ad 3d 5d 6d 7d 9d Ac 2c 2c 4c 7c 8c Kc"
+    )
+    variant = Variant.machiavelli()
+    assert search(position, variant, objective="points", started=0.0, points_floor=False) is None
+    found = hint(position, variant=variant)
+    assert found.engine == "search" and _search.last_points_asked() > 0
+    model = hint(position, variant=variant, fast_path=False)
+    assert (found.hand_points, found.melds_broken) == (model.hand_points, model.melds_broken) == (7, 4)
+    assert check_play(position, found.table, variant=variant).ok
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -226,6 +226,7 @@ def search(
     opened: bool = True,
     prices_after: int | None = None,
     resolve_work: int | None = None,
+    points_floor: bool = True,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -239,7 +240,8 @@ def search(
     search also bounds its states with the linear relaxation's prices (``LP_AFTER`` by
     default; 0 at once; -1 never), where ``prices_available``; ``resolve_work``: the prices
     are re-solved for a state the search comes back to whose last expansion took this
-    many expansions (the C module's default, 20, when None; -1 never)."""
+    many expansions (the C module's default, 20, when None; -1 never); ``points_floor``:
+    in a position without jokers, the points program bounds those states too."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -281,6 +283,7 @@ def search(
             cap=-1 if best is None else best[0] - base,
             lp_after=lp_after,
             **({} if resolve_work is None else {"resolve_work": resolve_work}),
+            points_floor=points_floor,
         )
         left -= _search.last_expansions()
         if status == _search.OVER_BUDGET:

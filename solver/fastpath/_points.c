@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_points_api.h"
 #include "_read_counts.h"
 
 #define NKINDS 52
@@ -107,6 +108,7 @@ typedef struct {
 static Snapshot g_snapshots[15];
 static int g_snapshotting; /* the evaluation under way saves its states */
 static long g_states; /* states made by the evaluation under way */
+static long g_state_budget = STATE_BUDGET; /* and how many it may make */
 #ifdef POINTS_STATS
 static long long g_stat_states; /* built with -DPOINTS_STATS: states made, read by stats() */
 #endif
@@ -172,7 +174,7 @@ static int layer_add(Layer *layer, uint64_t key, int64_t points) {
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
     }
-    if (layer->count >= LAYER_ITEMS || ++g_states > STATE_BUDGET) return 0;
+    if (layer->count >= LAYER_ITEMS || ++g_states > g_state_budget) return 0;
     layer->index[slot] = layer->count;
     layer->slots[layer->count] = slot;
     layer->items[layer->count].key = key;
@@ -594,6 +596,32 @@ static PyObject *fewest_points(PyObject *self, PyObject *args) {
     return answers;
 }
 
+/* The capsule's ``fewest`` (see _points_api.h): one evaluation of the cards as given,
+   no jokers, no draw, under ``limit`` and ``budget`` states; the saved states of an
+   analysis are neither used nor touched. */
+static int64_t api_fewest(int ace_high, const int *table, const int *hand, const int *points, int64_t limit,
+                          long budget) {
+    if (layers_ready() != 0) return ANSWER_UNKNOWN;
+    Inputs in;
+    memset(&in, 0, sizeof(in));
+    in.ace_high = ace_high;
+    for (int k = 0; k < NKINDS; k++) {
+        in.table[k] = table[k];
+        in.hand[k] = hand[k];
+        in.points[k] = points[k];
+    }
+    int snapshotting = g_snapshotting;
+    long state_budget = g_state_budget;
+    g_snapshotting = 0;
+    g_state_budget = budget;
+    int64_t found = evaluate(&in, -1, -1, limit, 1);
+    g_snapshotting = snapshotting;
+    g_state_budget = state_budget;
+    return found;
+}
+
+static PointsApi g_api = {api_fewest};
+
 #ifdef POINTS_STATS
 static PyObject *stats(PyObject *self, PyObject *args) {
     (void)self; (void)args;
@@ -621,6 +649,13 @@ PyMODINIT_FUNC PyInit__points(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "INFEASIBLE", ANSWER_INFEASIBLE) || PyModule_AddIntConstant(m, "UNKNOWN", ANSWER_UNKNOWN)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* For the search (_search.c): see _points_api.h. */
+    PyObject *capsule = PyCapsule_New(&g_api, POINTS_API_CAPSULE, NULL);
+    if (!capsule || PyModule_AddObject(m, "_api", capsule) < 0) {
+        Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }

@@ -94,6 +94,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_points_api.h"
 #include "_read_counts.h"
 
 #define NKINDS 52
@@ -214,6 +215,8 @@ typedef struct {
     int exact;
     uint32_t work; /* expansions its last expansion took, its own included (0: none yet) */
     int32_t prices; /* its own re-solved prices in the pool (see ``solve``), or -1 */
+    int32_t asked;  /* the points program has given what it can about it (``points_floor``) */
+    int64_t floor;  /* the fewest points its rest must leave, as far as known (``g_floor``) */
 } Entry;
 
 static Entry *g_table;
@@ -322,6 +325,10 @@ static int64_t solve(const State *s, int64_t limit);
    around nested searches, which use the same globals). */
 static int64_t g_limit, g_best;
 static int g_avoid = -1;
+/* The fewest points the rest of the state under way must leave, as the points program
+   found for it or for a state above it, less the points left on the way there (see
+   ``points_floor``); 0 when unknown. */
+static int64_t g_floor;
 
 /*
  * A finished step: the rest costs solve(child).  Returns the step's total, exact when
@@ -349,8 +356,19 @@ static int64_t leaf(const State *child, int64_t extra, int step, const Laid *lai
         return extra;
     }
     int tracing = g_tracing && !g_traced;
+    /* The child's floor: the state's, less the points this step left in the hand (its
+       extra is W * points + melds broken, the breaks fewer than W). */
+    int64_t floor = g_floor, child_floor = g_floor - extra / g_weight;
+    if (child_floor < 0) child_floor = 0;
+    if (extra + child_floor * g_weight >= bound) {
+        int64_t total = extra + child_floor * g_weight;
+        if (total < g_best) g_best = total;
+        return total;
+    }
     g_avoid = -1;
+    g_floor = child_floor;
     int64_t rest = solve(child, bound - extra);
+    g_floor = floor;
     g_limit = limit;
     g_best = best;
     g_avoid = avoid;
@@ -1089,13 +1107,98 @@ static int g_npool;
 static int g_resolve_work; /* the search under way re-solves after this much work (-1: never) */
 static size_t g_resolves;  /* and how many it made */
 
+/*
+ * The points floor.  The points program (_points.c, through its capsule) gives the
+ * fewest points the state's cards can leave in the hand, blind to the melds broken:
+ * exact in the points, so W times it bounds the state's cost.  It is asked where the
+ * prices are re-solved (a state the search comes back to), in positions without any
+ * joker (with a joker, the states whose jokers are settled would be the only ones it
+ * could answer, and on the mid-game suites it cost more than it saved), and its answer
+ * bounds every state below too: a step that leaves p points in the hand leaves a child
+ * whose fewest points are at least the state's less p (``leaf``), since the state's
+ * fewest are at most p plus the child's.  That settles the positions whose hard part is
+ * proving that no play leaves fewer points, where every way of breaking the old melds
+ * is a state the relaxation cannot rule out: the floor cuts them all at once.  Each
+ * question is charged as the expansions it costs in time (about 0.15 ms, measured on
+ * the speed suites 2026-11-26).
+ */
+#define POINTS_COST 60
+#define POINTS_BUDGET 20000 /* states one question may make in the program */
+
+static const PointsApi *g_points_api; /* the points program, once its module is imported */
+static int g_total_jokers;            /* the search's jokers: table, hand and must-play ones */
+
+/* The points program's capsule, imported on first use (its module imports after this
+   one's package); NULL when it cannot be. */
+static const PointsApi *points_api(void) {
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        PyObject *module = PyImport_ImportModule("solver.fastpath._points");
+        Py_XDECREF(module);
+        g_points_api = module ? (const PointsApi *)PyCapsule_Import(POINTS_API_CAPSULE, 0) : NULL;
+        if (!g_points_api) PyErr_Clear();
+    }
+    return g_points_api;
+}
+static int g_points_asking;           /* the search under way asks it (a position without jokers) */
+static size_t g_points_asked;         /* and how many questions it asked */
+
+/* Asks the points program about state ``s`` (its cards: table copies must be laid, hand
+   copies may be); returns the fewest points, a floor of them (``*exact`` 0: ask again
+   later), or INF when the cards cannot be laid out at all. */
+static int64_t points_floor(const State *s, int64_t limit, int32_t *exact) {
+    int table[NKINDS], hand[NKINDS], points[NKINDS];
+    int64_t most = 1; /* more than the whole hand: the answer is exact */
+    for (int k = 0; k < NKINDS; k++) {
+        table[k] = mand_of(s, k);
+        hand[k] = opt_of(s, k);
+        points[k] = (int)g_card_cost[k];
+        most += (int64_t)hand[k] * points[k];
+    }
+    for (uint64_t m = s->mask; m; m &= m - 1) {
+        const Block *block = &g_blocks[__builtin_ctzll(m)];
+        for (int i = 0; i < block->ncards; i++) table[block->cards[i]]++;
+    }
+    *exact = 1;
+    for (int k = 0; k < NKINDS; k++)
+        if (table[k] + hand[k] > 3 || points[k] <= 0) return 0; /* not the program's */
+    int64_t needed = (limit + g_weight - 1) / g_weight; /* points that reach the limit */
+    if (needed > most) needed = most;
+    int ace_high = g_max_position == 14;
+    g_points_asked++;
+    g_expansions += POINTS_COST;
+    int64_t found = g_points_api->fewest(ace_high, table, hand, points, needed, POINTS_BUDGET);
+    if (found >= 0) return found;
+    *exact = 0;
+    if (found != -1) return 0; /* past its budget */
+    /* None below the limit: the state is cut; the exact answer tells the later rounds
+       more, and whether the cards can be laid out at all. */
+    g_points_asked++;
+    g_expansions += POINTS_COST;
+    found = g_points_api->fewest(ace_high, table, hand, points, most, POINTS_BUDGET);
+    if (found == -2) return needed;
+    *exact = 1;
+    return found >= 0 ? found : INF;
+}
+
 /* The state's own prices: re-solved for it now, or from its earlier round, or NULL;
    ``value`` rises to their bound (INF when the program has no solution there). */
 static const Prices *own_prices(const State *s, const Entry *entry, int known, int64_t limit, int64_t *value,
-                                int32_t *pooled) {
+                                int32_t *pooled, int64_t *floor, int32_t *asked) {
     if (known && entry->prices >= 0) return &g_pool[entry->prices];
     if (g_resolve_work < 0 || !g_use_duals || !known || entry->work < (uint32_t)g_resolve_work || *value >= limit)
         return NULL;
+    if (g_points_asking && !*asked) {
+        int64_t points = points_floor(s, limit, asked);
+        if (points >= INF) {
+            *value = INF;
+            return NULL;
+        }
+        if (points > *floor) *floor = points;
+        if (points * g_weight > *value) *value = points * g_weight;
+        if (*value >= limit) return NULL;
+    }
     Prices *slot = g_npool < PRICES_POOL ? &g_pool[g_npool] : &g_pool_spare;
     g_resolves++;
     g_expansions += jokers_settled(s) && g_programs[1].ready ? RESOLVE_COST_SETTLED : RESOLVE_COST_WILDCARDS;
@@ -1121,9 +1224,13 @@ static int64_t solve(const State *s, int64_t limit) {
     if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
     int known = entry->used;
     int64_t value = lower_bound(s, limit);
-    int32_t pooled = known ? entry->prices : -1;
+    int64_t floor = g_floor;
+    if (known && entry->floor > floor) floor = entry->floor;
+    if (floor * g_weight > value) value = floor * g_weight;
+    int32_t pooled = known ? entry->prices : -1, asked = known ? entry->asked : 0;
     uint32_t work = known ? entry->work : 0;
-    const Prices *own = own_prices(s, entry, known, limit, &value, &pooled);
+    const Prices *own =
+        value < limit ? own_prices(s, entry, known, limit, &value, &pooled, &floor, &asked) : NULL;
     if (value < limit) {
         size_t start = g_expansions;
         if (++g_expansions > g_budget) {
@@ -1133,11 +1240,14 @@ static int64_t solve(const State *s, int64_t limit) {
         int tracing = g_tracing;
         g_tracing = 0;
         const Prices *outer = g_local;
+        int64_t outer_floor = g_floor;
         if (own) g_local = own;
         State parts[MAX_PARTS];
         int nparts = split_parts(s, parts);
+        g_floor = nparts > 1 ? 0 : floor; /* a floor of the whole says nothing of a part */
         int64_t found = nparts > 1 ? solve_parts(parts, nparts, limit) : expand(s, limit);
         g_local = outer;
+        g_floor = outer_floor;
         g_tracing = tracing;
         if (g_aborted) return INF;
         if (found > value) value = found;
@@ -1155,6 +1265,8 @@ static int64_t solve(const State *s, int64_t limit) {
     entry->exact = value < limit || value >= INF;
     entry->work = work;
     entry->prices = pooled;
+    entry->asked = asked;
+    entry->floor = floor;
     if (!known) g_count++;
     entry->used = 1;
     return value;
@@ -1217,7 +1329,13 @@ static int set_block(Block *block, int is_run, int a, int b, int c, unsigned lon
 
 static size_t g_last_expansions, g_last_splits;
 static int g_last_priced; /* whether the last search used the prices of _lp_bound.h */
-static size_t g_last_settled_raised, g_last_resolves;
+static size_t g_last_settled_raised, g_last_resolves, g_last_points_asked;
+
+static PyObject *last_points_asked(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyLong_FromSize_t(g_last_points_asked);
+}
 
 static PyObject *last_resolves(PyObject *self, PyObject *args) {
     (void)self;
@@ -1270,7 +1388,7 @@ static PyObject *last_freed(PyObject *self, PyObject *args) {
 PyDoc_STRVAR(search_doc,
              "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget, *, forced=None,\n"
              "       free=None, wild=0, played=False, values=None, need=0, cap=-1, lp_after=-1,\n"
-             "       resolve_work=20)\n"
+             "       resolve_work=20, points_floor=True)\n"
              "--\n\n"
              "The best final table: (status, primary, broken, melds).  ``hand`` and ``costs`` give,\n"
              "per card index, the hand's copies that may be played and the cost of leaving one (0 to\n"
@@ -1284,7 +1402,9 @@ PyDoc_STRVAR(search_doc,
              "``lp_after``: after this many expansions (0: at once; -1: never) the states are also\n"
              "bounded by the linear relaxation's prices (see _lp_bound.h; needs set_lp_library);\n"
              "``resolve_work``: with the prices, re-solve them for a state the search comes back to\n"
-             "whose last expansion took this many expansions or more (-1: never; see ``solve``).\n"
+             "whose last expansion took this many expansions or more (-1: never; see ``solve``);\n"
+             "``points_floor``: in a position without jokers, ask the points program there too\n"
+             "(see ``points_floor``).\n"
              "``status`` is PLAY for a play (``primary``: the cost of the cards left; ``broken``: the\n"
              "old melds broken; ``melds`` as tuples of card indices, +64 for a wildcard declared as\n"
              "that card, +128 for a table joker kept in its old meld, each starting with a flag: True\n"
@@ -1295,13 +1415,13 @@ PyDoc_STRVAR(search_doc,
 static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
     static char *keywords[] = {"ace_high", "hand", "costs", "jokers", "joker_cost", "blocks", "budget",
-                               "forced", "free", "wild", "played", "values", "need", "cap", "lp_after", "resolve_work", NULL};
-    int ace_high, jokers, wild = 0, played = 0, need = 0, resolve_work = RESOLVE_WORK;
+                               "forced", "free", "wild", "played", "values", "need", "cap", "lp_after", "resolve_work", "points_floor", NULL};
+    int ace_high, jokers, wild = 0, played = 0, need = 0, resolve_work = RESOLVE_WORK, points_floor_on = 1;
     long long joker_cost, budget, cap = -1, lp_after = -1;
     PyObject *hand, *costs, *blocks, *forced = NULL, *free_given = NULL, *values = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLi", keywords, &ace_high, &hand, &costs, &jokers,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLip", keywords, &ace_high, &hand, &costs, &jokers,
                                      &joker_cost, &blocks, &budget, &forced, &free_given, &wild, &played, &values,
-                                     &need, &cap, &lp_after, &resolve_work))
+                                     &need, &cap, &lp_after, &resolve_work, &points_floor_on))
         return NULL;
     PyObject *hand_seq = PySequence_Fast(hand, "hand must be a sequence");
     if (!hand_seq) return NULL;
@@ -1333,6 +1453,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_last_priced = 0;
     g_last_settled_raised = 0;
     g_last_resolves = 0;
+    g_last_points_asked = 0;
     g_nlast_freed = 0;
     g_njokers = 0;
     State root;
@@ -1408,6 +1529,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
         }
         root.mask |= (uint64_t)1 << i;
     }
+    g_total_jokers = g_njokers + wild + jokers;
     if (g_njokers + wild + jokers > 3) {
         PyErr_SetString(PyExc_ValueError, "at most 3 jokers in all");
         goto done;
@@ -1451,6 +1573,9 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_npool = 0;
     g_resolves = 0;
     g_resolve_work = resolve_work;
+    g_floor = 0;
+    g_points_asked = 0;
+    g_points_asking = points_floor_on && g_total_jokers == 0 && points_api() != NULL;
     /* The prices (_lp_bound.h) at once with lp_after 0, or after lp_after expansions
        without them; the memo is kept (the bounds in it stay true). */
     size_t full_budget = g_budget;
@@ -1484,6 +1609,7 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     g_last_priced = g_use_duals;
     g_last_settled_raised = g_settled_raised;
     g_last_resolves = g_resolves;
+    g_last_points_asked = g_points_asked;
     g_local = NULL;
     g_last_expansions = g_expansions;
     g_last_splits = g_splits;
@@ -1498,9 +1624,10 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *melds = PyList_New(0);
     if (!melds) goto release;
     /* The walk back re-finds each winning step from the memo (the bounds it meets are at
-       least as tight as the search's), so it expands next to nothing; it must not stop
-       halfway on the budget. */
-    g_budget = (size_t)-1;
+       least as tight as the search's), so it expands next to nothing; it has a budget of
+       its own all the same, as large as the search's, and past it the search answers
+       "over budget" (the caller asks CP-SAT) rather than running on. */
+    g_budget = g_expansions + full_budget;
     State at = root;
     for (;;) {
         Entry *entry = find(&at);
@@ -1523,8 +1650,16 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
         g_traced = 0;
         g_trace_target = entry->value;
         g_trace_n = 0;
+        /* The state's floor as the search had it: the steps it cut by it are cut again. */
+        g_floor = entry->floor;
         expand(&at, entry->value + 1);
+        g_floor = 0;
         g_tracing = 0;
+        if (g_aborted) {
+            result = Py_BuildValue("(iiiO)", SEARCH_OVER_BUDGET, -1, -1, Py_None);
+            Py_DECREF(melds);
+            goto release;
+        }
         if (!g_traced) {
             PyErr_SetString(PyExc_RuntimeError, "fast path: the winning step was not found again");
             Py_DECREF(melds);
@@ -1571,6 +1706,8 @@ static PyMethodDef methods[] = {
     {"last_settled", last_settled, METH_NOARGS,
      "How many state bounds the last search raised with the prices of the program without\n"
      "wildcards (its states whose jokers are settled; see _lp_bound.h)."},
+    {"last_points_asked", last_points_asked, METH_NOARGS,
+     "How many questions the last search asked the points program (see ``points_floor``)."},
     {"last_resolves", last_resolves, METH_NOARGS,
      "How many times the last search re-solved its prices for a state (see ``solve``)."},
     {"last_splits", last_splits, METH_NOARGS,

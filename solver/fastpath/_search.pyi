@@ -30,6 +30,7 @@ def search(
     cap: int = -1,
     lp_after: int = -1,
     resolve_work: int = 20,
+    points_floor: bool = True,
 ) -> tuple[int, int, int, list[tuple[int, ...]] | None]: ...
 def last_expansions() -> int: ...
 def last_freed() -> tuple[int, ...]:
@@ -38,6 +39,8 @@ def last_splits() -> int:
     """How many states the last search split into independent parts (see _search.c)."""
 def last_priced() -> bool:
     """Whether the last search bounded its states with the linear relaxation's prices."""
+def last_points_asked() -> int:
+    """How many questions the last search asked the points program (see _search.c)."""
 def last_resolves() -> int:
     """How many times the last search re-solved its prices for a state (see _search.c)."""
 def last_settled() -> int:
