@@ -90,6 +90,7 @@ typedef HighsIntT (*highs_model_status_fn)(const void *);
 typedef HighsIntT (*highs_get_solution_fn)(const void *, double *, double *, double *, double *);
 typedef HighsIntT (*highs_sizeof_int_fn)(const void *);
 typedef HighsIntT (*highs_change_bounds_fn)(void *, HighsIntT, HighsIntT, const double *, const double *);
+typedef HighsIntT (*highs_get_dual_ray_fn)(const void *, HighsIntT *, double *);
 
 static struct {
     void *library;
@@ -107,6 +108,7 @@ static struct {
     highs_model_status_fn model_status;
     highs_get_solution_fn get_solution;
     highs_change_bounds_fn change_rows, change_cols; /* for re-solves */
+    highs_get_dual_ray_fn get_dual_ray; /* to check a claim of no solution (NULL: never trusted) */
 } g_highs;
 
 #define HIGHS_OPTIMAL 7   /* kHighsModelStatusOptimal */
@@ -151,6 +153,7 @@ static int lp_load(const char *path) {
     LP_SYMBOL(change_rows, highs_change_bounds_fn, "Highs_changeRowsBoundsByRange")
     LP_SYMBOL(change_cols, highs_change_bounds_fn, "Highs_changeColsBoundsByRange")
 #undef LP_SYMBOL
+    g_highs.get_dual_ray = (highs_get_dual_ray_fn)dlsym(library, "Highs_getDualRay");
     highs_sizeof_int_fn sizeof_int = (highs_sizeof_int_fn)dlsym(library, "Highs_getSizeofHighsInt");
     void *highs = g_highs.create(), *settled = g_highs.create();
     if (!sizeof_int || !highs || !settled || sizeof_int(highs) != (HighsIntT)sizeof(HighsIntT)) {
@@ -186,6 +189,7 @@ typedef struct {
     double value[LP_MAX_NZ];
     int overflow;
     int nrows;
+    double rhs[LP_MAX_ROWS];     /* the equality rows' right-hand sides, as last set */
     int hand_column[NKINDS + 1]; /* each card's "hand copies played" column, and the hand
                                     jokers' (at NKINDS), or -1 */
     int ready;                   /* solved for this search's root: loaded for re-solves */
@@ -271,6 +275,45 @@ static void lp_run_fills(const int *places, int count, int suit, int max_jokers,
 }
 
 static int lp_read(Program *program, Prices *out);
+
+#define LP_COLUMN_MOST 10.0 /* no column can take more: each covers a card (at most 3 to
+                               place, 3 in the hand, one per broken meld holding it, at most
+                               4), an old meld (1) or a table joker (1) */
+
+/*
+ * Whether HiGHS's claim that the program has no solution holds, checked in exact terms
+ * of the columns as the prices are (warm re-solves are where simplex codes err): its
+ * Farkas ray r, taken either way round, must price every "at most 0" row at most 0, and
+ * the rows' right-hand sides must outweigh what any columns in their bounds can reach,
+ *     sum over equality rows of r * rhs  >  sum over columns of most(x) * max(0, r.A),
+ * with an unbounded column counted at LP_COLUMN_MOST.  Then no x meets the rows.
+ */
+static int lp_infeasible_proved(const Program *program, void *highs) {
+    static double ray[LP_MAX_ROWS];
+    HighsIntT has_ray = 0;
+    if (!g_highs.get_dual_ray || g_highs.get_dual_ray(highs, &has_ray, ray) < 0 || !has_ray) return 0;
+    int pieces = NKINDS + 1 + g_nblocks; /* the "at most 0" rows, from here on */
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        int ok = 1;
+        for (int r = pieces; r < program->nrows; r++)
+            if (!(sign * ray[r] <= 0)) ok = 0;
+        if (!ok) continue;
+        double gap = 0, scale = 1;
+        for (int r = 0; r < pieces; r++) {
+            if (!isfinite(ray[r])) ok = 0;
+            gap += sign * ray[r] * program->rhs[r];
+            scale += fabs(ray[r]) * (1 + fabs(program->rhs[r]));
+        }
+        for (int c = 0; c < program->ncols && ok; c++) {
+            double reach = 0;
+            for (int e = program->start[c]; e < program->start[c + 1]; e++)
+                reach += sign * ray[program->index[e]] * program->value[e];
+            if (reach > 0) gap -= reach * (program->upper[c] == HUGE_VAL ? LP_COLUMN_MOST : program->upper[c]);
+        }
+        if (ok && gap > 1e-9 * scale) return 1;
+    }
+    return 0;
+}
 
 /*
  * Builds and solves the program for the root state ``root`` into ``out``: with
@@ -392,6 +435,7 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
         row_lower[piece_row0 + i] = -HUGE_VAL;
         row_upper[piece_row0 + i] = 0;
     }
+    for (int r = 0; r < nrows; r++) program->rhs[r] = row_upper[r];
     void *highs = wildcards ? g_highs.highs : g_highs.settled;
     if (g_highs.pass_lp(highs, g_lp.ncols, nrows, g_lp.nnz, HIGHS_COLWISE, HIGHS_MINIMIZE, 0, g_lp.cost, g_lp.lower,
                         g_lp.upper, row_lower, row_upper, g_lp.start, g_lp.index, g_lp.value) < 0)
@@ -413,7 +457,7 @@ static int lp_read(Program *program, Prices *out) {
     g_highs.zero_clocks(highs); /* the time limit counts from here, not from the first run */
     if (g_highs.run(highs) < 0) return 0;
     int status = g_highs.model_status(highs);
-    if (status == HIGHS_INFEASIBLE) return -1;
+    if (status == HIGHS_INFEASIBLE) return lp_infeasible_proved(program, highs) ? -1 : 0;
     if (status != HIGHS_OPTIMAL) return 0;
     static double col_value[LP_MAX_COLS], col_dual[LP_MAX_COLS];
     double row_value[LP_MAX_ROWS], row_dual[LP_MAX_ROWS];
@@ -461,6 +505,7 @@ static int lp_resolve(const State *s, Prices *out) {
     lower[LP_JOKER_ROW] = upper[LP_JOKER_ROW] = program == &g_programs[0] ? wild_of(s) : 0;
     for (int b = 0; b < g_nblocks; b++) lower[NKINDS + 1 + b] = upper[NKINDS + 1 + b] = (double)((s->mask >> b) & 1);
     if (g_highs.change_rows(highs, 0, NKINDS + g_nblocks, lower, upper) < 0) return 0;
+    for (int r = 0; r <= NKINDS + g_nblocks; r++) program->rhs[r] = upper[r];
     for (int k = 0; k <= NKINDS; k++) {
         int c = program->hand_column[k];
         if (c < 0) continue;

@@ -1201,7 +1201,10 @@ static const Prices *own_prices(const State *s, const Entry *entry, int known, i
     }
     Prices *slot = g_npool < PRICES_POOL ? &g_pool[g_npool] : &g_pool_spare;
     g_resolves++;
-    g_expansions += jokers_settled(s) && g_programs[1].ready ? RESOLVE_COST_SETTLED : RESOLVE_COST_WILDCARDS;
+    /* A program without joker columns (settled, or a position without jokers) is the
+       smaller one. */
+    int small = g_total_jokers == 0 || (jokers_settled(s) && g_programs[1].ready);
+    g_expansions += small ? RESOLVE_COST_SETTLED : RESOLVE_COST_WILDCARDS;
     int found = lp_resolve(s, slot);
     if (found < 0) {
         *value = INF;
@@ -1628,6 +1631,8 @@ static PyObject *search(PyObject *self, PyObject *args, PyObject *kwargs) {
        its own all the same, as large as the search's, and past it the search answers
        "over budget" (the caller asks CP-SAT) rather than running on. */
     g_budget = g_expansions + full_budget;
+    g_resolve_work = -1; /* the memo's bounds suffice: no more re-solves or questions */
+    g_points_asking = 0;
     State at = root;
     for (;;) {
         Entry *entry = find(&at);
