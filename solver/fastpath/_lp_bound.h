@@ -197,6 +197,11 @@ typedef struct {
 
 /* The first program (with wildcards) and the second (settled states, without). */
 static Program g_programs[2];
+
+/* The solver object that holds ``program``. */
+static inline void *program_solver(const Program *program) {
+    return program == &g_programs[0] ? g_highs.highs : g_highs.settled;
+}
 static Program *g_building = &g_programs[0]; /* the one lp_column and lp_entry add to */
 #define g_lp (*g_building)
 
@@ -436,7 +441,7 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
         row_upper[piece_row0 + i] = 0;
     }
     for (int r = 0; r < nrows; r++) program->rhs[r] = row_upper[r];
-    void *highs = wildcards ? g_highs.highs : g_highs.settled;
+    void *highs = program_solver(program);
     if (g_highs.pass_lp(highs, g_lp.ncols, nrows, g_lp.nnz, HIGHS_COLWISE, HIGHS_MINIMIZE, 0, g_lp.cost, g_lp.lower,
                         g_lp.upper, row_lower, row_upper, g_lp.start, g_lp.index, g_lp.value) < 0)
         return 0;
@@ -453,7 +458,7 @@ static int lp_solve(const State *root, int wildcards, Prices *out) {
  * that fail the check).
  */
 static int lp_read(Program *program, Prices *out) {
-    void *highs = program == &g_programs[0] ? g_highs.highs : g_highs.settled;
+    void *highs = program_solver(program);
     g_highs.zero_clocks(highs); /* the time limit counts from here, not from the first run */
     if (g_highs.run(highs) < 0) return 0;
     int status = g_highs.model_status(highs);
@@ -489,17 +494,21 @@ static int lp_read(Program *program, Prices *out) {
 
 static int jokers_settled(const State *s);
 
+/* The program to re-solve for state ``s``: the second for a settled state (where it
+   was solved), else the first. */
+static Program *resolve_program(const State *s) {
+    return &g_programs[jokers_settled(s) && g_programs[1].ready ? 1 : 0];
+}
+
 /*
- * Re-solves a program for state ``s`` from its last basis, into ``out``: the second
- * program for a settled state (where it was solved), else the first.  Only the
- * right-hand sides and the hand columns' bounds differ from the root's, so the columns
- * and the check are the same and the dual simplex starts from where it stopped (a
- * tenth of a cold solve).  Returns as ``lp_read``.
+ * Re-solves ``program`` (``resolve_program``) for state ``s`` from its last basis, into
+ * ``out``.  Only the right-hand sides and the hand columns' bounds differ from the
+ * root's, so the columns and the check are the same and the dual simplex starts from
+ * where it stopped (a tenth of a cold solve).  Returns as ``lp_read``.
  */
-static int lp_resolve(const State *s, Prices *out) {
-    Program *program = &g_programs[jokers_settled(s) && g_programs[1].ready ? 1 : 0];
+static int lp_resolve(Program *program, const State *s, Prices *out) {
     if (!program->ready) return 0;
-    void *highs = program == &g_programs[0] ? g_highs.highs : g_highs.settled;
+    void *highs = program_solver(program);
     double lower[NKINDS + 1 + MAXBLOCKS], upper[NKINDS + 1 + MAXBLOCKS];
     for (int k = 0; k < NKINDS; k++) lower[k] = upper[k] = mand_of(s, k);
     lower[LP_JOKER_ROW] = upper[LP_JOKER_ROW] = program == &g_programs[0] ? wild_of(s) : 0;

@@ -358,9 +358,12 @@ static int64_t leaf(const State *child, int64_t extra, int step, const Laid *lai
     int tracing = g_tracing && !g_traced;
     /* The child's floor: the state's, less the points this step left in the hand (its
        extra is W * points + melds broken, the breaks fewer than W). */
-    int64_t floor = g_floor, child_floor = g_floor - extra / g_weight;
-    if (child_floor < 0) child_floor = 0;
-    if (extra + child_floor * g_weight >= bound) {
+    int64_t floor = g_floor, child_floor = 0;
+    if (floor > 0) {
+        child_floor = floor - extra / g_weight;
+        if (child_floor < 0) child_floor = 0;
+    }
+    if (child_floor > 0 && extra + child_floor * g_weight >= bound) {
         int64_t total = extra + child_floor * g_weight;
         if (total < g_best) g_best = total;
         return total;
@@ -1203,9 +1206,10 @@ static const Prices *own_prices(const State *s, const Entry *entry, int known, i
     g_resolves++;
     /* A program without joker columns (settled, or a position without jokers) is the
        smaller one. */
-    int small = g_total_jokers == 0 || (jokers_settled(s) && g_programs[1].ready);
+    Program *program = resolve_program(s);
+    int small = g_total_jokers == 0 || program == &g_programs[1];
     g_expansions += small ? RESOLVE_COST_SETTLED : RESOLVE_COST_WILDCARDS;
-    int found = lp_resolve(s, slot);
+    int found = lp_resolve(program, s, slot);
     if (found < 0) {
         *value = INF;
         return NULL;
@@ -1334,23 +1338,16 @@ static size_t g_last_expansions, g_last_splits;
 static int g_last_priced; /* whether the last search used the prices of _lp_bound.h */
 static size_t g_last_settled_raised, g_last_resolves, g_last_points_asked;
 
-static PyObject *last_points_asked(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_last_points_asked);
-}
-
-static PyObject *last_resolves(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_last_resolves);
-}
-
-static PyObject *last_settled(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_last_settled_raised);
-}
+/* A module function returning one of the last search's counts. */
+#define LAST_COUNT(name, count)                                                                                \
+    static PyObject *name(PyObject *self, PyObject *args) {                                                    \
+        (void)self;                                                                                            \
+        (void)args;                                                                                            \
+        return PyLong_FromSize_t(count);                                                                       \
+    }
+LAST_COUNT(last_points_asked, g_last_points_asked)
+LAST_COUNT(last_resolves, g_last_resolves)
+LAST_COUNT(last_settled, g_last_settled_raised)
 
 static PyObject *last_priced(PyObject *self, PyObject *args) {
     (void)self;
@@ -1367,17 +1364,8 @@ static PyObject *set_lp_library(PyObject *self, PyObject *args) {
 }
 static int g_last_freed[3], g_nlast_freed; /* the cards of the table jokers the last play freed */
 
-static PyObject *last_expansions(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_last_expansions);
-}
-
-static PyObject *last_splits(PyObject *self, PyObject *args) {
-    (void)self;
-    (void)args;
-    return PyLong_FromSize_t(g_last_splits);
-}
+LAST_COUNT(last_expansions, g_last_expansions)
+LAST_COUNT(last_splits, g_last_splits)
 
 static PyObject *last_freed(PyObject *self, PyObject *args) {
     (void)self;
