@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from solver.engine.alternatives import MAX_ALTERNATIVES
+from solver.game.advice import DEFAULT_SAMPLES
 from solver.variants import VariantName
 
 __all__ = [
@@ -208,10 +209,15 @@ class AdviseRequest(PositionRequest):
         gt=0,
         le=3600,
         allow_inf_nan=False,
-        description="Seconds to spend sampling deals (at most RUMMY_MAX_ADVISE_SECONDS, 10 by default). "
-        "Omitted: 3.",
+        description="Most seconds to spend (at most RUMMY_MAX_ADVISE_SECONDS, 10 by default): past it no "
+        "more deals are played and stopped_by_budget says so. Omitted: that cap.",
     )
-    samples: int = Field(default=400, ge=1, le=100_000, description="Most deals to sample.")
+    samples: int = Field(
+        default=DEFAULT_SAMPLES,
+        ge=1,
+        le=100_000,
+        description="Deals to sample: the same position, facts, seed and deals give the same answer.",
+    )
     seed: int = Field(default=0, ge=0, le=2**53 - 1, description="Seed of the sampled deals (0 to 2^53-1).")
 
 
@@ -234,10 +240,19 @@ class AdviceOption(BaseModel):
     points: IntervalInfo = Field(description="Net round points: the player's minus the best other player's.")
     win: IntervalInfo = Field(description="Chance of winning the round (Wilson interval).")
     loss: IntervalInfo = Field(description="The best option's value minus this one's, over the same deals.")
+    about_as_good: bool = Field(
+        description="The loss's interval reaches 0: the deals cannot tell this option from the best."
+    )
+    continuation: Literal["greedy", "hoarding"] = Field(
+        description="How the player's later turns were played in the rollouts this option is worth most with."
+    )
     played: list[str] | None = None
     table: str | None = None
-    hand: list[str] | None = None
+    hand: list[str] | None = Field(
+        default=None, description="The hand the play really leaves: the hand minus the cards it plays."
+    )
     hand_points: int | None = None
+    goes_out: bool | None = Field(default=None, description="The play empties the hand (ranked first).")
     melds_broken: int | None = None
 
 

@@ -11,12 +11,14 @@ from dataclasses import replace
 import pytest
 from gamescript import pieces, scripted
 
-from solver.game import Draw, Game, GameSettings, Knock, Pass, Play, PlayerView, make_bot
+from solver.game import Draw, Game, GameSettings, Knock, Pass, Play, PlayerView, evaluator, make_bot
 from solver.game.bots import Bot
+from solver.game.candidates import Candidate
 from solver.game.deck import full_deck, piece_counts
+from solver.game.evaluator import Evaluator
 from solver.game.hoarder import HoarderBot
 from solver.game.opponents import Tally
-from solver.game.pimc import Candidate, PimcBot
+from solver.game.pimc import PimcBot
 from solver.game.rollout import Policy, Rollout, RolloutSettings, determinize, play_out, utility
 from solver.position import Hand, Table
 
@@ -27,7 +29,7 @@ class QuickPimc(PimcBot):
     """The search bot with a tiny budget, so that playouts stay fast in the default run."""
 
     samples = 2
-    rollout = RolloutSettings(horizon=2, time_limit=1.0)
+    evaluator = Evaluator(rollout=RolloutSettings(horizon=2, time_limit=1.0))
 
 
 def meld_view(hand: str, *, stock: str = "Kc 5d 9d", other: str = "As") -> PlayerView:
@@ -186,29 +188,34 @@ def test_the_search_bot_holds_back_only_against_players_it_does_not_call_hoarder
     bot = QuickPimc(random.Random(1))
     best = bot.best_play(view)
     assert len(best.played) == 6
-    assert [candidate.label for candidate in bot._holds(view, best)] == ["hold:meld"]
+    assert [candidate.label for candidate in bot.candidates(view, best)] == ["best", "hold:meld", "draw"]
     bot.opponents.tallies[1] = Tally(holds=1)
     assert bot.opponents.hoarders(view) == (1,)
-    assert bot._holds(view, best) == []
+    assert [candidate.label for candidate in bot.candidates(view, best)] == ["best", "draw"]
 
 
-def test_the_search_bot_judges_each_candidate_by_its_better_continuation() -> None:
+def test_the_search_bot_judges_each_candidate_by_its_better_continuation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Every candidate is played out with the bot's own later turns greedy and hoarding
     (the same deals), and the choice is the candidate of the best (candidate,
     continuation) mean: here drawing, which wins only with the hoarding continuation."""
     view = meld_view("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd")
     seen: list[tuple[str, str]] = []
+    worth = {("best", "greedy_action"): 5.0, ("draw", "hoarder_action"): 7.0}
 
-    class Scripted(QuickPimc):
-        def _value(
-            self, state: Rollout, candidate: Candidate, seat: int, policies: Mapping[int, Policy]
-        ) -> float:
-            own = policies[seat]
-            seen.append((candidate.label, own.__name__))
-            worth = {("best", "greedy_action"): 5.0, ("draw", "hoarder_action"): 7.0}
-            return worth.get((candidate.label, own.__name__), 0.0)
+    def scripted_play(
+        state: Rollout, candidate: Candidate, settings: RolloutSettings, policies: Mapping[int, Policy]
+    ) -> Rollout:
+        seen.append((candidate.label, policies[view.seat].__name__))
+        return state
 
-    bot = Scripted(random.Random(1))
+    def scripted_outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
+        return worth.get(seen[-1], 0.0), 0.0, False
+
+    monkeypatch.setattr(evaluator, "play_candidate", scripted_play)
+    monkeypatch.setattr(evaluator, "outcome", scripted_outcome)
+    bot = QuickPimc(random.Random(1))
     action = bot.act(view)
     assert isinstance(action, Draw)
     assert bot.counters["hoarding_line"] == 1 and bot.counters["drew_with_play"] == 1

@@ -37,8 +37,9 @@ EXAMPLES: dict[str, Any] = {
 
 
 def budget_of(requested: float | None, cap: float) -> float:
-    """The request's budget, or the default, within the server's cap (422 above it)."""
-    budget = DEFAULT_BUDGET if requested is None else requested
+    """The request's budget, or the default (the library's, within the cap), within the
+    server's cap (422 above it)."""
+    budget = min(DEFAULT_BUDGET, cap) if requested is None else requested
     if budget > cap:
         raise InputError(
             f"budget_seconds {budget:g} is above this server's cap of {cap:g} seconds",
@@ -62,8 +63,9 @@ async def post_advise(
     """Every option of the turn (the best play, other plays, smaller plays that hold
     cards back, knock or not, draw) played in the same sampled deals of the hidden cards
     and the round played out by the greedy policy: each option's expected value, net
-    round points and round win chance with 95% intervals, best first.  Takes about
-    ``budget_seconds`` (3 by default) on the solver pool."""
+    round points and round win chance with 95% intervals, best first, weighed with the
+    search bot's evaluator.  The same request gives the same answer unless
+    ``budget_seconds`` cut the deals (``stopped_by_budget``)."""
     variant = edge.variant_of(body)
     position = edge.position_of(body, variant)
     unseen = edge.unseen_of(body.unseen, position, variant)

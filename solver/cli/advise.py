@@ -56,6 +56,11 @@ def _share(interval: Interval) -> str:
     return f"{100 * interval.estimate:.0f}% ({100 * interval.low:.0f}-{100 * interval.high:.0f})"
 
 
+def _loss(option: Option) -> str:
+    """The loss, marked ``≈`` where its interval reaches 0 (about as good as the best)."""
+    return ("≈ " if option.about_as_good else "") + _spread(option.loss)
+
+
 def _what(option: Option) -> Text:
     return Text(option.describe(), style="bold green" if option.kind == "play" else "bold")
 
@@ -102,15 +107,25 @@ def print_advice(found: Advice) -> None:
             _spread(option.value),
             _spread(option.points),
             _share(option.win),
-            "" if number == 1 else _spread(option.loss),
+            "" if number == 1 else _loss(option),
         )
     out.print(table)
+    close = [str(number) for number, option in enumerate(found.options, start=1) if option.about_as_good]
+    if len(close) > 1:
+        out.print(
+            f"Options {', '.join(close[:-1])} and {close[-1]} are about as good: "
+            f"{found.samples} deals cannot tell them apart (marked ≈)."
+        )
     out.print(
         "left: hand points after the play; points: net round points (yours minus the best other "
         "player's); value: points plus 25 for the round won or lost and 100 for a game won or lost "
         "(the ranking); loss: the best option's value minus this one's, on the same deals."
     )
-    budget = " (the budget stopped the sampling)" if found.stopped_by_budget else ""
+    budget = (
+        f" (the {found.budget_seconds:g} s budget stopped the sampling: this answer depends on the machine)"
+        if found.stopped_by_budget
+        else ""
+    )
     out.print(f"seed {found.seed}, {found.seconds:.1f} s{budget}")
 
 
@@ -146,10 +161,14 @@ def advise_command(
         typer.Option(help="Cards you cannot see, e.g. '7h 8h *' (default: the deck minus table and hand)."),
     ] = None,
     budget: Annotated[
-        float, typer.Option("--budget", help="Seconds to spend sampling deals (at least 2 are played).")
+        float,
+        typer.Option(
+            "--budget",
+            help="Most seconds to spend: past it no more deals are played (at least 2); the output says so.",
+        ),
     ] = DEFAULT_BUDGET,
     samples: Annotated[
-        int, typer.Option(help="Most deals to sample (the budget may stop earlier).")
+        int, typer.Option(help="Deals to sample: the same seed and deals, the same answer.")
     ] = DEFAULT_SAMPLES,
     seed: Annotated[
         int, typer.Option(help="Seed of the sampled deals: the same seed and deals, the same answer.")

@@ -15,7 +15,7 @@ from solver.cli.common import JsonOption, app, err, fail, out, use_faces
 from solver.game import GameSettings
 from solver.game.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
 from solver.game.log import LogError, read_log
-from solver.game.review import BANDS, Review, review
+from solver.game.review import ACCURACY_SCALE, BANDS, DEFAULT_SAMPLES, Review, review
 
 __all__ = ["print_review", "review_command"]
 
@@ -33,12 +33,13 @@ def print_review(found: Review) -> None:
             str(decision.seat),
             decision.made,
             "" if decision.band == "ok" and decision.loss.estimate == 0 else decision.advised,
-            f"{decision.loss.estimate:.1f}",
+            ("≈ " if decision.loss.low <= 0 else "") + f"{decision.loss.estimate:.1f}",
             Text(decision.band, style=BAND_STYLES[decision.band]),
         )
     out.print(table)
     summary = RichTable(title="Summary", title_justify="left")
-    for heading in ("seat", "player", "n", "ok", "inacc", "mist", "blund", "errors", "loss/n", "luck"):
+    headings = ("seat", "player", "n", "accuracy", "ok", "inacc", "mist", "blund", "errors", "loss/n", "luck")
+    for heading in headings:
         summary.add_column(heading, justify="left" if heading == "player" else "right")
     for seat in found.summaries:
         bands = seat.to_dict()["bands"]
@@ -46,6 +47,7 @@ def print_review(found: Review) -> None:
             str(seat.seat),
             seat.player,
             str(seat.decisions),
+            f"{seat.accuracy:.0f}",
             *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
             f"{100 * seat.error_rate:.0f}%",
             f"{seat.mean_loss:.1f}",
@@ -54,10 +56,15 @@ def print_review(found: Review) -> None:
     out.print(summary)
     thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
     out.print(
-        f"loss: expected value given up against the advised option (bands: {thresholds}); "
-        "n: decisions with a choice; errors: decisions not ok, per decision; luck/draws: the measured draws' "
-        "expected value after minus before, summed, and their count."
+        f"loss: expected value given up against the advised option (bands: {thresholds}; ≈: the deals "
+        "cannot tell the move from the advised one, so it is ok); n: decisions with a choice; accuracy: "
+        f"the mean of 100 x exp(-loss / {ACCURACY_SCALE:g}) over the decisions (0 to 100); errors: "
+        "decisions not ok, per decision; luck/draws: the measured draws' expected value after minus "
+        "before, summed, and their count."
     )
+    cut = sum(decision.cut for decision in found.decisions)
+    if cut:
+        out.print(f"The budget cut the deals of {cut} decision(s): those depend on the machine's speed.")
 
 
 def _use_game_faces(header: dict[str, object]) -> None:
@@ -79,10 +86,16 @@ def review_command(
         list[int] | None,
         typer.Option("--seat", help="Review this seat (repeat for more; default: every seat)."),
     ] = None,
-    budget: Annotated[float, typer.Option("--budget", help="Seconds of sampling per decision.")] = 0.5,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            help="Most seconds of sampling per decision (default: no limit); the output says where it cut.",
+        ),
+    ] = None,
     samples: Annotated[
-        int, typer.Option(help="Most deals per decision (the budget may stop earlier).")
-    ] = 200,
+        int, typer.Option(help="Deals per decision: the same log, seed and deals, the same review.")
+    ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
     plot: Annotated[
         Path | None,
@@ -106,7 +119,7 @@ def review_command(
 
     Exit 0 with the review, 2 for bad input or a log that does not replay.
     """
-    if not 0 < budget <= MAX_BUDGET:
+    if budget is not None and not 0 < budget <= MAX_BUDGET:
         fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}")

@@ -3,54 +3,58 @@
 ``advise(position, players=..., hand_sizes=..., ...)`` rebuilds the player's situation
 from the position and the game facts the user gives (every fact left out gets a default
 derived from the position, and the result says which ones were assumed), lists the
-options of the turn and plays each of them in the same ``samples`` guessed deals with
-the search bot's evaluator (``solver.game.pimc.play_candidate``: the option, then the
-greedy policy for every player up to the end of the round).
+options of the turn (``solver.game.candidates``, ``COACH_SET``: the search bot's
+candidates and more) and weighs each of them in the same ``samples`` guessed deals with
+the search bot's own evaluator (``solver.game.evaluator``: the option, three more turns
+with the player's later turns played greedily and hoarding, the better of the two, the
+round then scored on what each hand's best play would leave).
 
 The options, at a meld decision:
 
-- ``best``: the best play (fewest points left), then up to ``alternatives`` other plays
-  with distinct sets of played cards (``solver.engine.alternatives``);
+- ``best``: the best play (fewest points left), then two other plays with distinct sets
+  of played cards (``alt1``, ``alt2``: ``solver.engine.alternatives``);
 - ``hold:jokers`` / ``hold:meld``: smaller plays that keep cards back (the search bot's
-  hold-back candidates);
+  hold-back candidates); the held cards stay in the hand, in the evaluation and in
+  what the option reports;
 - ``draw`` (or ``pass`` in a final turn, when no draw is due);
 - a play after which the hand may knock comes twice, ``+knock`` and ``+pass``.
 
-Each option's outcome over the deals: the mean *net round points* (the player's round
-score minus the best other player's score, positive is good) with a Student-t interval,
-the *round win chance* (the player among the round's winners) with a Wilson interval,
-and the *value* the options are ranked by: the search bot's utility
-(``solver.game.rollout.utility``: the net points plus 25 for the round won or lost and
-100 for a game won or lost at the target score, so the scores matter), with its
-interval and the *loss* against the best option (a paired interval: the same deals).
+A play that goes out ends the round with the player's win: it is ranked first.
 
-Reproducible: deal ``i`` comes from ``seed`` and ``i`` alone, so the same seed and the
-same number of deals give the same answer.  ``budget_seconds`` bounds the time: deals
-stop being added once it is spent, counting the work before them (the first advice in a
-process also loads the solver, about half a second); ``MIN_SAMPLES`` are played
-whatever the budget, and the deal under way when it runs out is finished, so a short
-budget can be overrun (``Advice.seconds`` says by how much).  ``samples`` caps the
-deals; the answer says how many were played.  Pass a large budget and a fixed
-``samples`` for results that do not depend on the machine's speed.
+Each option's outcome over the deals: the mean *net round points* (the player's round
+score minus the best other player's score, positive is good, the round counted as the
+rollouts leave it) with a Student-t interval, the *round win chance* (the player among
+the round's winners) with a Wilson interval, and the *value* the options are ranked
+by: the search bot's utility (``solver.game.rollout.utility``: the net points plus 25
+for the round won or lost and 100 for a game won or lost at the target score, so the
+scores matter), with its interval and the *loss* against the best option (a paired
+interval: the same deals).  An option whose loss interval reaches 0 is *about as good*
+as the best: the deals cannot tell them apart, and the output says so rather than
+ordering them.
+
+Reproducible: the deals come from the position, the game facts and ``seed`` alone
+(``deal_key``), and ``samples`` of them are played (``DEFAULT_SAMPLES``, fixed before the
+work starts), so the same command gives the same answer on any machine.
+``budget_seconds`` is a safety cap: when it is spent before the deals are done, the
+sampling stops (``MIN_SAMPLES`` at least) and the answer says so
+(``stopped_by_budget``): only then does the answer depend on the machine.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cards import Piece
-from solver.engine import DEFAULT_TIME_LIMIT, Hint, alternatives
-from solver.game.actions import Action, Draw, Knock, Pass, Play
+from solver.engine import DEFAULT_TIME_LIMIT, Hint
+from solver.game.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
-from solver.game.pimc import Candidate, hold_backs, play_candidate
-from solver.game.rollout import PlayedHint, Rollout, RolloutSettings, determinize, utility
-from solver.game.scoring import EndReason, RoundEnd, score_round
+from solver.game.evaluator import EVALUATOR, Deal, deal_from_key, weigh
+from solver.game.rollout import Policy
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval, wilson_interval
 from solver.game.view import PlayerView
@@ -62,28 +66,23 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "MIN_SAMPLES",
     "Advice",
-    "Choice",
     "Facts",
     "Option",
     "advise",
+    "deal_key",
     "evaluate",
     "game_facts",
-    "meld_choices",
 ]
 
-DEFAULT_BUDGET = 3.0
-"""Seconds ``advise`` spends by default."""
+DEFAULT_BUDGET = 20.0
+"""Seconds after which ``advise`` stops adding deals (a safety cap, stated when it bites)."""
 MAX_BUDGET = 600.0
-DEFAULT_SAMPLES = 400
-"""Most deals played by default (the budget usually stops earlier)."""
+DEFAULT_SAMPLES = 64
+"""Deals played by default."""
 MAX_SAMPLES = 100_000
 MIN_SAMPLES = 2
 """Deals played before the budget may stop the sampling (an interval needs two)."""
-DEFAULT_ALTERNATIVES = 3
-"""Plays weighed besides the hold-backs: the best and two others."""
 CONFIDENCE = 0.95
-ROLLOUT = RolloutSettings(horizon=200, time_limit=1.0)
-"""Rollouts play the round to its end (200 turns is far beyond any real round)."""
 
 
 class AdviceError(ValueError):
@@ -136,30 +135,42 @@ class Facts:
 class Option:
     """One option of the turn and its outcome over the sampled deals."""
 
-    label: str
-    kind: str
-    """``play``, ``draw`` or ``pass``."""
-    hint: Hint | None
-    """The play (None for a draw or pass)."""
-    knock: bool | None
-    """For a play after which the hand may knock: whether it knocks; else None."""
+    candidate: Candidate
     value: Interval
     points: Interval
     win: Interval
     loss: Interval
     """The best option's value minus this one's, paired over the same deals."""
+    about_as_good: bool = False
+    """The loss against the best option is not resolved (its interval reaches 0): the
+    deals cannot tell the two apart.  True for the best option itself."""
+    continuation: str = "greedy"
+    """How the player's later turns were played in the rollouts it is worth most with."""
+
+    @property
+    def label(self) -> str:
+        return self.candidate.label
+
+    @property
+    def kind(self) -> str:
+        return self.candidate.kind
+
+    @property
+    def hint(self) -> Hint | None:
+        """The play, on the real position (its hand is what the play really leaves)."""
+        return self.candidate.found
+
+    @property
+    def knock(self) -> bool | None:
+        return self.candidate.knock
 
     @property
     def played(self) -> tuple[Piece, ...]:
-        return self.hint.played if self.hint is not None else ()
+        return self.candidate.played
 
     def describe(self) -> str:
         """The option in words: what to do."""
-        if self.hint is None:
-            return self.kind
-        cards = " ".join(str(piece) for piece in self.played)
-        after = {True: ", then knock", False: ", then do not knock", None: ""}[self.knock]
-        return f"play {cards}{after}"
+        return self.candidate.describe()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -171,12 +182,15 @@ class Option:
             "points": self.points.to_dict(2),
             "win": self.win.to_dict(4),
             "loss": self.loss.to_dict(2),
+            "about_as_good": self.about_as_good,
+            "continuation": self.continuation,
         }
         found = self.hint
         data["played"] = None if found is None else [str(piece) for piece in found.played]
         data["table"] = None if found is None else str(found.table)
         data["hand"] = None if found is None else [str(piece) for piece in found.hand.pieces]
         data["hand_points"] = None if found is None else found.hand_points
+        data["goes_out"] = None if found is None else found.goes_out
         data["melds_broken"] = None if found is None else found.melds_broken
         return data
 
@@ -337,71 +351,14 @@ def player_view(
     )
 
 
-# -- the options --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """An option before it is evaluated: its label, kind, play, knock flag and rollout steps."""
-
-    label: str
-    kind: str
-    found: Hint | None
-    knock: bool | None
-    steps: tuple[Action | PlayedHint, ...]
-
-
-def meld_choices(view: PlayerView, *, count: int, time_limit: float) -> list[Choice]:
-    """The options at a meld decision (module docstring)."""
-    plays = alternatives(
-        view.position, count=count, variant=view.variant, opened=view.opened, time_limit=time_limit
-    )
-    candidates = [
-        Candidate("best" if i == 0 else f"alt{i}", Play(found.table), found) for i, found in enumerate(plays)
-    ]
-    if plays:
-        candidates.extend(hold_backs(view, plays[0], max_holds=2, time_limit=time_limit))
-    choices: list[Choice] = []
-    seen: set[tuple[str, ...]] = set()
-    for candidate in candidates:
-        found = candidate.found
-        assert found is not None
-        key = tuple(sorted(str(piece) for piece in found.played))
-        if key in seen:
-            continue
-        seen.add(key)
-        step = PlayedHint(found)
-        if not found.goes_out and view.variant.may_knock(found.hand_points, melded=True):
-            choices.append(Choice(candidate.label + "+knock", "play", found, True, (step, Knock())))
-            choices.append(Choice(candidate.label + "+pass", "play", found, False, (step, Pass())))
-        else:
-            choices.append(Choice(candidate.label, "play", found, None, (step,)))
-    decline = view.decline()
-    kind = "draw" if isinstance(decline, Draw) else "pass"
-    choices.append(Choice(kind, kind, None, None, (decline,)))
-    return choices
-
-
 # -- the sampling -------------------------------------------------------------------
 
 
-def _deal(view: PlayerView, seed: int, index: int) -> Rollout:
-    """Deal ``index`` of this seed: a function of the two alone."""
-    return determinize(
-        view, random.Random(f"advise:{seed}:{index}"), others_opened=True, last_card_mine=False
-    )
-
-
-def _outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
-    """The value, the net round points and whether ``seat`` won the round."""
-    settings = state.settings
-    end = state.end
-    if end is None:
-        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
-        end = RoundEnd(reason, state.hand_points())
-    score = score_round(end, settings)
-    others = max(score.scores[s] for s in range(settings.players) if s != seat)
-    return utility(state, seat), float(score.scores[seat] - others), seat in score.winners
+def deal_key(position: Position, facts: Facts, seed: int) -> str:
+    """What the deals of an advice come from: the position, the game facts and the seed."""
+    told = facts.to_dict()
+    told.pop("assumed")
+    return f"advise|seed {seed}|{position}|{sorted(told.items())}"
 
 
 def _mean_interval(values: Sequence[float]) -> Interval:
@@ -409,9 +366,12 @@ def _mean_interval(values: Sequence[float]) -> Interval:
     centre = statistics.fmean(values)
     if n < 2:
         return Interval(centre, -math.inf, math.inf)
+    spread = statistics.stdev(values)
+    if spread == 0:
+        return Interval(centre, centre, centre)
     from scipy.stats import t as student_t  # type: ignore[import-untyped]  # slow to import: on first use
 
-    half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * statistics.stdev(values) / math.sqrt(n)
+    half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * spread / math.sqrt(n)
     return Interval(centre, centre - half, centre + half)
 
 
@@ -428,14 +388,15 @@ def advise(
     budget_seconds: float = DEFAULT_BUDGET,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
-    alternatives_count: int = DEFAULT_ALTERNATIVES,
+    options: CandidateSet = COACH_SET,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Advice:
     """The options of the turn ranked by expected value (module docstring).
 
     ``variant`` is a name or a ``Variant`` (whose player count is used unless
     ``players`` is given); ``hand_sizes`` the other players' hands (or every hand, the
-    player's first); ``scores`` every player's game score, the player's first.  Raises
+    player's first); ``scores`` every player's game score, the player's first;
+    ``options`` which options to weigh (``candidates.COACH_SET``).  Raises
     ``ValueError`` (an ``AdviceError`` for the facts) on bad input.
     """
     started = time.perf_counter()
@@ -470,18 +431,18 @@ def advise(
         players_given=players is not None or preset is not None,
     )
     view = player_view(pos, settings, facts, hidden)
-    choices = meld_choices(view, count=alternatives_count, time_limit=time_limit)
-    options, played, stopped = evaluate(
+    candidates = meld_candidates(view, options, time_limit=time_limit)
+    ranked, played, stopped = evaluate(
         view,
-        choices,
-        seed=seed,
+        candidates,
+        deal_from_key(view, deal_key(pos, facts, seed)),
         samples=samples,
         budget_seconds=budget_seconds - (time.perf_counter() - started),
     )
     return Advice(
         position=pos,
         facts=facts,
-        options=options,
+        options=ranked,
         samples=played,
         seed=seed,
         seconds=time.perf_counter() - started,
@@ -491,41 +452,47 @@ def advise(
 
 
 def evaluate(
-    view: PlayerView, choices: Sequence[Choice], *, seed: int, samples: int, budget_seconds: float
+    view: PlayerView,
+    candidates: Sequence[Candidate],
+    deal: Deal,
+    *,
+    samples: int,
+    budget_seconds: float | None,
+    others: Mapping[int, Policy] | None = None,
 ) -> tuple[tuple[Option, ...], int, bool]:
-    """Play every choice in the same deals of ``seed`` (at most ``samples``, and no more
-    once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); the options best first,
-    the deals played, and whether the budget stopped them."""
-    started = time.perf_counter()
-    values: list[list[float]] = [[] for _ in choices]
-    points: list[list[float]] = [[] for _ in choices]
-    wins: list[int] = [0] * len(choices)
-    stopped = False
-    for index in range(samples):
-        if index >= MIN_SAMPLES and time.perf_counter() - started > budget_seconds:
-            stopped = True
-            break
-        for number, choice in enumerate(choices):
-            state = play_candidate(_deal(view, seed, index), choice.steps, ROLLOUT)
-            value, net, won = _outcome(state, view.seat)
-            values[number].append(value)
-            points[number].append(net)
-            wins[number] += won
-    played = len(values[0])
-    means = [statistics.fmean(v) for v in values]
-    order = sorted(range(len(choices)), key=lambda i: (-means[i], i))
-    top = order[0]
-    options = tuple(
-        Option(
-            label=choices[i].label,
-            kind=choices[i].kind,
-            hint=choices[i].found,
-            knock=choices[i].knock,
-            value=_mean_interval(values[i]),
-            points=_mean_interval(points[i]),
-            win=wilson_interval(wins[i], played, confidence=CONFIDENCE),
-            loss=_mean_interval([a - b for a, b in zip(values[top], values[i], strict=True)]),
-        )
-        for i in order
+    """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``: at most
+    ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); the
+    options best first (a play that goes out before all else: it ends the round at
+    once), the deals played, and whether the budget stopped them."""
+    weighed, stopped = weigh(
+        view,
+        candidates,
+        deal,
+        samples,
+        evaluator=EVALUATOR,
+        others=others,
+        budget_seconds=budget_seconds,
+        min_deals=MIN_SAMPLES,
     )
-    return options, played, stopped
+    played = len(weighed[0].values)
+    order = sorted(
+        range(len(weighed)),
+        key=lambda i: (not goes_out(weighed[i].candidate.found), -weighed[i].mean, i),
+    )
+    top = weighed[order[0]]
+    ranked: list[Option] = []
+    for i in order:
+        mine = weighed[i]
+        loss = _mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)])
+        ranked.append(
+            Option(
+                candidate=mine.candidate,
+                value=_mean_interval(mine.values),
+                points=_mean_interval(mine.points),
+                win=wilson_interval(sum(mine.wins), played, confidence=CONFIDENCE),
+                loss=loss,
+                about_as_good=mine is top or loss.low <= 0,
+                continuation=EVALUATOR.continuation_name(mine.continuation),
+            )
+        )
+    return tuple(ranked), played, stopped

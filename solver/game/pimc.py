@@ -45,6 +45,10 @@ Candidates at a knock decision: ``knock`` (scored at once against each guessed h
 play that goes out (always taken), a final turn (the best play: the hands are counted
 next), or the opponents' view being unknowable.  Those cost one hint call.
 
+The candidates are built by ``solver.game.candidates`` (the one place that turns an
+action into the state it produces: a play that holds cards back keeps them in the hand)
+and weighed by ``solver.game.evaluator``, the evaluator the advice and the review use too.
+
 Deterministic from its generator (``samples`` deals per decision, a fixed horizon);
 ``time_budget`` (seconds, off by default) stops adding deals once spent, at the price of
 reproducibility.  ``counters`` counts what it chose, for the match reports.
@@ -53,42 +57,18 @@ reproducibility.  ``counters`` counts what it chose, for the match reports.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from solver.cards import Card, piece_sort_key
-from solver.engine import Hint, hint
-from solver.game.actions import Action, Draw, Knock, Pass, Play
-from solver.game.bots import BOT_TIME_LIMIT, Bot, best_play
+from solver.engine import Hint
+from solver.game.actions import Action, Play
+from solver.game.bots import BOT_TIME_LIMIT, Bot
+from solver.game.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
+from solver.game.evaluator import EVALUATOR, Evaluator, best_index, deal_from_seed, weigh
 from solver.game.opponents import OpponentModel
-from solver.game.rollout import (
-    PlayedHint,
-    Policy,
-    Rollout,
-    RolloutSettings,
-    determinize,
-    greedy_action,
-    hoarder_action,
-    mean,
-    play_out,
-    utility,
-)
+from solver.game.rollout import Policy, hoarder_action
 from solver.game.view import PlayerView
-from solver.position import Hand
 
-__all__ = ["Candidate", "PimcBot", "candidate_steps", "hold_backs", "play_candidate"]
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One action the search weighs: a label for the reports and how to apply it."""
-
-    label: str
-    action: Action
-    found: Hint | None = None
-    """The hint behind a play (so rollouts need not ask the referee again)."""
+__all__ = ["PimcBot"]
 
 
 class PimcBot(Bot):
@@ -96,14 +76,11 @@ class PimcBot(Bot):
 
     name = "pimc"
     samples = 8
-    max_holds = 1
-    rollout = RolloutSettings(horizon=3, time_limit=1.0, settle=True)
+    options: CandidateSet = BOT_SET
+    evaluator: Evaluator = EVALUATOR
     time_budget: float | None = None
     model_opponents = True
     """Play the other players the opponent model calls hoarders with ``hoarder_action``."""
-    continuations: tuple[Policy, ...] = (greedy_action, hoarder_action)
-    """The policies the bot's own later turns are played with in the rollouts; each
-    candidate is worth its best one (the module docstring)."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
@@ -150,10 +127,7 @@ class PimcBot(Bot):
         if best.goes_out or view.final_turn:
             self.counters["played_best"] += 1
             return Play(best.table)
-        candidates = [Candidate("best", Play(best.table), best)]
-        if "draw" in view.legal_kinds():
-            candidates.append(Candidate("draw", Draw()))
-        candidates.extend(self._holds(view, best))
+        candidates = self.candidates(view, best)
         choice = self._search(view, candidates)
         self.counters["searched"] += 1
         if choice.label == "draw":
@@ -164,50 +138,44 @@ class PimcBot(Bot):
             self.counters["held_back"] += 1
         return choice.action
 
-    def _holds(self, view: PlayerView, best: Hint) -> list[Candidate]:
-        if self.model_opponents and self.opponents.hoarders(view):
-            return []  # see the module docstring: no holding back against a hoarder
-        return hold_backs(view, best, max_holds=self.max_holds, time_limit=self.time_limit)
+    def candidates(self, view: PlayerView, best: Hint) -> list[Candidate]:
+        """The meld decision's candidates: no hold-backs against a modelled hoarder (see
+        the module docstring)."""
+        holds = not (self.model_opponents and self.opponents.hoarders(view))
+        return meld_candidates(view, self.options, best=best, holds=holds, time_limit=self.time_limit)
 
     def _knock_or_pass(self, view: PlayerView) -> Action:
         self.counters["knock_choices"] += 1
-        candidates = [Candidate("knock", Knock()), Candidate("pass", Pass())]
-        choice = self._search(view, candidates)
+        choice = self._search(view, knock_candidates())
         self.counters["knocked" if choice.label == "knock" else "knock_declined"] += 1
         return choice.action
 
+    def deal_seeds(self, view: PlayerView) -> list[int]:
+        """The seeds of this decision's deals, drawn from the bot's generator."""
+        return [self.rng.getrandbits(64) for _ in range(self.samples)]
+
     def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:
         """The candidate with the best mean utility over the same guessed deals, each
-        candidate judged by its better continuation (``continuations``)."""
-        started = time.perf_counter()
-        others_opened = self._others_opened(view)
-        others = self._policies(view)
-        lines = [
-            (candidate, own, {**others, view.seat: own})
-            for candidate in candidates
-            for own in self.continuations
-        ]
-        totals: list[list[float]] = [[] for _ in lines]
-        for _ in range(self.samples):
-            spent = time.perf_counter() - started
-            if self.time_budget is not None and spent > self.time_budget and totals[0]:
-                break
-            seed = self.rng.getrandbits(64)
-            for index, (candidate, _, policies) in enumerate(lines):
-                state = determinize(
-                    view,
-                    random.Random(seed),
-                    others_opened=others_opened,
-                    last_card_mine=self._last_card_mine,
-                )
-                totals[index].append(self._value(state, candidate, view.seat, policies))
-        means = [mean(values) for values in totals]
-        chosen = max(range(len(lines)), key=lambda i: (means[i], -i))
-        if lines[chosen][1] is hoarder_action:
+        candidate judged by its better continuation (``solver.game.evaluator``)."""
+        seeds = self.deal_seeds(view)
+        deal = deal_from_seed(
+            view, seeds, others_opened=self._others_opened(view), last_card_mine=self._last_card_mine
+        )
+        weighed, _ = weigh(
+            view,
+            candidates,
+            deal,
+            len(seeds),
+            evaluator=self.evaluator,
+            others=self.policies(view),
+            budget_seconds=self.time_budget,
+        )
+        chosen = weighed[best_index(weighed)]
+        if self.evaluator.continuations[chosen.continuation] is hoarder_action:
             self.counters["hoarding_line"] += 1
-        return lines[chosen][0]
+        return chosen.candidate
 
-    def _policies(self, view: PlayerView) -> dict[int, Policy]:
+    def policies(self, view: PlayerView) -> dict[int, Policy]:
         """The rollout policy of each other player the opponent model calls a hoarder."""
         if not self.model_opponents:
             return {}
@@ -215,72 +183,3 @@ class PimcBot(Bot):
         if hoarders:
             self.counters["modelled_hoarder"] += 1
         return {seat: hoarder_action for seat in hoarders}
-
-    def _value(
-        self, state: Rollout, candidate: Candidate, seat: int, policies: Mapping[int, Policy]
-    ) -> float:
-        return utility(play_candidate(state, candidate_steps(candidate), self.rollout, policies), seat)
-
-
-def candidate_steps(candidate: Candidate) -> tuple[Action | PlayedHint, ...]:
-    """The rollout steps of ``candidate``: its known play, or its action."""
-    return (PlayedHint(candidate.found),) if candidate.found is not None else (candidate.action,)
-
-
-def play_candidate(
-    state: Rollout,
-    steps: Sequence[Action | PlayedHint],
-    settings: RolloutSettings,
-    policies: Mapping[int, Policy] | None = None,
-) -> Rollout:
-    """The evaluator the search bot and the advice share: apply ``steps`` (a candidate's
-    actions, e.g. a play then a knock) to a determinized round, then play the round on
-    up to ``settings.horizon`` with ``policies`` (the greedy policy for a seat not
-    given); returns the same state."""
-    for step in steps:
-        if state.end is not None:
-            break
-        state.act(step)
-    if state.end is None:
-        play_out(state, settings, policies)
-    return state
-
-
-def hold_backs(view: PlayerView, best: Hint, *, max_holds: int, time_limit: float) -> list[Candidate]:
-    """Smaller plays than ``best`` that keep some of its cards in the hand: the best
-    play keeping the jokers back, and the best play without the real cards ``best``
-    lays in one meld (the ``max_holds`` largest such groups first)."""
-    seen = {str(best.table)}
-    holds: list[Candidate] = []
-
-    def add(label: str, found: Hint) -> None:
-        if found.has_play and str(found.table) not in seen:
-            seen.add(str(found.table))
-            holds.append(Candidate(label, Play(found.table), found))
-
-    if best.hand.joker_count < view.hand.joker_count:
-        add(
-            "hold:jokers",
-            hint(
-                view.position,
-                variant=view.variant,
-                keep_jokers=True,
-                opened=view.opened,
-                time_limit=time_limit,
-            ),
-        )
-    played = Counter(piece for piece in best.played if isinstance(piece, Card))
-    groups: list[list[Card]] = []
-    for meld in best.table:
-        laid = Counter(piece for piece in meld.pieces if isinstance(piece, Card)) & played
-        if laid:
-            groups.append(sorted(laid.elements(), key=piece_sort_key))
-            played -= laid
-    groups.sort(key=lambda group: -len(group))
-    for group in groups[:max_holds]:
-        if len(group) == len(best.played):
-            continue
-        kept = Counter(view.hand.pieces)
-        kept.subtract(group)
-        add("hold:meld", best_play(view, hand=Hand.of(kept.elements()), time_limit=time_limit))
-    return holds

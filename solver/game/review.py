@@ -69,24 +69,47 @@ budget the review does not depend on the machine's speed.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from solver.cards import Joker, Piece, piece_sort_key
-from solver.game.actions import Action, Draw, Knock, Pass, Play, action_from_dict
-from solver.game.advice import MIN_SAMPLES, Choice, Option, evaluate, meld_choices
+from solver.game.actions import Action, Draw, Knock, Play, action_from_dict
+from solver.game.advice import MIN_SAMPLES, Option, evaluate
+from solver.game.candidates import (
+    COACH_SET,
+    Candidate,
+    goes_out,
+    knock_candidates,
+    made_candidate,
+    meld_candidates,
+)
+from solver.game.evaluator import deal_from_key
 from solver.game.game import Game
 from solver.game.log import LogError, replay
+from solver.game.opponents import OpponentModel
+from solver.game.rollout import hoarder_action
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval
 from solver.game.view import PlayerView
 from solver.position import Hand
-from solver.referee import played_pieces
 
-__all__ = ["BANDS", "Band", "Decision", "DrawLuck", "Review", "SeatSummary", "band_of", "review"]
+__all__ = [
+    "ACCURACY_SCALE",
+    "BANDS",
+    "DEFAULT_SAMPLES",
+    "Band",
+    "Decision",
+    "DrawLuck",
+    "Review",
+    "SeatSummary",
+    "accuracy",
+    "band_of",
+    "resolved_loss",
+    "review",
+]
 
 Band = Literal["ok", "inaccuracy", "mistake", "blunder"]
 BANDS: tuple[tuple[Band, float], ...] = (
@@ -99,12 +122,38 @@ BANDS: tuple[tuple[Band, float], ...] = (
 MADE = "made"
 
 
-def band_of(loss: float) -> Band:
-    """The band of an expected loss."""
+ACCURACY_SCALE = 20.0
+"""Value points of expected loss that take a decision's accuracy from 100 to 100/e (37)."""
+
+DEFAULT_SAMPLES = 24
+"""Deals per evaluation by default."""
+
+
+def band_of(loss: Interval | float) -> Band:
+    """The band of an expected loss: by its estimate, and ``ok`` whenever the loss is not
+    resolved (its interval reaches 0: the move is about as good as the advised one)."""
+    if isinstance(loss, Interval):
+        if loss.low <= 0:
+            return "ok"
+        loss = loss.estimate
     for band, least in BANDS:
         if loss >= least:
             return band
     return "ok"
+
+
+def resolved_loss(loss: Interval) -> float:
+    """The expected loss where the deals resolve it (its interval above 0), else 0."""
+    return max(loss.estimate, 0.0) if loss.low > 0 else 0.0
+
+
+def accuracy(losses: Sequence[Interval]) -> float:
+    """The accuracy of a run of decisions, 0 to 100: the mean over the decisions of
+    ``100 * exp(-loss / ACCURACY_SCALE)``, each loss counted where resolved
+    (``resolved_loss``); 100 with no decision."""
+    if not losses:
+        return 100.0
+    return statistics.fmean(100.0 * math.exp(-resolved_loss(loss) / ACCURACY_SCALE) for loss in losses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +176,12 @@ class Decision:
     """The expected value of the move made (``value`` minus the loss)."""
     action: int = 0
     """The logged action judged: its index among the log's actions (0-based)."""
+    cut: bool = False
+    """Whether the time budget stopped the deals before ``samples`` were played."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "cut": self.cut,
             "round": self.round_number,
             "seat": self.seat,
             "phase": self.phase,
@@ -181,6 +233,8 @@ class SeatSummary:
     decisions: int
     bands: dict[str, int]
     total_loss: float
+    accuracy: float = 100.0
+    """The accuracy score of the seat's decisions, 0 to 100 (``accuracy``)."""
     luck: float = 0.0
     """The sum of the luck of the seat's measured draws."""
     draws: int = 0
@@ -201,6 +255,7 @@ class SeatSummary:
             "decisions": self.decisions,
             "bands": {band: self.bands.get(band, 0) for band, _ in reversed(BANDS)},
             "error_rate": round(self.error_rate, 4),
+            "accuracy": round(self.accuracy, 1),
             "mean_loss": round(self.mean_loss, 2),
             "total_loss": round(self.total_loss, 2),
             "luck": round(self.luck, 2),
@@ -230,44 +285,26 @@ class Review:
         }
 
 
-def _played_key(view: PlayerView, play: Play) -> tuple[str, ...]:
-    real, jokers = played_pieces(view.position, play.table)
-    pieces: list[Piece] = [*real.elements(), *([Joker()] * jokers)]
-    return tuple(str(piece) for piece in sorted(pieces, key=piece_sort_key))
-
-
-def _hint_key(choice: Choice) -> tuple[str, ...]:
-    assert choice.found is not None
-    return tuple(str(piece) for piece in sorted(choice.found.played, key=piece_sort_key))
-
-
-def _choices_for(
-    view: PlayerView, action: Action, choices: list[Choice]
-) -> tuple[list[Choice], list[str]] | None:
-    """The options of the decision (``choices``: ``meld_choices`` at a meld decision) and
-    the labels that stand for the move made, or None when the decision has no choice."""
+def _decision_candidates(
+    view: PlayerView, action: Action, time_limit: float
+) -> tuple[list[Candidate], list[str]] | None:
+    """The options of the decision and the labels that stand for the move made, or None
+    when the decision has no choice (no legal play, or a play that goes out)."""
     if view.phase == "knock":
-        choices = [
-            Choice("knock", "knock", None, None, (Knock(),)),
-            Choice("pass", "pass", None, None, (Pass(),)),
-        ]
-        return choices, ["knock" if isinstance(action, Knock) else "pass"]
+        return knock_candidates(), ["knock" if isinstance(action, Knock) else "pass"]
     if view.phase != "meld":
         return None
-    plays = [choice for choice in choices if choice.found is not None]
-    if not plays or any(choice.found is not None and choice.found.goes_out for choice in plays):
+    every = meld_candidates(view, COACH_SET, time_limit=time_limit)
+    plays = [candidate for candidate in every if candidate.found is not None]
+    if not plays or any(goes_out(candidate.found) for candidate in plays):
         return None
     if not isinstance(action, Play):
-        return choices, [choice.label for choice in choices if choice.found is None]
-    key = _played_key(view, action)
-    matching = [choice.label for choice in plays if _hint_key(choice) == key]
+        return every, [candidate.label for candidate in every if candidate.found is None]
+    made = made_candidate(view, action, MADE)
+    matching = [candidate.label for candidate in plays if candidate.played_key == made.played_key]
     if matching:
-        return choices, matching
-    return [*choices, Choice(MADE, "play", None, None, (action,))], [MADE]
-
-
-def _describe(label: str, options: dict[str, str], action: Action) -> str:
-    return str(action) if label == MADE else options.get(label, label)
+        return every, matching
+    return [*every, made], [MADE]
 
 
 def _just_drew(view: PlayerView) -> bool:
@@ -318,21 +355,30 @@ def _difference(after: Interval, before: Interval) -> Interval:
     return Interval(estimate, estimate - half, estimate + half)
 
 
+def _facts_key(view: PlayerView) -> str:
+    """The public facts of a decision, for its deals' key."""
+    return (
+        f"seat {view.seat}|phase {view.phase}|draws {view.draws}|final {view.final_turn}"
+        f"|stock {view.stock_size}|sizes {view.hand_sizes}|totals {view.totals}|opened {view.opened}"
+    )
+
+
 def review(
     records: Sequence[dict[str, object]],
     *,
     seats: Sequence[int] | None = None,
-    budget_seconds: float = 0.5,
-    samples: int = 200,
+    budget_seconds: float | None = None,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     time_limit: float = 1.0,
     progress: Callable[[int, int], None] | None = None,
     luck: bool = True,
 ) -> Review:
     """Review the decisions of ``seats`` (every seat by default) in a parsed log
-    (``solver.game.log.read_log``); ``budget_seconds`` and ``samples`` bound each
-    evaluation (a decision's options; with ``luck``, each measured draw adds one
-    evaluation of the draw, and one of the options when the decision had no choice);
+    (``solver.game.log.read_log``); ``samples`` deals per evaluation (a decision's
+    options; with ``luck``, each measured draw adds one evaluation of the draw, and one
+    of the options when the decision had no choice); ``budget_seconds`` (off by default)
+    caps each evaluation, and a decision it cut says so (``Decision.cut``);
     ``progress(done, total)`` hears of each action before it is reviewed.
     LogError when the log does not replay clean."""
     started = time.perf_counter()
@@ -350,7 +396,7 @@ def review(
         raise ValueError(
             f"seat {bad[0]} is not in this {settings.players}-player game (seats 0-{settings.players - 1})"
         )
-    if not budget_seconds > 0:
+    if budget_seconds is not None and not budget_seconds > 0:
         raise ValueError(f"the budget must be positive, not {budget_seconds}")
     if samples < MIN_SAMPLES:
         raise ValueError(f"samples must be at least {MIN_SAMPLES}, not {samples}")
@@ -358,12 +404,23 @@ def review(
     decisions: list[Decision] = []
     draws: list[DrawLuck] = []
     actions = [record for record in records[1:] if record.get("type") == "action"]
+    models = {seat: OpponentModel() for seat in range(settings.players)}
 
-    def evaluated(view: PlayerView, choices: Sequence[Choice], offset: int) -> tuple[tuple[Option, ...], int]:
-        options, played, _ = evaluate(
-            view, choices, seed=seed + offset, samples=samples, budget_seconds=budget_seconds
+    def evaluated(
+        view: PlayerView, candidates: Sequence[Candidate], key: str
+    ) -> tuple[tuple[Option, ...], int, bool]:
+        state = game.round
+        others = [s for s in range(settings.players) if s != view.seat]
+        deal = deal_from_key(
+            view,
+            f"review|seed {seed}|{key}|{view.position}|{_facts_key(view)}",
+            others_opened=all(state.opened[s] for s in others),
+            last_card_mine=state.last_card_drawer == view.seat,
         )
-        return options, played
+        policies = {s: hoarder_action for s in models[view.seat].hoarders(view)}
+        return evaluate(
+            view, candidates, deal, samples=samples, budget_seconds=budget_seconds, others=policies
+        )
 
     for done, record in enumerate(actions):
         if progress is not None:
@@ -372,50 +429,48 @@ def review(
         assert isinstance(logged, dict)
         action = action_from_dict(logged)
         seat = game.to_move
+        view = game.view(seat)
+        models[seat].observe(view)
         if seat in chosen:
-            view = game.view(seat)
-            at_meld = view.phase == "meld"
-            every = meld_choices(view, count=3, time_limit=time_limit) if at_meld else []
-            found = _choices_for(view, action, every)
+            place = f"round {game.round.round_number}|action {done}"
+            found = _decision_candidates(view, action, time_limit)
             seen: tuple[Option, ...] = ()
             if found is not None:
-                choices, made = found
-                options, played = evaluated(view, choices, len(decisions))
+                candidates, made = found
+                options, played, cut = evaluated(view, candidates, place)
                 by_label = {option.label: option for option in options}
                 best = options[0]
                 mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
-                loss = next(option.loss for option in options if option is mine)
-                descriptions = {option.label: option.describe() for option in options}
                 decisions.append(
                     Decision(
                         round_number=game.round.round_number,
                         seat=seat,
                         phase=view.phase,
                         position=str(view.position),
-                        made=_describe(made[0], descriptions, action),
-                        advised=descriptions.get(best.label, best.label)
-                        if best.label != MADE
-                        else str(action),
-                        loss=loss,
-                        band=band_of(loss.estimate),
+                        made=str(action) if mine.label == MADE else mine.describe(),
+                        advised=str(action) if best.label == MADE else best.describe(),
+                        loss=mine.loss,
+                        band=band_of(mine.loss),
                         options=len(options),
                         samples=played,
                         value=best.value.estimate,
                         made_value=mine.value.estimate,
                         action=done,
+                        cut=cut,
                     )
                 )
                 seen = options
             if luck and _just_drew(view):
-                label = _greedy_label([choice.label for choice in every])
+                every = meld_candidates(view, COACH_SET, time_limit=time_limit) if found is None else found[0]
+                label = _greedy_label([candidate.label for candidate in every])
                 known = [option for option in seen if option.label == label]
                 if not known:
-                    greedy = [choice for choice in every if choice.label == label]
-                    known = list(evaluated(view, greedy, len(decisions) + len(draws))[0])
+                    greedy = [candidate for candidate in every if candidate.label == label]
+                    known = list(evaluated(view, greedy, place + "|after")[0])
                 after = known[0].value
                 before_view = _before_draw(view)
-                drawing = Choice("draw", "draw", None, None, (Draw(),))
-                before = evaluated(before_view, [drawing], len(decisions) + len(draws))[0][0].value
+                drawing = Candidate("draw", "draw", (Draw(),))
+                before = evaluated(before_view, [drawing], place + "|before")[0][0].value
                 draws.append(
                     DrawLuck(
                         round_number=game.round.round_number,
@@ -438,6 +493,7 @@ def review(
                 decisions=len(mine_),
                 bands=dict(Counter(decision.band for decision in mine_)),
                 total_loss=sum(decision.loss.estimate for decision in mine_),
+                accuracy=accuracy([decision.loss for decision in mine_]),
                 luck=sum(draw.luck.estimate for draw in draws if draw.seat == seat),
                 draws=sum(draw.seat == seat for draw in draws),
             )

@@ -14,10 +14,11 @@ outcome for one player (``utility``).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.cards import Piece
+from solver.cards import Card, Joker, Piece
 from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, score_round
@@ -29,6 +30,7 @@ __all__ = [
     "HOARD_MARGIN",
     "Policy",
     "Rollout",
+    "RolloutError",
     "RolloutSettings",
     "determinize",
     "greedy_action",
@@ -68,8 +70,20 @@ class Rollout(RoundState):
     """A round rebuilt from one player's view with guessed hidden cards (see ``determinize``).
 
     ``act`` applies an action without the referee's check: callers pass only the
-    actions of the hint engine and the legal kinds of the view.
+    actions of the hint engine and the legal kinds of the view.  It does check what
+    the referee would not: a knock only where the hand may knock, and that no step
+    makes a card appear or disappear (every card dealt at the start is in exactly one
+    of the table, the hands and the stock after it); ``RolloutError`` otherwise.
     """
+
+    cards: Counter[Card | None]
+    """The cards in play when the rollout was dealt (jokers under None)."""
+    settled: tuple[int, ...] | None
+    """Each hand's points after its best play, once ``settle`` has scored a round still
+    running (the hands themselves are left as they are); None before."""
+
+    def hand_points(self) -> tuple[int, ...]:
+        return self.settled if self.settled is not None else super().hand_points()
 
     def act(self, action: Action | PlayedHint) -> None:
         if isinstance(action, PlayedHint):
@@ -79,23 +93,54 @@ class Rollout(RoundState):
         elif isinstance(action, Draw):
             self._draw_instead_of_meld()
         elif isinstance(action, Knock):
+            if self.phase != "knock":
+                raise RolloutError(
+                    f"a knock in phase {self.phase}: the hand of seat {self.to_move} may not knock"
+                )
             self._end_round("knock", knocker=self.to_move)
         elif self.phase == "knock":
             self._finish_turn()
         else:
             self._end_of_turn()
+        self.check_cards()
+
+    def check_cards(self) -> None:
+        """RolloutError unless the table, hands and stock hold exactly the cards dealt."""
+        now = self.piece_counts()
+        if now != self.cards:
+            lost = self.cards - now
+            made = now - self.cards
+            raise RolloutError(f"a rollout step lost {_names(lost)} and made {_names(made)}")
 
     def _play_known(self, found: Hint) -> None:
+        """A play found by the engine for this table: its cards leave the mover's hand
+        (whatever hand the engine was asked about), its table is the new table."""
         seat = self.to_move
-        self.hands[seat] = list(found.hand.pieces)
+        if found.position.table != self.table:
+            raise RolloutError("a play found for another table")
+        hand = self.hands[seat]
+        for piece in found.played:
+            try:
+                hand.remove(Joker() if isinstance(piece, Joker) else piece)
+            except ValueError:
+                raise RolloutError(f"seat {seat} plays {piece}, which its hand does not hold") from None
         self.table = found.table
         self.melded = True
         self.opened[seat] = True
         self.idle_turns = 0
-        if not self.hands[seat]:
+        if not hand:
             self._end_round("out", out=seat)
         else:
             self._end_of_turn()
+
+
+class RolloutError(RuntimeError):
+    """A rollout step that breaks the game's bookkeeping (a bug, never bad input)."""
+
+
+def _names(counts: Counter[Card | None]) -> str:
+    pieces = sorted(("joker" if card is None else str(card)) for card in counts.elements())
+    return ", ".join(pieces) if pieces else "nothing"
 
 
 def determinize(
@@ -145,6 +190,8 @@ def determinize(
     state.last_card_drawer = None
     state.idle_turns = 0
     state.end = None
+    state.cards = state.piece_counts()
+    state.settled = None
     if settings.turn == "draw_first" and not stock:
         if view.final_turn:
             state.final_turns_left = 1 if last_card_mine else players
@@ -215,23 +262,26 @@ def play_out(
 
 
 def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
-    """A round still running: replace every hand by what its best play on the table as it
-    stands would leave (each hand on its own), so that ``utility`` counts the points a hand
-    cannot lay rather than every card it holds.  Counting whole hands takes the cards a
-    hoarder keeps for one big play (or the search bot holds back) for a certain loss, and
-    rewards emptying the own hand at once; the settled count sees both hands' potential.
+    """A round still running: score every hand at what its best play on the table as it
+    stands would leave (each hand on its own, ``Rollout.settled``), so that ``utility``
+    counts the points a hand cannot lay rather than every card it holds.  Counting whole
+    hands takes the cards a hoarder keeps for one big play (or the search bot holds
+    back) for a certain loss, and rewards emptying the own hand at once; the settled
+    count sees both hands' potential.  The hands and the table are not changed.
     Returns the same state."""
     if state.end is not None:
         return state
+    variant = state.settings.variant
+    points: list[int] = []
     for seat, hand in enumerate(state.hands):
         found = hint(
             Position(state.table, Hand.of(hand)),
-            variant=state.settings.variant,
+            variant=variant,
             opened=state.opened[seat],
             time_limit=settings.time_limit,
         )
-        if found.has_play:
-            state.hands[seat] = list(found.hand.pieces)
+        points.append(found.hand_points if found.has_play else Hand.of(hand).points(variant))
+    state.settled = tuple(points)
     return state
 
 

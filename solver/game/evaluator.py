@@ -1,0 +1,211 @@
+"""The one evaluator: what an option is worth, measured the way the search bot measures it.
+
+The search bot (``solver.game.pimc``), the advice (``solver.game.advice``) and the review
+(``solver.game.review``) all weigh their candidates (``solver.game.candidates``) here, so
+the coach is never weaker than the bot and the bot's choice is the advice's best option
+on the same deals and candidates.
+
+Each candidate is played in every deal (the *same* deals for every candidate, so their
+differences are not blurred by the luck of the deal; ``deal(i)`` builds deal ``i``
+afresh each time), its steps first, then the round goes on for ``horizon`` turns with
+the other players' policies (the greedy one unless the caller models a player as a
+hoarder) and is scored *settled* (``rollout.settle``: each hand counts what its best play
+would leave).  The player's own later turns are played with each of the
+``continuations`` (greedy, and the hoarder's policy: policy switching), and a candidate
+is worth its best continuation's mean: the player is not bound to a plan, it searches
+again at its next decision.
+
+The value of one rollout is ``rollout.utility``: the round score against the best other
+player plus 25 for a round won or lost and 100 for a game won or lost.  The outcomes
+keep, per deal, that value, the net round points and whether the player won the round,
+so callers can give intervals (paired over the deals) beside every figure.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from solver.game.candidates import Candidate
+from solver.game.rollout import (
+    Policy,
+    Rollout,
+    RolloutSettings,
+    determinize,
+    greedy_action,
+    hoarder_action,
+    play_out,
+    utility,
+)
+from solver.game.scoring import EndReason, RoundEnd, score_round
+from solver.game.view import PlayerView
+
+__all__ = [
+    "EVALUATOR",
+    "Deal",
+    "Evaluator",
+    "Outcomes",
+    "deal_from_key",
+    "deal_from_seed",
+    "play_candidate",
+    "weigh",
+]
+
+Deal = Callable[[int], Rollout]
+"""Deal ``i`` of an evaluation, built afresh on each call (a function of ``i`` alone)."""
+
+
+SETTLED_3 = RolloutSettings(horizon=3, time_limit=1.0, settle=True)
+"""Three more turns, then every hand counted at what its best play would leave."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluator:
+    """How a rollout is played: ``rollout`` (horizon, time limit per hint, settled
+    scoring) and the ``continuations`` the player's own later turns are played with."""
+
+    rollout: RolloutSettings = SETTLED_3
+    continuations: tuple[Policy, ...] = (greedy_action, hoarder_action)
+
+    def continuation_name(self, index: int) -> str:
+        return "hoarding" if self.continuations[index] is hoarder_action else "greedy"
+
+
+EVALUATOR = Evaluator()
+"""The evaluator of the search bot, the advice and the review."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """One candidate's outcomes over the deals, with its best continuation."""
+
+    candidate: Candidate
+    continuation: int
+    """Index of the continuation the candidate is worth most with."""
+    values: tuple[float, ...]
+    """The utility in each deal (``rollout.utility``)."""
+    points: tuple[float, ...]
+    """The net round points in each deal: the player's score minus the best other's."""
+    wins: tuple[bool, ...]
+    """Whether the player is among the round's winners in each deal."""
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.values) if self.values else 0.0
+
+
+def deal_from_seed(
+    view: PlayerView, seeds: Sequence[int], *, others_opened: bool = True, last_card_mine: bool = False
+) -> Deal:
+    """Deals from a list of integer seeds (the search bot draws them from its generator)."""
+
+    def deal(index: int) -> Rollout:
+        return determinize(
+            view, random.Random(seeds[index]), others_opened=others_opened, last_card_mine=last_card_mine
+        )
+
+    return deal
+
+
+def deal_from_key(
+    view: PlayerView, key: str, *, others_opened: bool = True, last_card_mine: bool = False
+) -> Deal:
+    """Deals from a text key (the position, the game facts and the seed, as the caller
+    writes them) and the deal's index alone: the same key gives the same deals on any
+    machine, in any process, whatever else was asked before."""
+
+    def deal(index: int) -> Rollout:
+        rng = random.Random(f"{key}|deal {index}")
+        return determinize(view, rng, others_opened=others_opened, last_card_mine=last_card_mine)
+
+    return deal
+
+
+def play_candidate(
+    state: Rollout,
+    candidate: Candidate,
+    settings: RolloutSettings,
+    policies: Mapping[int, Policy] | None = None,
+) -> Rollout:
+    """Apply ``candidate``'s steps to a determinized round, then play the round on up to
+    ``settings.horizon`` with ``policies`` (the greedy policy for a seat not given);
+    returns the same state."""
+    for step in candidate.steps:
+        if state.end is not None:
+            break
+        state.act(step)
+    if state.end is None:
+        play_out(state, settings, policies)
+    return state
+
+
+def outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
+    """The value, the net round points and whether ``seat`` won, for a rollout played."""
+    settings = state.settings
+    end = state.end
+    if end is None:
+        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
+        end = RoundEnd(reason, state.hand_points())
+    score = score_round(end, settings)
+    others = max(score.scores[s] for s in range(settings.players) if s != seat)
+    return utility(state, seat), float(score.scores[seat] - others), seat in score.winners
+
+
+def weigh(
+    view: PlayerView,
+    candidates: Sequence[Candidate],
+    deal: Deal,
+    deals: int,
+    *,
+    evaluator: Evaluator = EVALUATOR,
+    others: Mapping[int, Policy] | None = None,
+    budget_seconds: float | None = None,
+    min_deals: int = 1,
+) -> tuple[list[Outcomes], bool]:
+    """Play every candidate in deals ``0 .. deals-1`` with every continuation; the
+    outcomes in the candidates' order (each with its best continuation) and whether
+    ``budget_seconds`` stopped the deals early (never before ``min_deals``; the caller
+    says so in its output, since where the clock stops depends on the machine)."""
+    started = time.perf_counter()
+    seat = view.seat
+    base = dict(others or {})
+    lines = [(c, k) for c in range(len(candidates)) for k in range(len(evaluator.continuations))]
+    results: list[list[tuple[float, float, bool]]] = [[] for _ in lines]
+    stopped = False
+    for index in range(deals):
+        if (
+            budget_seconds is not None
+            and index >= min_deals
+            and time.perf_counter() - started > budget_seconds
+        ):
+            stopped = True
+            break
+        for line, (c, k) in enumerate(lines):
+            policies = {**base, seat: evaluator.continuations[k]}
+            state = play_candidate(deal(index), candidates[c], evaluator.rollout, policies)
+            results[line].append(outcome(state, seat))
+    weighed: list[Outcomes] = []
+    width = len(evaluator.continuations)
+    for c, candidate in enumerate(candidates):
+        own = results[c * width : (c + 1) * width]
+        means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
+        best = max(range(width), key=lambda k: (means[k], -k))
+        rows = own[best]
+        weighed.append(
+            Outcomes(
+                candidate=candidate,
+                continuation=best,
+                values=tuple(v for v, _, _ in rows),
+                points=tuple(p for _, p, _ in rows),
+                wins=tuple(w for _, _, w in rows),
+            )
+        )
+    return weighed, stopped
+
+
+def best_index(weighed: Sequence[Outcomes]) -> int:
+    """The candidate with the highest mean value (the first of equals)."""
+    return max(range(len(weighed)), key=lambda i: (weighed[i].mean, -i))
