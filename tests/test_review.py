@@ -90,6 +90,31 @@ def test_reproducible_by_seed(log_text: str, reviewed: Review) -> None:
     assert first == second
 
 
+def test_the_same_verdicts_and_luck_whatever_else_is_reviewed(log_text: str, reviewed: Review) -> None:
+    """Deals come from the decision's place, position and facts: reviewing every seat, or
+    without the luck, changes nothing for seat 0's decisions (they used to shift with the
+    number of decisions and draws reviewed before them)."""
+    records = read_log(log_text.splitlines())
+    every_seat = review(records, **QUICK)  # type: ignore[arg-type]
+    mine = [d.to_dict() for d in every_seat.decisions if d.seat == 0]
+    assert mine == [d.to_dict() for d in reviewed.decisions]
+    assert [d.to_dict() for d in every_seat.draws if d.seat == 0] == [d.to_dict() for d in reviewed.draws]
+    assert every_seat.summaries[0].to_dict() == reviewed.summaries[0].to_dict()
+    no_luck = review(records, seats=[0], luck=False, **QUICK)  # type: ignore[arg-type]
+    assert [d.to_dict() for d in no_luck.decisions] == [d.to_dict() for d in reviewed.decisions]
+
+
+def test_cli_review_is_the_same_with_a_plot(log_text: str, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    log = tmp_path / "game.jsonl"
+    log.write_text(log_text, encoding="utf-8")
+    runner = CliRunner()
+    plain = runner.invoke(app, ["review", str(log), "--samples", "2"])
+    plotted = runner.invoke(app, ["review", str(log), "--samples", "2", "--plot", str(tmp_path / "r.png")])
+    assert plain.exit_code == 0 and plotted.exit_code == 0, plotted.output
+    assert plotted.stdout.replace(f"Plot written to {tmp_path / 'r.png'}\n", "") == plain.stdout
+
+
 def test_a_log_that_does_not_replay_is_refused(log_text: str) -> None:
     lines = log_text.splitlines()
     index = next(i for i, line in enumerate(lines) if '"type": "action"' in line and '"seat": 0' in line)

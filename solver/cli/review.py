@@ -38,7 +38,7 @@ def print_review(found: Review) -> None:
         )
     out.print(table)
     summary = RichTable(title="Summary", title_justify="left")
-    headings = ("seat", "player", "n", "accuracy", "ok", "inacc", "mist", "blund", "errors", "loss/n", "luck")
+    headings = ("seat", "player", "n", "acc", "ok", "inacc", "mist", "blund", "err", "loss/n", "luck")
     for heading in headings:
         summary.add_column(heading, justify="left" if heading == "player" else "right")
     for seat in found.summaries:
@@ -51,15 +51,15 @@ def print_review(found: Review) -> None:
             *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
             f"{100 * seat.error_rate:.0f}%",
             f"{seat.mean_loss:.1f}",
-            f"{seat.luck:+.1f}/{seat.draws}" if seat.draws else "-",
+            f"{seat.luck:+.0f}/{seat.draws}" if seat.draws else "-",
         )
     out.print(summary)
     thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
     out.print(
         f"loss: expected value given up against the advised option (bands: {thresholds}; ≈: the deals "
-        "cannot tell the move from the advised one, so it is ok); n: decisions with a choice; accuracy: "
-        f"the mean of 100 x exp(-loss / {ACCURACY_SCALE:g}) over the decisions (0 to 100); errors: "
-        "decisions not ok, per decision; luck/draws: the measured draws' expected value after minus "
+        "cannot tell the move from the advised one, so it is ok); n: decisions with a choice; acc: accuracy, "
+        f"the mean of 100 x exp(-loss / {ACCURACY_SCALE:g}) over the decisions (0 to 100); "
+        "err: decisions not ok, per decision; luck/draws: the measured draws' expected value after minus "
         "before, summed, and their count."
     )
     cut = sum(decision.cut for decision in found.decisions)

@@ -49,6 +49,7 @@ from solver.referee import played_pieces
 __all__ = [
     "BOT_SET",
     "COACH_SET",
+    "REVIEW_SET",
     "Candidate",
     "CandidateKind",
     "CandidateSet",
@@ -62,7 +63,9 @@ __all__ = [
     "rebase",
 ]
 
-CandidateKind = Literal["play", "draw", "pass", "knock"]
+CandidateKind = Literal["play", "draw", "pass", "knock", "continue"]
+"""``continue``: no action of its own; the rollout's policy decides from here (the review's
+luck measures what playing on is worth)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,8 @@ class Candidate:
     @property
     def action(self) -> Action:
         """The action the player takes now (the first step)."""
+        if not self.steps:
+            raise ValueError(f"the candidate {self.label!r} takes no action of its own")
         first = self.steps[0]
         return Play(first.found.table) if isinstance(first, PlayedHint) else first
 
@@ -118,7 +123,11 @@ class CandidateSet:
 BOT_SET = CandidateSet(alternatives=0, holds=1, knock_variants=False)
 """What the search bot weighs (cheap: every decision of a game)."""
 COACH_SET = CandidateSet(alternatives=2, holds=2, knock_variants=True)
-"""What the advice and the review weigh: the bot's options and more."""
+"""What the advice weighs: the bot's options and more."""
+REVIEW_SET = CandidateSet(alternatives=1, holds=1, knock_variants=True)
+"""What the review weighs at each decision (besides the move made): the bot's options, one
+more play and the knock as a choice of its own; fewer than the advice, since a game has
+dozens of decisions."""
 
 
 def _remove(pieces: Sequence[Piece], taken: Sequence[Piece]) -> list[Piece]:

@@ -26,10 +26,13 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from solver.cards import Card, Piece
 from solver.game.candidates import Candidate
+from solver.game.deck import piece_counts
 from solver.game.rollout import (
     Policy,
     Rollout,
@@ -101,13 +104,26 @@ def deal_from_seed(
     view: PlayerView, seeds: Sequence[int], *, others_opened: bool = True, last_card_mine: bool = False
 ) -> Deal:
     """Deals from a list of integer seeds (the search bot draws them from its generator)."""
+    unseen, in_play = _dealt(view)
 
     def deal(index: int) -> Rollout:
         return determinize(
-            view, random.Random(seeds[index]), others_opened=others_opened, last_card_mine=last_card_mine
+            view,
+            random.Random(seeds[index]),
+            others_opened=others_opened,
+            last_card_mine=last_card_mine,
+            unseen=unseen,
+            in_play=in_play,
         )
 
     return deal
+
+
+def _dealt(view: PlayerView) -> tuple[tuple[Piece, ...], Counter[Card | None]]:
+    """The view's unseen cards and every card in play when all of them are dealt (the
+    same for every deal of the view: ``determinize``'s shortcut)."""
+    unseen = view.unseen()
+    return unseen, piece_counts(view.table.pieces + view.hand.pieces + unseen)
 
 
 def deal_from_key(
@@ -117,9 +133,18 @@ def deal_from_key(
     writes them) and the deal's index alone: the same key gives the same deals on any
     machine, in any process, whatever else was asked before."""
 
+    unseen, in_play = _dealt(view)
+
     def deal(index: int) -> Rollout:
         rng = random.Random(f"{key}|deal {index}")
-        return determinize(view, rng, others_opened=others_opened, last_card_mine=last_card_mine)
+        return determinize(
+            view,
+            rng,
+            others_opened=others_opened,
+            last_card_mine=last_card_mine,
+            unseen=unseen,
+            in_play=in_play,
+        )
 
     return deal
 
@@ -138,7 +163,9 @@ def play_candidate(
             break
         state.act(step)
     if state.end is None:
-        play_out(state, settings, policies)
+        play_out(state, settings, policies)  # checks every card at its end
+    else:
+        state.check_cards()
     return state
 
 

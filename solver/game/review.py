@@ -37,15 +37,14 @@ Luck of the draws, apart from the decisions' cost (``luck=True``, the default): 
 draw-first variants (Manipulation Rummy) every card a reviewed seat draws during its
 turn (the turn's forced first draw, and each draw taken instead of melding that leaves
 the turn going on) is followed by a meld decision of the same seat.  There the review
-measures, with the same evaluator and the same budget,
+measures, with the same evaluator and the same number of deals,
 
-- *after*: the expected value, with the card in the hand, of what the greedy policy
-  does there (the best play at once, knocking when allowed; drawing on when there is
-  no play): one of the decision's options, evaluated alone when the decision has no
-  choice;
+- *after*: the expected value, with the card in the hand, of playing on from there with
+  the evaluator's continuations (the better of the greedy and the hoarding one, chosen
+  as for any option);
 - *before*: the expected value of drawing, from the same situation with that card
   still unseen (back among the stock's possible cards): the average over the possible
-  draws, each followed by that same greedy policy;
+  draws, each followed by those same continuations;
 
 and the draw's **luck** is *after* minus *before*: positive when the card was better
 than an average draw.  A seat's luck is the sum over its measured draws, its decisions'
@@ -53,17 +52,18 @@ cost the sum of its expected losses; the two are separate parts of how its expec
 outcome changed.  Limits: the draw that ends a turn (the last of the turn's draws, and
 every draw of Machiavelli and Rummikub, whose draw ends the turn) is followed by the
 other players' turns, whose own luck and decisions cannot be told apart from it, so it
-is not measured.  Both sides follow the same (greedy) policy after the draw, so an
-average draw shows no luck, and what the advised option gains over the greedy play
-stays on the decisions' side; a card that only a better plan than the greedy one can
-use shows as no luck.  Both are estimates from sampled deals: the luck's interval adds
-the two estimates' uncertainties (independent samples), and one draw's luck is noisy
-at small ``samples``; the sum over many draws is what to read.  The plot of a review
+is not measured.  Both sides follow the same continuations after the draw, so an
+average draw shows no luck, and what the advised option gains over them stays on the
+decisions' side.  Both are estimates from sampled deals: the luck's interval adds the
+two estimates' uncertainties (independent samples), and one draw's luck is noisy at
+small ``samples``; the sum over many draws is what to read.  The plot of a review
 (``solver.game.review_plot``) draws each decision's advised and made values.
 
-Deterministic: decision ``i`` uses the seed ``seed + i``, and a draw measured after ``i``
-decisions and ``j`` earlier draws ``seed + i + j``; with a fixed ``samples`` and a large
-budget the review does not depend on the machine's speed.
+Repeatable: the deals of each evaluation come from the seed, the decision's place in the
+game (round and action index), its position and its public facts
+(``solver.game.evaluator.deal_from_key``), never from which seats were reviewed, what
+else was measured or the clock; ``samples`` deals are played (``DEFAULT_SAMPLES``).  A
+``budget_seconds`` cap is off by default; a decision it cut says so (``Decision.cut``).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ from typing import Any, Literal
 from solver.game.actions import Action, Draw, Knock, Play, action_from_dict
 from solver.game.advice import MIN_SAMPLES, Option, evaluate
 from solver.game.candidates import (
-    COACH_SET,
+    REVIEW_SET,
     Candidate,
     goes_out,
     knock_candidates,
@@ -125,7 +125,7 @@ MADE = "made"
 ACCURACY_SCALE = 20.0
 """Value points of expected loss that take a decision's accuracy from 100 to 100/e (37)."""
 
-DEFAULT_SAMPLES = 24
+DEFAULT_SAMPLES = 16
 """Deals per evaluation by default."""
 
 
@@ -294,7 +294,7 @@ def _decision_candidates(
         return knock_candidates(), ["knock" if isinstance(action, Knock) else "pass"]
     if view.phase != "meld":
         return None
-    every = meld_candidates(view, COACH_SET, time_limit=time_limit)
+    every = meld_candidates(view, REVIEW_SET, time_limit=time_limit)
     plays = [candidate for candidate in every if candidate.found is not None]
     if not plays or any(goes_out(candidate.found) for candidate in plays):
         return None
@@ -334,15 +334,6 @@ def _before_draw(view: PlayerView) -> PlayerView:
         stock_size=view.stock_size + 1,
         hand_sizes=tuple(sizes),
     )
-
-
-def _greedy_label(labels: Sequence[str]) -> str:
-    """The meld option the greedy policy takes (``solver.game.rollout.greedy_action``):
-    the best play, knocking when allowed; with no play, the draw (or pass)."""
-    for label in ("best+knock", "best", "draw"):
-        if label in labels:
-            return label
-    return labels[-1]
 
 
 def _difference(after: Interval, before: Interval) -> Interval:
@@ -434,7 +425,6 @@ def review(
         if seat in chosen:
             place = f"round {game.round.round_number}|action {done}"
             found = _decision_candidates(view, action, time_limit)
-            seen: tuple[Option, ...] = ()
             if found is not None:
                 candidates, made = found
                 options, played, cut = evaluated(view, candidates, place)
@@ -459,15 +449,9 @@ def review(
                         cut=cut,
                     )
                 )
-                seen = options
             if luck and _just_drew(view):
-                every = meld_candidates(view, COACH_SET, time_limit=time_limit) if found is None else found[0]
-                label = _greedy_label([candidate.label for candidate in every])
-                known = [option for option in seen if option.label == label]
-                if not known:
-                    greedy = [candidate for candidate in every if candidate.label == label]
-                    known = list(evaluated(view, greedy, place + "|after")[0])
-                after = known[0].value
+                playing_on = Candidate("play on", "continue", ())
+                after = evaluated(view, [playing_on], place + "|after")[0][0].value
                 before_view = _before_draw(view)
                 drawing = Candidate("draw", "draw", (Draw(),))
                 before = evaluated(before_view, [drawing], place + "|before")[0][0].value

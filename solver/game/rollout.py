@@ -24,7 +24,8 @@ from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, score_round
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
-from solver.position import Hand, Position
+from solver.position import Hand, Position, Table
+from solver.variants import Variant
 
 __all__ = [
     "HOARD_MARGIN",
@@ -78,6 +79,8 @@ class Rollout(RoundState):
 
     cards: Counter[Card | None]
     """The cards in play when the rollout was dealt (jokers under None)."""
+    total: int
+    """How many they are."""
     settled: tuple[int, ...] | None
     """Each hand's points after its best play, once ``settle`` has scored a round still
     running (the hands themselves are left as they are); None before."""
@@ -102,7 +105,15 @@ class Rollout(RoundState):
             self._finish_turn()
         else:
             self._end_of_turn()
-        self.check_cards()
+        self.check_count()
+
+    def check_count(self) -> None:
+        """RolloutError unless the table, hands and stock hold as many cards as were dealt
+        (cheap: after every step; ``check_cards`` compares every card, at a rollout's end)."""
+        count = len(self.stock) + len(self.table.pieces) + sum(map(len, self.hands))
+        if count != self.total:
+            self.check_cards()
+            raise RolloutError(f"a rollout step left {count} cards in play, not {self.total}")
 
     def check_cards(self) -> None:
         """RolloutError unless the table, hands and stock hold exactly the cards dealt."""
@@ -144,7 +155,13 @@ def _names(counts: Counter[Card | None]) -> str:
 
 
 def determinize(
-    view: PlayerView, rng: random.Random, *, others_opened: bool = True, last_card_mine: bool = False
+    view: PlayerView,
+    rng: random.Random,
+    *,
+    others_opened: bool = True,
+    last_card_mine: bool = False,
+    unseen: Sequence[Piece] | None = None,
+    in_play: Counter[Card | None] | None = None,
 ) -> Rollout:
     """A round consistent with ``view``: the unseen cards dealt at random to the other hands
     (their sizes as seen) and the stock (its size as seen), mid-turn as the view is.
@@ -153,10 +170,13 @@ def determinize(
 
     ``others_opened`` says whether the other players have made their opening meld
     (Rummikub); ``last_card_mine`` whether this player drew the stock's last card (then a
-    final turn of this player is the last of the round).
+    final turn of this player is the last of the round).  A caller dealing the same view
+    many times may pass ``view.unseen()`` as ``unseen`` and, when every unseen card is
+    dealt, the cards in play (table, hand and unseen) as ``in_play``: both are the same
+    for every deal.
     """
-    unseen = list(view.unseen())
-    rng.shuffle(unseen)
+    hidden = list(view.unseen() if unseen is None else unseen)
+    rng.shuffle(hidden)
     settings = view.settings
     players = settings.players
     hands: list[list[Piece]] = []
@@ -166,9 +186,9 @@ def determinize(
             hands.append(list(view.hand.pieces))
             continue
         size = view.hand_sizes[seat]
-        hands.append(unseen[start : start + size])
+        hands.append(hidden[start : start + size])
         start += size
-    stock = unseen[start : start + view.stock_size]
+    stock = hidden[start : start + view.stock_size]
     if len(stock) != view.stock_size:
         raise ValueError(f"the view does not add up: {len(stock)} cards left, stock of {view.stock_size}")
     state = Rollout.__new__(Rollout)
@@ -190,7 +210,9 @@ def determinize(
     state.last_card_drawer = None
     state.idle_turns = 0
     state.end = None
-    state.cards = state.piece_counts()
+    every = in_play is not None and start + view.stock_size == len(hidden)
+    state.cards = in_play if in_play is not None and every else state.piece_counts()
+    state.total = sum(state.cards.values())
     state.settled = None
     if settings.turn == "draw_first" and not stock:
         if view.final_turn:
@@ -208,11 +230,35 @@ HOARD_MARGIN = 5
 """Cards above the dealt hand size at which a hoarder melds anyway (``HoarderBot``'s rule)."""
 
 
+CACHE_SIZE = 20_000
+"""Rollout hints kept per process (``rollout_hint``); the cache starts over when full."""
+_cache: dict[tuple[Table, Hand, str, bool, bool, bool], Hint] = {}
+
+
+def rollout_hint(
+    table: Table, pieces: Sequence[Piece], variant: Variant, *, opened: bool, time_limit: float
+) -> Hint:
+    """The best play for a rollout's table and hand, remembered: the same deals are
+    played once per candidate and continuation, so the same positions come back (a
+    third of a review's hints).  The engine is exact and deterministic, so a
+    remembered answer is the answer."""
+    hand = Hand.of(pieces)
+    key = (table, hand, variant.name, variant.knock_only_after_meld, variant.round_bonus_to_all, opened)
+    found = _cache.get(key)
+    if found is None:
+        if len(_cache) >= CACHE_SIZE:
+            _cache.clear()
+        found = hint(Position(table, hand), variant=variant, opened=opened, time_limit=time_limit)
+        _cache[key] = found
+    return found
+
+
 def _best(state: Rollout, settings: RolloutSettings) -> Hint:
     seat = state.to_move
-    return hint(
-        Position(state.table, Hand.of(state.hands[seat])),
-        variant=state.settings.variant,
+    return rollout_hint(
+        state.table,
+        state.hands[seat],
+        state.settings.variant,
         opened=state.opened[seat],
         time_limit=settings.time_limit,
     )
@@ -256,6 +302,7 @@ def play_out(
     limit = state.turns + settings.horizon
     while state.end is None and state.turns <= limit:
         state.act(chosen.get(state.to_move, greedy_action)(state, settings))
+    state.check_cards()
     if settings.settle:
         settle(state, settings)
     return state
@@ -274,11 +321,8 @@ def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
     variant = state.settings.variant
     points: list[int] = []
     for seat, hand in enumerate(state.hands):
-        found = hint(
-            Position(state.table, Hand.of(hand)),
-            variant=variant,
-            opened=state.opened[seat],
-            time_limit=settings.time_limit,
+        found = rollout_hint(
+            state.table, hand, variant, opened=state.opened[seat], time_limit=settings.time_limit
         )
         points.append(found.hand_points if found.has_play else Hand.of(hand).points(variant))
     state.settled = tuple(points)
