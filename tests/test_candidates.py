@@ -180,3 +180,28 @@ def test_every_option_is_the_state_its_action_produces(name: str, seed: int) -> 
                 kinds[candidate.label.split("+")[0].split(":")[0]] += 1
                 check_candidate(view, candidate, number)
     assert kinds["best"] and kinds["draw"] + kinds["pass"]
+
+
+def test_the_bot_chooses_the_advice_best_on_the_same_deals() -> None:
+    """One evaluator: on the same deals and candidates, the advice's best option is the
+    search bot's choice."""
+    from solver.game.advice import evaluate
+    from solver.game.evaluator import deal_from_seed
+    from solver.game.pimc import PimcBot
+
+    seeds = [11, 22, 33, 44]
+
+    class Fixed(PimcBot):
+        samples = len(seeds)
+
+        def deal_seeds(self, view: PlayerView) -> list[int]:
+            return list(seeds)
+
+    for hand in ("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd", "Kh Kd 2c 4d 6s 8h 9c Jd Qs 3h", "5s 6s 7s 8s * 2d 9h"):
+        view = meld_view(hand)
+        bot = Fixed(random.Random(0))
+        choice = bot.act(view)
+        candidates = meld_candidates(view, BOT_SET, time_limit=5.0)
+        deal = deal_from_seed(view, seeds, others_opened=False, last_card_mine=False)
+        options, _, _ = evaluate(view, candidates, deal, samples=len(seeds), budget_seconds=None)
+        assert options[0].candidate.action == choice, (hand, options[0].label, choice)

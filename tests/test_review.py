@@ -15,7 +15,7 @@ from solver.cards import parse_piece
 from solver.cli import app
 from solver.game import GameSettings, make_bots, play_game
 from solver.game.log import LogError, LogWriter, read_log
-from solver.game.review import BANDS, Review, band_of, review
+from solver.game.review import BANDS, MORE_SAMPLES, Review, band_of, review
 from solver.position import Hand, Position
 
 QUICK = {"samples": 2, "budget_seconds": 600.0}
@@ -65,11 +65,16 @@ def test_only_the_chosen_seat_is_reviewed_and_every_decision_is_banded(reviewed:
         assert decision.seat == 0
         assert decision.loss.estimate >= 0
         assert decision.band == band_of(decision.loss)
-        assert decision.options >= 2 and decision.samples == 2
+        assert decision.options >= 2 and 2 <= decision.samples <= 2 * MORE_SAMPLES
+        if decision.samples < 2 * MORE_SAMPLES:
+            # Sequential sampling stops early only once the question is settled: the
+            # loss is resolved, or under the inaccuracy floor.
+            assert decision.loss.low > 0 or decision.loss.estimate < 5, decision
         if decision.loss.estimate == 0:
             assert decision.band == "ok"
     phases = {decision.phase for decision in reviewed.decisions}
     assert "meld" in phases
+    assert any(decision.samples > 2 for decision in reviewed.decisions), "some call needed more deals"
 
 
 def test_the_summary_adds_up(reviewed: Review) -> None:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +53,7 @@ from solver.cards import Piece
 from solver.engine import DEFAULT_TIME_LIMIT, Hint
 from solver.game.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
-from solver.game.evaluator import EVALUATOR, Deal, deal_from_key, weigh
+from solver.game.evaluator import EVALUATOR, Deal, Outcomes, deal_from_key, weigh
 from solver.game.rollout import Policy
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval, wilson_interval
@@ -83,6 +83,10 @@ MAX_SAMPLES = 100_000
 MIN_SAMPLES = 2
 """Deals played before the budget may stop the sampling (an interval needs two)."""
 CONFIDENCE = 0.95
+TIE_MARGIN = 5.0
+"""Value points under which two options count as about as good: the review's inaccuracy
+floor.  While the runner-up's loss interval reaches both 0 and this margin, the advice
+plays more deals (``undecided``), up to twice ``samples``."""
 
 
 class AdviceError(ValueError):
@@ -438,6 +442,8 @@ def advise(
         deal_from_key(view, deal_key(pos, facts, seed)),
         samples=samples,
         budget_seconds=budget_seconds - (time.perf_counter() - started),
+        more=undecided,
+        most=2 * samples,
     )
     return Advice(
         position=pos,
@@ -459,11 +465,14 @@ def evaluate(
     samples: int,
     budget_seconds: float | None,
     others: Mapping[int, Policy] | None = None,
+    more: Callable[[tuple[Option, ...]], bool] | None = None,
+    most: int | None = None,
 ) -> tuple[tuple[Option, ...], int, bool]:
-    """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``: at most
-    ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); the
-    options best first (a play that goes out before all else: it ends the round at
-    once), the deals played, and whether the budget stopped them."""
+    """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``:
+    ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least, and
+    more, up to ``most``, while ``more(options)`` says the question is open); the options
+    best first (a play that goes out before all else: it ends the round at once), the
+    deals played, and whether the budget stopped them."""
     weighed, stopped = weigh(
         view,
         candidates,
@@ -473,7 +482,15 @@ def evaluate(
         others=others,
         budget_seconds=budget_seconds,
         min_deals=MIN_SAMPLES,
+        more=None if more is None else (lambda found: more(rank(found))),
+        most=most,
     )
+    ranked = rank(weighed)
+    return ranked, len(weighed[0].values), stopped
+
+
+def rank(weighed: Sequence[Outcomes]) -> tuple[Option, ...]:
+    """The options best first, each with its intervals and its loss against the best."""
     played = len(weighed[0].values)
     order = sorted(
         range(len(weighed)),
@@ -495,4 +512,13 @@ def evaluate(
                 continuation=EVALUATOR.continuation_name(mine.continuation),
             )
         )
-    return tuple(ranked), played, stopped
+    return tuple(ranked)
+
+
+def undecided(options: tuple[Option, ...]) -> bool:
+    """Whether the deals leave open how the runner-up compares with the best: its loss is
+    neither resolved (interval above 0) nor known to be under ``TIE_MARGIN``."""
+    if len(options) < 2 or goes_out(options[0].hint):
+        return False
+    loss = options[1].loss
+    return loss.low <= 0 and loss.high >= TIE_MARGIN

@@ -191,45 +191,64 @@ def weigh(
     others: Mapping[int, Policy] | None = None,
     budget_seconds: float | None = None,
     min_deals: int = 1,
+    more: Callable[[list[Outcomes]], bool] | None = None,
+    most: int | None = None,
+    step: int = 8,
 ) -> tuple[list[Outcomes], bool]:
     """Play every candidate in deals ``0 .. deals-1`` with every continuation; the
     outcomes in the candidates' order (each with its best continuation) and whether
     ``budget_seconds`` stopped the deals early (never before ``min_deals``; the caller
-    says so in its output, since where the clock stops depends on the machine)."""
+    says so in its output, since where the clock stops depends on the machine).
+
+    Sequential sampling: while ``more(outcomes)`` says the deals so far leave the
+    question open, ``step`` more deals are played, up to ``most`` in all.  The rule sees
+    only the outcomes, which come from the deals alone, so the number of deals played is
+    as reproducible as the rest."""
     started = time.perf_counter()
     seat = view.seat
     base = dict(others or {})
-    lines = [(c, k) for c in range(len(candidates)) for k in range(len(evaluator.continuations))]
+    width = len(evaluator.continuations)
+    lines = [(c, k) for c in range(len(candidates)) for k in range(width)]
     results: list[list[tuple[float, float, bool]]] = [[] for _ in lines]
     stopped = False
-    for index in range(deals):
-        if (
-            budget_seconds is not None
-            and index >= min_deals
-            and time.perf_counter() - started > budget_seconds
-        ):
-            stopped = True
-            break
-        for line, (c, k) in enumerate(lines):
-            policies = {**base, seat: evaluator.continuations[k]}
-            state = play_candidate(deal(index), candidates[c], evaluator.rollout, policies)
-            results[line].append(outcome(state, seat))
-    weighed: list[Outcomes] = []
-    width = len(evaluator.continuations)
-    for c, candidate in enumerate(candidates):
-        own = results[c * width : (c + 1) * width]
-        means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
-        best = max(range(width), key=lambda k: (means[k], -k))
-        rows = own[best]
-        weighed.append(
-            Outcomes(
-                candidate=candidate,
-                continuation=best,
-                values=tuple(v for v, _, _ in rows),
-                points=tuple(p for _, p, _ in rows),
-                wins=tuple(w for _, _, w in rows),
+
+    def play(first: int, last: int) -> bool:
+        for index in range(first, last):
+            spent = time.perf_counter() - started
+            if budget_seconds is not None and index >= min_deals and spent > budget_seconds:
+                return True
+            for line, (c, k) in enumerate(lines):
+                policies = {**base, seat: evaluator.continuations[k]}
+                state = play_candidate(deal(index), candidates[c], evaluator.rollout, policies)
+                results[line].append(outcome(state, seat))
+        return False
+
+    def outcomes() -> list[Outcomes]:
+        weighed: list[Outcomes] = []
+        for c, candidate in enumerate(candidates):
+            own = results[c * width : (c + 1) * width]
+            means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
+            best = max(range(width), key=lambda k: (means[k], -k))
+            rows = own[best]
+            weighed.append(
+                Outcomes(
+                    candidate=candidate,
+                    continuation=best,
+                    values=tuple(v for v, _, _ in rows),
+                    points=tuple(p for _, p, _ in rows),
+                    wins=tuple(w for _, _, w in rows),
+                )
             )
-        )
+        return weighed
+
+    stopped = play(0, deals)
+    weighed = outcomes()
+    played = deals
+    limit = deals if most is None else most
+    while not stopped and more is not None and played < limit and more(weighed):
+        stopped = play(played, min(played + step, limit))
+        played = min(played + step, limit)
+        weighed = outcomes()
     return weighed, stopped
 
 

@@ -103,11 +103,12 @@ __all__ = [
     "Band",
     "Decision",
     "DrawLuck",
+    "MORE_SAMPLES",
     "Review",
     "SeatSummary",
     "accuracy",
     "band_of",
-    "resolved_loss",
+    "decision_accuracy",
     "review",
 ]
 
@@ -127,6 +128,10 @@ ACCURACY_SCALE = 20.0
 
 DEFAULT_SAMPLES = 16
 """Deals per evaluation by default."""
+MORE_SAMPLES = 4
+"""A decision whose loss is at least the inaccuracy floor but not resolved gets more deals,
+8 at a time, up to this many times ``samples`` (sequential sampling: an error is called
+only when the deals show it, and a close call is not left to 16 deals)."""
 
 
 def band_of(loss: Interval | float) -> Band:
@@ -142,18 +147,18 @@ def band_of(loss: Interval | float) -> Band:
     return "ok"
 
 
-def resolved_loss(loss: Interval) -> float:
-    """The expected loss where the deals resolve it (its interval above 0), else 0."""
-    return max(loss.estimate, 0.0) if loss.low > 0 else 0.0
+def decision_accuracy(loss: Interval) -> float:
+    """One decision's accuracy, 0 to 100: ``100 * exp(-loss / ACCURACY_SCALE)`` of its
+    expected loss (0 when the move was the advised one)."""
+    return 100.0 * math.exp(-max(loss.estimate, 0.0) / ACCURACY_SCALE)
 
 
 def accuracy(losses: Sequence[Interval]) -> float:
-    """The accuracy of a run of decisions, 0 to 100: the mean over the decisions of
-    ``100 * exp(-loss / ACCURACY_SCALE)``, each loss counted where resolved
-    (``resolved_loss``); 100 with no decision."""
+    """The accuracy of a run of decisions, 0 to 100: the mean of ``decision_accuracy``;
+    100 with no decision."""
     if not losses:
         return 100.0
-    return statistics.fmean(100.0 * math.exp(-resolved_loss(loss) / ACCURACY_SCALE) for loss in losses)
+    return statistics.fmean(decision_accuracy(loss) for loss in losses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +403,7 @@ def review(
     models = {seat: OpponentModel() for seat in range(settings.players)}
 
     def evaluated(
-        view: PlayerView, candidates: Sequence[Candidate], key: str
+        view: PlayerView, candidates: Sequence[Candidate], key: str, made_labels: Sequence[str] = ()
     ) -> tuple[tuple[Option, ...], int, bool]:
         state = game.round
         others = [s for s in range(settings.players) if s != view.seat]
@@ -409,8 +414,21 @@ def review(
             last_card_mine=state.last_card_drawer == view.seat,
         )
         policies = {s: hoarder_action for s in models[view.seat].hoarders(view)}
+
+        def open_question(options: tuple[Option, ...]) -> bool:
+            """The move made might be an error, but the deals cannot tell yet."""
+            mine = [option for option in options if option.label in made_labels]
+            return any(o.loss.low <= 0 and o.loss.estimate >= BANDS[-2][1] for o in mine)
+
         return evaluate(
-            view, candidates, deal, samples=samples, budget_seconds=budget_seconds, others=policies
+            view,
+            candidates,
+            deal,
+            samples=samples,
+            budget_seconds=budget_seconds,
+            others=policies,
+            more=open_question if made_labels else None,
+            most=MORE_SAMPLES * samples,
         )
 
     for done, record in enumerate(actions):
@@ -427,7 +445,7 @@ def review(
             found = _decision_candidates(view, action, time_limit)
             if found is not None:
                 candidates, made = found
-                options, played, cut = evaluated(view, candidates, place)
+                options, played, cut = evaluated(view, candidates, place, made)
                 by_label = {option.label: option for option in options}
                 best = options[0]
                 mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)

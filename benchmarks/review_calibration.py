@@ -1,0 +1,154 @@
+"""Is the review calibrated? Accuracy, loss and error share per bot, against the strength table.
+
+    python -m benchmarks.review_calibration --seed 11 --games 4          # 4 games a pairing
+    python -m benchmarks.review_calibration --seed 12 --games 2 --jobs 2
+
+Plays seeded 2-player Manipulation Rummy games between every pairing of the five bots
+(``--games`` a pairing, seats alternating), keeps the first ``--rounds`` rounds of each
+(2 by default: a review's cost grows with the decisions), reviews every seat at the
+review's default settings (``solver.game.review``) and prints, per bot: the decisions
+reviewed, the accuracy (the review's 0-100 score, over all its decisions), the mean
+expected loss per decision and the share of decisions that are an inaccuracy or worse.
+
+A calibrated review orders the bots as their measured strength does (the README's
+strength table: random < greedy < expert < hoarder < pimc); the script prints Spearman's
+rank correlation between accuracy and that order (1.0: the same order).  Games run
+through ``solver.runs`` (``--jobs``): each game's seed comes from the root seed and its
+index, so the figures do not depend on the backend.  Results go to
+``benchmarks/results/review_calibration-<seed>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import itertools
+import json
+import time
+from dataclasses import dataclass
+
+from benchmarks.speed import RESULTS, machine
+from solver.game import GameSettings
+from solver.game.log import LogWriter, read_log
+from solver.game.registry import make_bots
+from solver.game.review import decision_accuracy, review
+from solver.game.runner import play_game
+from solver.runs import Chunk, item_seed, run_indexed
+
+STRENGTH_ORDER = ("random", "greedy", "expert", "hoarder", "pimc")
+"""Weakest first, as the README's strength table measures them."""
+
+
+@dataclass(frozen=True)
+class CalibrationJob:
+    seed: int
+    games: int
+    rounds: int
+
+
+def first_rounds(lines: list[str], rounds: int) -> list[str]:
+    """The log cut after ``rounds`` rounds (up to and with the next deal line, as a game
+    still in progress is logged)."""
+    deals = [i for i, line in enumerate(lines) if '"type": "deal"' in line]
+    return lines[: deals[rounds] + 1] if len(deals) > rounds else lines
+
+
+def game_bots(index: int, games: int) -> tuple[str, str]:
+    pairings = list(itertools.combinations(STRENGTH_ORDER, 2))
+    a, b = pairings[index // games]
+    return (a, b) if index % 2 == 0 else (b, a)
+
+
+def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, object]]]:
+    """Per game of the chunk: each seat's bot and its reviewed decisions (loss, band)."""
+    results = []
+    settings = GameSettings.manipulation(2)
+    for index in chunk.items:
+        bots = game_bots(index, job.games)
+        seed = item_seed(job.seed, index, "calibration")
+        stream = io.StringIO()
+        writer = LogWriter(stream, settings, seed=seed, players=list(bots))
+        play_game(settings, make_bots(list(bots), seed), seed=seed, listeners=[writer])
+        records = read_log(first_rounds(stream.getvalue().splitlines(), job.rounds))
+        found = review(records, luck=False)
+        results.append(
+            [
+                {
+                    "bot": bots[decision.seat],
+                    "loss": decision.loss.estimate,
+                    "low": decision.loss.low,
+                    "high": decision.loss.high,
+                    "band": decision.band,
+                }
+                for decision in found.decisions
+            ]
+        )
+    return results
+
+
+def summarize(decisions: list[dict[str, object]]) -> dict[str, dict[str, float]]:
+    from solver.game.stats import Interval
+
+    table: dict[str, dict[str, float]] = {}
+    for bot in STRENGTH_ORDER:
+        mine = [d for d in decisions if d["bot"] == bot]
+        losses = [Interval(float(d["loss"]), float(d["low"]), float(d["high"])) for d in mine]  # type: ignore[arg-type]
+        n = len(mine)
+        table[bot] = {
+            "decisions": n,
+            "accuracy": sum(decision_accuracy(x) for x in losses) / n if n else 0.0,
+            "mean_loss": sum(x.estimate for x in losses) / n if n else 0.0,
+            "error_share": sum(d["band"] != "ok" for d in mine) / n if n else 0.0,
+        }
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=11, help="root seed of the games (default 11)")
+    parser.add_argument("--games", type=int, default=4, help="games per pairing (default 4)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of each game reviewed (default 2)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args()
+    from scipy.stats import spearmanr  # type: ignore[import-untyped]
+
+    started = time.perf_counter()
+    job = CalibrationJob(args.seed, args.games, args.rounds)
+    total = args.games * len(list(itertools.combinations(STRENGTH_ORDER, 2)))
+    per_game = run_indexed(review_game, job, range(total), jobs=args.jobs)
+    decisions = [decision for game in per_game for decision in game]
+    table = summarize(decisions)
+    rho = float(spearmanr([table[bot]["accuracy"] for bot in STRENGTH_ORDER], range(len(STRENGTH_ORDER)))[0])
+    print(f"Review calibration: seed {args.seed}, {args.games} games a pairing, first {args.rounds} rounds")
+    print("| bot | decisions | accuracy | loss per decision | inaccuracy or worse |")
+    print("|---|--:|--:|--:|--:|")
+    for bot in STRENGTH_ORDER:
+        row = table[bot]
+        print(
+            f"| {bot} | {row['decisions']:.0f} | {row['accuracy']:.1f} | {row['mean_loss']:.2f} | "
+            f"{row['error_share']:.1%} |"
+        )
+    print(f"Spearman (accuracy against the strength order {' < '.join(STRENGTH_ORDER)}): {rho:.2f}")
+    seconds = time.perf_counter() - started
+    print(f"{len(decisions)} decisions in {total} games, {seconds:.0f} s")
+    out = RESULTS / f"review_calibration-{args.seed}.json"
+    out.write_text(
+        json.dumps(
+            {
+                "machine": machine(),
+                "seed": args.seed,
+                "games_per_pairing": args.games,
+                "rounds": args.rounds,
+                "table": table,
+                "decisions": decisions,
+                "spearman": rho,
+                "seconds": round(seconds, 1),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()
