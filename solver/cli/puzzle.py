@@ -176,6 +176,18 @@ def puzzle_command(
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     scheduler_file: SchedulerFileOption = None,
+    from_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            metavar="<file>",
+            help="Play the puzzles of this file (rummy review --puzzles writes one) instead of generating.",
+        ),
+    ] = None,
+    play: Annotated[
+        bool,
+        typer.Option("--play", help="With --from: ask for each answer on stdin (the default on a terminal)."),
+    ] = False,
 ) -> None:
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
@@ -184,8 +196,18 @@ def puzzle_command(
     the file of --solutions-to.
     The same seed gives the same puzzles whatever --jobs, --scheduler or --scheduler-file.
 
+    --from FILE plays the mistakes of a review (rummy review LOG --puzzles FILE) again: each
+    position with its game facts, your answer judged against the advised one.
+
     --json prints one JSON object per puzzle per line.  Exit 1: no puzzle found; 2: bad input.
     """
+    if from_file is not None:
+        from solver.cli.mistakes import play_mistakes
+
+        play_mistakes(from_file, play=play, json_output=json_output, solutions=not no_solutions)
+        return
+    if play:
+        fail("--play needs --from FILE: generated puzzles are printed, not played")
     try:
         level = parse_difficulty(difficulty)
     except ValueError as error:

@@ -112,6 +112,14 @@ def review_command(
             help="Measure the luck of each draw apart from the decisions' cost (about doubles the time).",
         ),
     ] = True,
+    puzzles: Annotated[
+        Path | None,
+        typer.Option(
+            "--puzzles",
+            metavar="<file>",
+            help="Also write the clear mistakes and blunders as puzzles (JSON lines): rummy puzzle --from.",
+        ),
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Replay a game log and judge each decision of the chosen seats against the advice:
@@ -127,6 +135,11 @@ def review_command(
         fail(f"--seed must be 0 or more, not {seed}")
     if plot is not None:
         check_plot_path(plot)
+    if puzzles is not None and (not puzzles.parent.is_dir() or puzzles.is_dir()):
+        fail(
+            f"cannot write {puzzles}: "
+            + ("it is a folder" if puzzles.is_dir() else f"no folder {puzzles.parent}")
+        )
     try:
         records = read_log(log.read_text(encoding="utf-8").splitlines())
     except OSError as error:
@@ -159,6 +172,27 @@ def review_command(
         print_review(found)
     if plot is not None:
         write_plot(found, plot, quiet=json_output)
+    if puzzles is not None:
+        write_puzzles(found, records[0], log, puzzles, quiet=json_output)
+
+
+def write_puzzles(found: Review, header: dict[str, object], log: Path, path: Path, *, quiet: bool) -> None:
+    """The review's clear mistakes as puzzles, one JSON line each; say how many and where."""
+    from solver.game.mistakes import mistake_puzzles
+
+    described = header.get("settings")
+    assert isinstance(described, dict)  # review() replayed the log
+    settings = GameSettings.from_description(described)
+    made = mistake_puzzles(found, settings.variant, game={"log": log.name, "seed": header.get("seed")})
+    try:
+        with path.open("w", encoding="utf-8") as stream:
+            for puzzle in made:
+                stream.write(json.dumps(puzzle.to_dict()) + "\n")
+    except OSError as error:
+        fail(f"cannot write {path}: {error.strerror or error}")
+    (err if quiet else out).print(
+        f"{len(made)} puzzle(s) written to {path}: rummy puzzle --from {path}", markup=False
+    )
 
 
 def check_plot_path(path: Path) -> None:

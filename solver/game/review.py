@@ -73,7 +73,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from solver.game.actions import Action, Draw, Knock, Play, action_from_dict
@@ -183,10 +183,20 @@ class Decision:
     """The logged action judged: its index among the log's actions (0-based)."""
     cut: bool = False
     """Whether the time budget stopped the deals before ``samples`` were played."""
+    advised_kind: str = ""
+    """The advised option's kind: play, draw, pass or knock."""
+    advised_table: str | None = None
+    """The table after the advised play (None when the advice is not a play)."""
+    facts: dict[str, Any] = field(default_factory=dict)
+    """The public facts of the decision, the reviewed player's first (hand sizes, stock,
+    scores, draws left): with ``position`` they make the decision a puzzle."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "cut": self.cut,
+            "advised_kind": self.advised_kind,
+            "advised_table": self.advised_table,
+            "facts": self.facts,
             "round": self.round_number,
             "seat": self.seat,
             "phase": self.phase,
@@ -351,6 +361,20 @@ def _difference(after: Interval, before: Interval) -> Interval:
     return Interval(estimate, estimate - half, estimate + half)
 
 
+def _seat_facts(view: PlayerView) -> dict[str, Any]:
+    """The decision's public facts as ``advise`` takes them: every list the player's first."""
+    seat, players = view.seat, view.settings.players
+    order = [(seat + k) % players for k in range(players)]
+    return {
+        "players": players,
+        "hand_sizes": [view.hand_sizes[s] for s in order],
+        "stock": view.stock_size,
+        "scores": [view.totals[s] for s in order],
+        "draws_left": view.draws_left,
+        "opened": view.opened,
+    }
+
+
 def _facts_key(view: PlayerView) -> str:
     """The public facts of a decision, for its deals' key."""
     return (
@@ -465,6 +489,9 @@ def review(
                         made_value=mine.value.estimate,
                         action=done,
                         cut=cut,
+                        advised_kind=best.kind,
+                        advised_table=None if best.hint is None else str(best.hint.table),
+                        facts=_seat_facts(view),
                     )
                 )
             if luck and _just_drew(view):

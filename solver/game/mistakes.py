@@ -1,0 +1,287 @@
+"""Learn from your mistakes: a review's clear mistakes and blunders as puzzles to retry.
+
+``mistake_puzzles(review, ...)`` takes each reviewed decision in the mistake or blunder
+band whose advised option is *clearly* better (the lower end of the loss's 95% interval
+at or above the mistake band's floor, 15), so a puzzle never asks for an answer the
+deals could not tell apart from the move made.  Each puzzle is the
+decision's position and public facts (the other hands' sizes, the stock, the scores,
+the draws left), the move the player made, the advised answer (a play with its table
+and steps, or draw, pass, knock), the expected loss, and where it came from (the game's
+seed and players, the round, the action's index, the seat).
+
+The file format is JSON lines, one puzzle an object with ``"kind": "mistake"`` beside
+the generated puzzles' fields that apply (``variant``, ``position``, ``table``, ``hand``,
+``solution``); ``read_puzzles`` reads it back and names the line of any fault.
+``judge`` says whether an answer (``draw``, ``pass``, ``knock``, or the table after a
+play, with or without ``play``) is the advised one; a play is judged by the referee
+first, then by the cards it plays (the same cards leave the same hand).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from solver.game.actions import Play, parse_action
+from solver.game.review import BANDS, Decision, Review
+from solver.game.stats import Interval
+from solver.position import Position, Table
+from solver.referee import check_play, played_pieces
+from solver.variants import Variant
+
+__all__ = [
+    "FORMAT",
+    "MistakePuzzle",
+    "PuzzleFileError",
+    "Verdict",
+    "judge",
+    "mistake_puzzles",
+    "read_puzzles",
+]
+
+FORMAT = 1
+"""The version of the mistake-puzzle records."""
+
+FLOORS = {band: least for band, least in BANDS}
+
+
+class PuzzleFileError(ValueError):
+    """A puzzle file that cannot be read: the message names the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class MistakePuzzle:
+    """One decision to retry: the situation, the move made and the advised answer."""
+
+    variant: Variant
+    position: Position
+    phase: str
+    """``meld`` (play or decline) or ``knock`` (knock or pass)."""
+    facts: dict[str, Any]
+    made: str
+    answer_kind: str
+    answer: str
+    """The advised answer in words."""
+    answer_table: Table | None
+    loss: Interval
+    band: str
+    game: dict[str, Any]
+    """Where it came from: the log's name, the game's seed and players, round, action, seat."""
+
+    def question(self) -> str:
+        if self.phase == "knock":
+            return "Your turn is over and your hand may knock: knock, or pass?"
+        left = self.facts.get("draws_left", 0)
+        decline = "draw" if left else "pass"
+        return f"Your move: play (give the table after it), or {decline}?"
+
+    def link(self) -> str:
+        """The page's address for this position and its facts (the Advice button weighs them)."""
+        query = {"p": str(self.position), "v": self.variant.name, "players": str(self.facts["players"])}
+        sizes = self.facts.get("hand_sizes", [])
+        if len(sizes) > 1:
+            query["hand_sizes"] = ",".join(map(str, sizes[1:]))
+        query["stock"] = str(self.facts["stock"])
+        query["scores"] = ",".join(map(str, self.facts["scores"]))
+        query["draws_left"] = str(self.facts["draws_left"])
+        return "/?" + urlencode(query)
+
+    def to_dict(self) -> dict[str, Any]:
+        solution: dict[str, Any] = {"action": self.answer_kind, "description": self.answer}
+        if self.answer_table is not None:
+            from solver.plan import plan_play
+
+            plan = plan_play(self.position, self.answer_table, variant=self.variant)
+            solution.update(
+                table=str(self.answer_table),
+                melds=[[str(piece) for piece in meld.pieces] for meld in self.answer_table],
+                moves=plan.to_dicts(),
+            )
+        return {
+            "kind": "mistake",
+            "format": FORMAT,
+            "variant": self.variant.name,
+            "players": self.facts["players"],
+            "position": str(self.position),
+            "table": str(self.position.table),
+            "hand": [str(piece) for piece in self.position.hand],
+            "phase": self.phase,
+            "facts": self.facts,
+            "question": self.question(),
+            "made": self.made,
+            "solution": solution,
+            "loss": self.loss.to_dict(2),
+            "band": self.band,
+            "game": self.game,
+            "link": self.link(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MistakePuzzle:
+        """Read a record of ``to_dict``; ValueError naming what is wrong."""
+        if data.get("kind") != "mistake":
+            raise ValueError(f"not a mistake puzzle (kind {data.get('kind')!r})")
+        if data.get("format") != FORMAT:
+            raise ValueError(f"unknown format {data.get('format')!r} (this version reads {FORMAT})")
+        try:
+            facts = dict(data["facts"])
+            variant = Variant.named(str(data["variant"]), players=int(facts["players"]))
+            position = Position.parse(str(data["position"])).validate(variant)
+            solution = dict(data["solution"])
+            kind = str(solution["action"])
+            table = solution.get("table")
+            answer_table = None if table is None else Table.parse(str(table))
+            loss = dict(data["loss"])
+            phase = str(data["phase"])
+        except KeyError as missing:
+            raise ValueError(f"missing field {missing}") from None
+        except (TypeError, AttributeError):
+            raise ValueError("a field has the wrong type") from None
+        if phase not in ("meld", "knock"):
+            raise ValueError(f"phase must be meld or knock, not {phase!r}")
+        if kind not in ("play", "draw", "pass", "knock"):
+            raise ValueError(f"unknown answer {kind!r}")
+        if (kind == "play") != (answer_table is not None):
+            raise ValueError("a play's answer needs its table, and only a play has one")
+        if answer_table is not None:
+            verdict = check_play(
+                position, answer_table, variant=variant, opened=bool(facts.get("opened", True))
+            )
+            if not verdict.ok:
+                raise ValueError("the answer is not a legal play: " + "; ".join(verdict.reasons))
+        return cls(
+            variant=variant,
+            position=position,
+            phase=phase,
+            facts=facts,
+            made=str(data.get("made", "")),
+            answer_kind=kind,
+            answer=str(solution.get("description", kind)),
+            answer_table=answer_table,
+            loss=Interval(
+                float(loss["estimate"]),
+                _bound(loss.get("low"), -math.inf),
+                _bound(loss.get("high"), math.inf),
+            ),
+            band=str(data.get("band", "")),
+            game=dict(data.get("game", {})),
+        )
+
+
+def _bound(value: object, missing: float) -> float:
+    """An interval's end as written (null: unbounded, ``missing``)."""
+    if value is None:
+        return missing
+    if not isinstance(value, int | float):
+        raise ValueError(f"an interval's end must be a number, not {value!r}")
+    return float(value)
+
+
+def clearly_a_mistake(decision: Decision) -> bool:
+    """A mistake or blunder whose loss interval lies above the mistake band's floor."""
+    return decision.band in ("mistake", "blunder") and decision.loss.low >= FLOORS["mistake"]
+
+
+def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) -> list[MistakePuzzle]:
+    """The review's clear mistakes and blunders as puzzles (module docstring); ``game``
+    says where the log came from (its name, seed)."""
+    puzzles: list[MistakePuzzle] = []
+    for decision in found.decisions:
+        if not clearly_a_mistake(decision) or decision.advised_kind == "":
+            continue
+        puzzles.append(
+            MistakePuzzle(
+                variant=variant,
+                position=Position.parse(decision.position),
+                phase=decision.phase,
+                facts=decision.facts,
+                made=decision.made,
+                answer_kind=decision.advised_kind,
+                answer=decision.advised,
+                answer_table=None if decision.advised_table is None else Table.parse(decision.advised_table),
+                loss=decision.loss,
+                band=decision.band,
+                game={
+                    **game,
+                    "players": list(found.players),
+                    "round": decision.round_number,
+                    "action": decision.action,
+                    "seat": decision.seat,
+                    "player": found.players[decision.seat],
+                },
+            )
+        )
+    return puzzles
+
+
+def read_puzzles(lines: Iterable[str]) -> list[MistakePuzzle]:
+    """Every puzzle of a mistake-puzzle file (blank lines skipped); PuzzleFileError naming
+    the first bad line."""
+    puzzles: list[MistakePuzzle] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError("a line must be a JSON object")
+            puzzles.append(MistakePuzzle.from_dict(data))
+        except json.JSONDecodeError as error:
+            raise PuzzleFileError(f"line {number}: not JSON ({error.msg})") from None
+        except ValueError as error:
+            raise PuzzleFileError(f"line {number}: {error}") from None
+    return puzzles
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether an answer is the advised one, and why not."""
+
+    right: bool
+    legal: bool
+    message: str
+
+
+def _played(position: Position, table: Table) -> Counter[str]:
+    real, jokers = played_pieces(position, table)
+    counts: Counter[str] = Counter(str(card) for card in real.elements())
+    counts["*"] += jokers
+    return +counts
+
+
+def judge(puzzle: MistakePuzzle, text: str) -> Verdict:
+    """Judge an answer (``draw``, ``pass``, ``knock``, ``play TABLE`` or a bare table)."""
+    words = text.strip()
+    if not words:
+        return Verdict(False, False, "no answer given")
+    first = words.split()[0].lower()
+    try:
+        action = parse_action(words if first in ("play", "draw", "pass", "knock") else f"play {words}")
+    except ValueError as error:
+        return Verdict(False, False, f"not an answer: {error}")
+    allowed: Sequence[str] = ("knock", "pass") if puzzle.phase == "knock" else ("play", "draw", "pass")
+    if action.kind not in allowed:
+        return Verdict(False, False, f"{action.kind} is not a move here: {', '.join(allowed)}")
+    if isinstance(action, Play):
+        verdict = check_play(
+            puzzle.position,
+            action.table,
+            variant=puzzle.variant,
+            opened=bool(puzzle.facts.get("opened", True)),
+        )
+        if not verdict.ok:
+            return Verdict(False, False, "not a legal play: " + "; ".join(verdict.reasons))
+        if puzzle.answer_table is None:
+            return Verdict(False, True, f"a legal play, but the advice is: {puzzle.answer}")
+        same = _played(puzzle.position, action.table) == _played(puzzle.position, puzzle.answer_table)
+        if same:
+            return Verdict(True, True, "right: that plays the advised cards")
+        return Verdict(False, True, f"a legal play, but the advice is: {puzzle.answer}")
+    if action.kind == puzzle.answer_kind:
+        return Verdict(True, True, f"right: {puzzle.answer}")
+    return Verdict(False, True, f"the advice is: {puzzle.answer}")

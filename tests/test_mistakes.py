@@ -1,0 +1,159 @@
+"""Mistakes as puzzles: only clear ones are kept, the file reads back, answers are judged
+by the referee and the advice, and ``rummy review --puzzles`` / ``rummy puzzle --from``
+work end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli import app
+from solver.game import GameSettings, make_bots, play_game
+from solver.game.log import LogWriter, read_log
+from solver.game.mistakes import MistakePuzzle, PuzzleFileError, judge, mistake_puzzles, read_puzzles
+from solver.game.review import Decision, Review, review
+from solver.game.stats import Interval
+from solver.position import Position
+from solver.variants import Variant
+
+POSITION = "10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"
+FACTS = {"players": 2, "hand_sizes": [4, 9], "stock": 20, "scores": [0, 0], "draws_left": 2, "opened": True}
+
+
+def decision(
+    loss: Interval, band: str, *, kind: str = "play", table: str | None = "9d 10d Jd Qd Kd | 4s 4d 4c"
+) -> Decision:
+    return Decision(
+        round_number=1,
+        seat=0,
+        phase="meld",
+        position=POSITION,
+        made="draw",
+        advised="play 9d Kd",
+        loss=loss,
+        band=band,  # type: ignore[arg-type]
+        options=3,
+        samples=16,
+        action=5,
+        advised_kind=kind,
+        advised_table=table,
+        facts=FACTS,
+    )
+
+
+def a_review(*decisions: Decision) -> Review:
+    return Review(players=("me", "you"), decisions=decisions, summaries=(), seconds=0.0)
+
+
+def test_only_clear_mistakes_become_puzzles() -> None:
+    found = a_review(
+        decision(Interval(40.0, 20.0, 60.0), "blunder"),
+        decision(Interval(30.0, 2.0, 58.0), "mistake"),  # not clear: could be an inaccuracy
+        decision(Interval(10.0, 6.0, 14.0), "inaccuracy"),
+        decision(Interval(20.0, 15.0, 25.0), "mistake"),
+    )
+    puzzles = mistake_puzzles(found, Variant.manipulation(players=2), game={"log": "g.jsonl", "seed": 3})
+    assert [p.loss.low for p in puzzles] == [20.0, 15.0]
+    assert puzzles[0].game == {
+        "log": "g.jsonl",
+        "seed": 3,
+        "players": ["me", "you"],
+        "round": 1,
+        "action": 5,
+        "seat": 0,
+        "player": "me",
+    }
+
+
+def test_a_puzzle_reads_back_and_judges_answers() -> None:
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "blunder")), Variant.manipulation(players=2), game={}
+    )
+    data = puzzle.to_dict()
+    assert data["kind"] == "mistake" and data["solution"]["moves"]
+    assert data["link"].startswith("/?p=") and "hand_sizes=9" in data["link"]
+    (again,) = read_puzzles([json.dumps(data)])
+    assert again.to_dict() == data
+    assert judge(again, "play 9d 10d Jd Qd Kd | 4s 4d 4c").right
+    assert judge(again, "4s 4d 4c | 9d 10d Jd Qd Kd").right, "a bare table in any order"
+    wrong = judge(again, "draw")
+    assert wrong.legal and not wrong.right and "9d Kd" in wrong.message
+    illegal = judge(again, "play 9d 10d Jd Qd Kd | 4s 4d 4c 3s")
+    assert not illegal.legal and "not a legal play" in illegal.message
+    assert not judge(again, "knock").legal
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{", "line 1: not JSON"),
+        ('{"kind": "puzzle"}', "line 1: not a mistake puzzle"),
+        ('{"kind": "mistake", "format": 1}', "line 1: missing field"),
+    ],
+)
+def test_a_bad_puzzle_file_names_the_line(line: str, message: str) -> None:
+    with pytest.raises(PuzzleFileError, match=message):
+        read_puzzles([line])
+
+
+def test_an_illegal_advised_play_is_refused() -> None:
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "blunder")), Variant.manipulation(players=2), game={}
+    )
+    data = puzzle.to_dict()
+    data["solution"]["table"] = "9d 10d Jd Qd Kd | 4s 4d 4c 3s"
+    with pytest.raises(ValueError, match="not a legal play"):
+        MistakePuzzle.from_dict(data)
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Greedy against the hoarder, seed 5, its first two rounds: a game with clear mistakes."""
+    settings = GameSettings.manipulation(2)
+    stream = io.StringIO()
+    writer = LogWriter(stream, settings, seed=5, players=["greedy", "hoarder"])
+    play_game(settings, make_bots(["greedy", "hoarder"], 5), seed=5, listeners=[writer])
+    lines = stream.getvalue().splitlines()
+    deals = [i for i, line in enumerate(lines) if '"type": "deal"' in line]
+    path = tmp_path_factory.mktemp("log") / "game.jsonl"
+    path.write_text("\n".join(lines[: deals[2] + 1]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    puzzles = tmp_path / "p.jsonl"
+    done = runner.invoke(app, ["review", str(game_log), "--no-luck", "--puzzles", str(puzzles)])
+    assert done.exit_code == 0, done.output
+    lines = puzzles.read_text(encoding="utf-8").splitlines()
+    assert lines, "the game has clear mistakes"
+    assert f"{len(lines)} puzzle(s) written to {puzzles}" in done.stdout
+    found = review(read_log(game_log.read_text(encoding="utf-8").splitlines()), luck=False)
+    clear = [d for d in found.decisions if d.band in ("mistake", "blunder") and d.loss.low >= 15]
+    assert len(lines) == len(clear)
+    for line, source in zip(lines, clear, strict=True):
+        data = json.loads(line)
+        assert data["position"] == source.position and data["game"]["action"] == source.action
+        assert Position.parse(data["position"])
+    shown = runner.invoke(app, ["puzzle", "--from", str(puzzles)])
+    assert shown.exit_code == 0, shown.output
+    assert "Puzzle 1 of" in shown.stdout and "Advised:" in shown.stdout
+    first = read_puzzles(lines)[0]
+    answer = "draw" if first.answer_kind == "draw" else f"play {first.answer_table}"
+    played = runner.invoke(app, ["puzzle", "--from", str(puzzles), "--play"], input=f"{answer}\n")
+    assert played.exit_code == 0, played.output
+    assert "Right: " in played.stdout and "1 of 1 answered right" in played.stdout
+
+
+def test_puzzle_from_a_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "mistake", "format": 1}\n', encoding="utf-8")
+    runner = CliRunner()
+    for path in (bad, tmp_path / "missing.jsonl"):
+        done = runner.invoke(app, ["puzzle", "--from", str(path)])
+        assert done.exit_code == 2
+        assert done.stderr.count("\n") == 1 and str(path) in done.stderr
