@@ -555,6 +555,38 @@ def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(
     assert _meld_cards(page, "#before-board")[0] == ["Qh", "Qd", "Qc"]
 
 
+def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watched) -> None:
+    """rummy review --puzzles writes a link per mistake: position, players and game facts."""
+    from solver.game.mistakes import MistakePuzzle
+    from solver.game.stats import Interval
+    from solver.position import Position
+    from solver.variants import Variant
+
+    puzzle = MistakePuzzle(
+        variant=Variant.manipulation(players=2),
+        position=Position.parse("10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"),
+        phase="meld",
+        facts={"players": 2, "hand_sizes": [4, 9], "stock": 20, "scores": [30, 45], "draws_left": 1},
+        made="draw",
+        answer_kind="draw",
+        answer="draw",
+        answer_table=None,
+        loss=Interval(20.0, 16.0, 24.0),
+        band="mistake",
+        game={},
+    )
+    page = _open(watched, puzzle.link()[1:])
+    assert page.input_value("#notation") == str(puzzle.position)
+    assert page.input_value("#players") == "2"
+    assert page.evaluate("document.querySelector('#facts-box').open")
+    assert [page.input_value(f"#{name}") for name in ("hand-sizes", "stock", "scores", "draws-left")] == [
+        "9",
+        "20",
+        "30,45",
+        "1",
+    ]
+
+
 def test_a_position_and_its_options_are_shared_by_the_address(watched: Watched) -> None:
     page = _open(watched)
     page.click("#example-button")

@@ -67,6 +67,7 @@ function optionItem(option, index) {
   const head = el("p", "advice-head");
   head.append(el("span", "advice-rank", `${index + 1}.`), " ", what(option));
   if (index === 0) head.append(" ", el("span", "advice-best", "best"));
+  else if (option.about_as_good) head.append(" ", el("span", "advice-tie", "about as good"));
   const figures = el("dl", "facts advice-figures");
   const add = (name, value, className) => {
     const dd = el("dd", className || "");
@@ -120,9 +121,11 @@ export function renderAdvice(root, data) {
   const how = el(
     "p",
     "help",
-    `Each option played out in the same ${data.samples} sampled deals of the unseen ${term("cards")} ` +
-      `(the round to its end, every player playing the best play at once). Value: round points ` +
-      "plus 25 for the round won or lost (and 100 for a game); intervals at 95%.",
+    `Each option played out in the same ${data.samples} sampled deals of the unseen ${term("cards")}, ` +
+      "as our search bot weighs its choices (three more turns, your later turns played greedily or " +
+      "holding melds back, whichever is worth more). Value: round points plus 25 for the round won " +
+      "or lost (and 100 for a game); intervals at 95%. \"About as good\": the deals cannot tell " +
+      "that option from the best.",
   );
   const list = el("ol", "advice-options");
   list.id = "advice-options";
@@ -133,7 +136,9 @@ export function renderAdvice(root, data) {
     "p",
     "note",
     `${data.samples} deals in ${number(data.seconds)} s` +
-      (data.stopped_by_budget ? ": the time budget stopped the sampling; more seconds narrow the intervals." : "."),
+      (data.stopped_by_budget
+        ? ": the time budget stopped the sampling, so this answer depends on the machine; more seconds give the full answer."
+        : ": the same question gives the same answer."),
   );
   note.id = "advice-note";
   root.append(heading, how, list, facts, note);

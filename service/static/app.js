@@ -175,7 +175,11 @@ function variantOption(item) {
 /** Page state <-> query parameters: p (position), v (variant), and the options when not default. */
 const PARAMS = {
   p: "notation", v: "variant", players: "players", objective: "objective", unseen: "unseen",
+  hand_sizes: "hand-sizes", stock: "stock", scores: "scores", draws_left: "draws-left",
 };
+
+/** The game facts a link may carry (a review's mistake puzzles do): they open the facts box. */
+const FACT_FIELDS = ["hand-sizes", "stock", "scores", "draws-left"];
 
 function readAddress() {
   const query = new URLSearchParams(window.location.search);
@@ -470,6 +474,9 @@ async function main() {
   if (given.keepJokers) $("keep-jokers").checked = true;
   if (given.notOpened) $("not-opened").checked = true;
   if (given.unseen) $("unseen").value = given.unseen;
+  const facts = FACT_FIELDS.filter((id) => given[id] !== undefined);
+  for (const id of facts) $(id).value = given[id];
+  if (facts.length) $("facts-box").open = true;
   if (given.notation) {
     field.value = given.notation;
     syncFromField();
