@@ -9,6 +9,7 @@ this module only adds *where* in the request it was (``position``, ``table``,
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Protocol
 
 from service.errors import InputError
@@ -16,12 +17,14 @@ from service.schemas import PositionRequest
 from service.settings import Settings
 from solver.analysis import UnseenError, unseen_counts
 from solver.cards import NotationError, Piece
+from solver.facts import variant_for
 from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
 __all__ = [
     "cards_of",
     "entered_of",
+    "implied_variant_of",
     "position_of",
     "seconds_text",
     "table_of",
@@ -49,6 +52,19 @@ def variant_of(body: NamesVariant) -> Variant:
     except ValueError as error:
         field = "players" if body.players is not None else "variant"
         raise InputError(str(error), kind="variant", field=field) from None
+
+
+def implied_variant_of(
+    body: NamesVariant, position: Position, unseen: Sequence[Piece] = ()
+) -> tuple[Variant, bool]:
+    """The variant for the request's player count or, without one, for the count the
+    position implies (``solver.facts.implied_players``); and whether it was assumed."""
+    if body.players is not None:
+        return variant_of(body), False
+    try:
+        return variant_for(body.variant, None, position, unseen)
+    except ValueError as error:
+        raise InputError(str(error), kind="variant", field="variant") from None
 
 
 def _notation(error: NotationError, field: str) -> InputError:

@@ -13,12 +13,14 @@ handlers answer them; any other ``ValueError`` the library raises becomes an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from service.errors import InputError
 from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, alternatives, hint
+from solver.facts import EmptyHandError
 from solver.game.advice import advise
 from solver.plan import hint_payload
 from solver.position import Position, PositionError, Table
@@ -33,7 +35,13 @@ def _input_error(error: ValueError) -> Exception:
     are, anything else as an ``InputError`` (422) naming the problem."""
     if isinstance(error, NotationError | PositionError):
         return error
-    field = "unseen" if isinstance(error, UnseenError) else None
+    field = (
+        "unseen"
+        if isinstance(error, UnseenError)
+        else "position"
+        if isinstance(error, EmptyHandError)
+        else None
+    )
     return InputError(str(error), field=field)
 
 
@@ -78,9 +86,11 @@ def analyze_job(
     unseen: Sequence[Piece] | None,
     play_count_cap: int,
     time_limit: float,
+    players_assumed: bool = False,
 ) -> dict[str, Any]:
     """The analysis of a position, as ``Analysis.to_dict()``; its best play's steps
-    number old melds as entered (``position_text`` as in ``hint_job``)."""
+    number old melds as entered (``position_text`` as in ``hint_job``); ``players_assumed``:
+    the request gave no player count (its facts say so)."""
     try:
         entered = Position.parse(position_text, keep_order=True)
         found = analyze(
@@ -92,6 +102,7 @@ def analyze_job(
         )
     except ValueError as error:
         raise _input_error(error) from None
+    found = replace(found, players_assumed=players_assumed)
     return {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
 
 

@@ -259,6 +259,8 @@ class AdviceOption(BaseModel):
 class AdviceFacts(BaseModel):
     variant: str
     players: int
+    decks: int = Field(description="Decks the player count implies.")
+    jokers: int
     hand_sizes: list[int]
     stock: int
     scores: list[int]
@@ -395,6 +397,16 @@ class AnalyzeStats(BaseModel):
     draw_ms: float
 
 
+class AnalysisFacts(BaseModel):
+    """The game facts the analysis used (solver.facts): the players and the deck they imply."""
+
+    players: int | None = Field(description="Players at the table (the request's, or the implied count).")
+    decks: int
+    jokers: int
+    unseen: int = Field(description="Cards the player cannot see.")
+    assumed: list[str] = Field(description="The facts the request did not give: ['players'] or [].")
+
+
 class AnalyzeResponse(BaseModel):
     """The analysis of a position (solver.analysis): the best play, playable cards, the
     number of best plays, and meld-now-or-draw figures with the outs."""
@@ -403,6 +415,7 @@ class AnalyzeResponse(BaseModel):
 
     position: str
     variant: str
+    facts: AnalysisFacts
     hand_points: int
     best: HintResponse
     playable: list[str] = Field(description="Hand pieces some legal play uses.")

@@ -39,6 +39,7 @@ from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_JOKERS, DrawResults, Hint, best_after_draws, hint
+from solver.facts import EmptyHandError, variant_for
 from solver.position import Hand, Position, as_position, deck_problems
 from solver.variants import Variant, as_variant
 
@@ -158,11 +159,20 @@ class Analysis:
     draw: DrawAdvice
     exact: bool
     elapsed_ms: float
+    players_assumed: bool = False
+    """The player count (and so the deck) was not given: ``solver.facts.implied_players``."""
 
     def to_dict(self) -> dict[str, object]:
         return {
             "position": str(self.position),
             "variant": self.variant.name,
+            "facts": {
+                "players": self.variant.players,
+                "decks": self.variant.decks,
+                "jokers": self.variant.jokers,
+                "unseen": self.draw.unseen_cards,
+                "assumed": ["players"] if self.players_assumed else [],
+            },
             "hand_points": self.position.hand.points(self.variant),
             "best": _payload(self.best),
             "playable": [str(p) for p in self.playable],
@@ -214,10 +224,17 @@ def _inputs(
                 "unseen must be pieces (Card or Joker) or their notation such as '2h 3h *'; "
                 f"got {type(wrong).__name__} {wrong!r}"
             )
-    return as_position(position), as_variant(variant), unseen
+    parsed = as_position(position)
+    if variant is None or isinstance(variant, str):
+        # The deck a position implies when no player count is given (solver.facts).
+        name = as_variant(variant).name
+        return parsed, variant_for(name, None, parsed, unseen or ())[0], unseen
+    return parsed, as_variant(variant), unseen
 
 
 def _check(position: Position, variant: Variant, time_limit: float) -> None:
+    if not len(position.hand):
+        raise EmptyHandError
     position.validate(variant)
     if not time_limit > 0:
         raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
@@ -348,6 +365,7 @@ def analyze(
         playable, never = (), tuple(sorted(distinct, key=piece_sort_key))
         count, capped = 0, False
     return Analysis(
+        players_assumed=not isinstance(variant, Variant),
         position=position,
         variant=rules,
         best=best,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import Piece
+from solver.facts import EmptyHandError
 from solver.game.advice import Advice, AdviceError, advise
 from solver.position import Hand, Position
 from solver.referee import check_play
@@ -133,7 +134,8 @@ def test_no_play_leaves_the_decline_alone() -> None:
         ({"stock": 100}, "unseen"),
         ({"scores": [1]}, "scores"),
         ({"draws_left": 3}, "draws left"),
-        ({"unseen": list(Hand.parse("Kh").pieces)}, "more copies"),
+        # Two players hold one deck: an unseen Kh beside the table's is one too many.
+        ({"unseen": list(Hand.parse("Kh").pieces), "players": 2}, "more copies"),
         ({"budget_seconds": 0}, "budget"),
         ({"samples": 0}, "samples"),
         ({"seed": -1}, "seed"),
@@ -144,8 +146,16 @@ def test_bad_facts_are_refused(options: dict[str, object], message: str) -> None
         quick(MID_GAME, **options)
 
 
+def test_unseen_cards_that_need_two_decks_imply_more_players() -> None:
+    """Without a player count the facts follow the cards: a second Kh means two decks."""
+    found = quick(MID_GAME, unseen=list(Hand.parse("Kh 4h 4d").pieces), hand_sizes=[1, 1], stock=1)
+    assert (found.facts.players, found.facts.decks) == (3, 2)
+    assert "players" in found.to_dict()["facts"]["assumed"]
+
+
 def test_an_empty_hand_is_refused() -> None:
-    with pytest.raises(AdviceError, match="hand is empty"):
+    # The one answer an empty hand gets everywhere (solver.facts): it has gone out.
+    with pytest.raises(EmptyHandError, match="hand is empty: the player has gone out"):
         quick("5s 6s 7s /")
 
 

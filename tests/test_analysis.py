@@ -262,7 +262,10 @@ def test_notation_and_preset_names_are_accepted_as_hint_accepts_them() -> None:
     # The same position, variant and unseen cards, given as objects and as text.
     text = "5s 6s 7s | 9h 9d 9c / 8s 9s 2c 2d 4h"
     unseen = "4s 10s 9s 2h 2h"
-    as_objects = analyze(Position.parse(text), variant=Variant.rummikub(), unseen=Hand.parse(unseen).pieces)
+    # A name takes the player count the position implies (solver.facts): two players here.
+    as_objects = analyze(
+        Position.parse(text), variant=Variant.rummikub(players=2), unseen=Hand.parse(unseen).pieces
+    )
     as_text = analyze(text, variant="rummikub", unseen=unseen)
     assert as_text.position == as_objects.position and as_text.variant == as_objects.variant
     assert as_text.best.table == as_objects.best.table and as_text.best.played == as_objects.best.played

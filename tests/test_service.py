@@ -187,7 +187,9 @@ def test_analyze_gives_the_best_play_and_the_draw_figures(client: TestClient) ->
     assert body["best"]["moves"]
     assert body["playable"] == ["Ac"] and body["never_playable"] == ["2c"]
     assert body["advice"] in ("meld", "draw") and body["meld_now_points"] == 2
-    assert body["unseen_cards"] == 106 - 11
+    # No player count: two players (one deck and a joker), as advise and the CLI assume.
+    assert body["facts"] == {"players": 2, "decks": 1, "jokers": 1, "unseen": 53 - 11, "assumed": ["players"]}
+    assert body["unseen_cards"] == 53 - 11
     assert "3c" in body["outs"]["go_out"]
 
 

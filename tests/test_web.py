@@ -441,7 +441,12 @@ def test_analysis_shows_draw_or_meld_and_the_outs_with_their_chances(watched: Wa
     assert _cards(page, "#outs-go-out li[data-card]") == expected["outs"]["go_out"]
     assert _cards(page, "#outs-knock li") == expected["outs"]["knock"]
     unseen = expected["unseen_cards"]
-    assert page.inner_text("#outs-go-out li[data-card='3c'] .odds") == f"2/{unseen} · {_percent(2 / unseen)}"
+    copies = expected["facts"]["decks"]  # no player count: two players, one deck (solver.facts)
+    assert (
+        page.inner_text("#outs-go-out li[data-card='3c'] .odds")
+        == f"{copies}/{unseen} · {_percent(copies / unseen)}"
+    )
+    assert page.inner_text("#analysis-facts") == "2 players (assumed): 1 deck, 1 joker; 42 unseen cards."
     _shot(page, "5-analysis")
 
 
@@ -553,6 +558,23 @@ def test_old_melds_are_numbered_as_entered_in_the_panel_the_board_and_the_steps(
         "add Jh from meld 2 and Kh from meld 3."
     )
     assert _meld_cards(page, "#before-board")[0] == ["Qh", "Qd", "Qc"]
+
+
+def test_an_empty_hand_gets_one_answer_from_every_button(watched: Watched) -> None:
+    """Hint, Analyze and Advice all say the hand has gone out (solver.facts.EMPTY_HAND)."""
+    said = "the player has gone out, so the round is over and there is nothing to play"
+    page = _open(watched)
+    page.fill("#notation", "Kh Kd Kc /")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-summary")
+    assert said in page.inner_text("#hint-summary")
+    assert page.query_selector("#hint-facts") is None, "no 'can knock' for a hand that has gone out"
+    for button in ("#analyze-button", "#advise-button"):
+        page.fill("#notation", "Kh Kd Kc / ")
+        page.fill("#notation", "Kh Kd Kc /")
+        page.click(button)
+        page.wait_for_selector("#entry-error:not([hidden])")
+        assert said in page.inner_text("#entry-error"), button
 
 
 def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watched) -> None:

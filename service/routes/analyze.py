@@ -44,7 +44,10 @@ async def post_analyze(
     than a hint (typically 0.05-0.5 s)."""
     # async: parsing takes well under a millisecond; the solve runs on the bounded pool and
     # this handler waits for it on the event loop, holding no server thread meanwhile.
-    variant = edge.variant_of(body)
+    generic = edge.variant_of(body)
+    position = edge.position_of(body, generic)
+    given = edge.unseen_of(body.unseen, position, generic)
+    variant, assumed = edge.implied_variant_of(body, position, given or ())
     position = edge.position_of(body, variant)
     entered = edge.entered_of(body, position)
     unseen = edge.unseen_of(body.unseen, position, variant)
@@ -57,4 +60,5 @@ async def post_analyze(
         unseen=unseen,
         play_count_cap=body.play_count_cap,
         time_limit=time_limit,
+        players_assumed=assumed,
     )

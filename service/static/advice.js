@@ -85,6 +85,7 @@ function optionItem(option, index) {
 
 const FACT_NAMES = [
   ["players", "Players", (value) => String(value)],
+  ["decks", "Decks", (value) => String(value)],
   ["hand_sizes", "Hand sizes (yours first)", (value) => value.join(", ")],
   ["stock", "Stock", (value) => String(value)],
   ["scores", "Scores (yours first)", (value) => value.join(", ")],

@@ -47,6 +47,15 @@ function outsList(cards, copiesOf, unseen, id, label) {
 }
 
 /** Draw an analysis into root; rules.knocks: false for variants without knocking (no knock figures). */
+/** "2 players (assumed): 1 deck, 1 joker; 42 unseen cards." (solver.facts.describe's words). */
+export function factsText(facts) {
+  const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const players = facts.players === null ? "any number of players" : plural(facts.players, "player");
+  const assumed = facts.assumed.includes("players") ? " (assumed)" : "";
+  const jokers = facts.jokers ? plural(facts.jokers, "joker") : "no jokers";
+  return `${players}${assumed}: ${plural(facts.decks, "deck")}, ${jokers}; ${facts.unseen} unseen cards.`;
+}
+
 export function renderAnalysis(root, data, rules = {}) {
   const knocks = rules.knocks !== false;
   root.replaceChildren();
@@ -60,6 +69,10 @@ export function renderAnalysis(root, data, rules = {}) {
   if (!data.can_meld_now) advice.append("No legal play now, so drawing is the only choice.");
   else if (data.advice === "meld") advice.append("Drawing first is not expected to leave fewer points.");
   else advice.append("Drawing first is expected to leave fewer points than melding now.");
+
+  const facts = el("p", "help");
+  facts.id = "analysis-facts";
+  if (data.facts) facts.append(factsText(data.facts));
 
   const figures = el("dl", "facts figures");
   figures.id = "analysis-figures";
@@ -93,5 +106,5 @@ export function renderAnalysis(root, data, rules = {}) {
     miniCards(data.never_playable), ".");
   const note = el("p", "note",
     data.exact ? "Every figure is exact." : "A time limit stopped some solve: the figures are estimates.");
-  root.append(heading, advice, figures, chances, outs, playable, note);
+  root.append(heading, advice, facts, figures, chances, outs, playable, note);
 }

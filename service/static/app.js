@@ -24,6 +24,7 @@ const ERROR_LEADS = {
   invalid: "These game facts do not fit the position.",
   budget: "Too many seconds to think.",
   fact: "A game fact cannot be read.",
+  empty_hand: "Nothing to play.",
 };
 
 /** The advice's game facts: the API's field -> the page's input. */
@@ -34,6 +35,7 @@ const FACT_INPUTS = {
 /** The input a game-fact error is about: its field, or (a fact that does not fit) the words it uses. */
 function factInputOf(error) {
   if (FACT_INPUTS[error.field]) return FACT_INPUTS[error.field];
+  if (error.field === "position") return null;  // e.g. an empty hand: the position's own problem
   if (error.type !== "invalid") return null;
   const words = [["hand size", "hand-sizes"], ["stock", "stock"], ["score", "scores"], ["draws left", "draws-left"]];
   const found = words.find(([word]) => error.message.includes(word));
@@ -288,7 +290,10 @@ async function main() {
     const chosen = info(variant.value);
     const decks = (n) => `${n.decks} deck${n.decks === 1 ? "" : "s"}`;
     const jokers = (n) => (n.jokers ? `, ${n.jokers} joker${n.jokers === 1 ? "" : "s"}` : "");
-    const fallback = new Option(chosen ? `Default (${decks(chosen)}${jokers(chosen)})` : "Default", "");
+    // No count chosen: the service assumes two players, or more when the cards need a
+    // second deck (solver.facts), and says so in its answer.
+    const two = counts.find((n) => n.players === 2);
+    const fallback = new Option(two ? `Default: 2 (${decks(two)}${jokers(two)}; more if the cards need it)` : "Default", "");
     players.replaceChildren(fallback, ...counts.map((n) => new Option(`${n.players} (${decks(n)}${jokers(n)})`,
       String(n.players))));
     players.value = counts.some((n) => String(n.players) === wanted) ? wanted : "";
@@ -381,6 +386,10 @@ async function main() {
       renderHint(hintView, hint, rules);
       hintView.hidden = false;
       $("hint-heading").focus();
+      if (!hint.hand.length && !hint.played.length) {
+        status.textContent = "The hand is empty: nothing to play.";
+        return;
+      }
       const played = hint.played.length ? `play ${hint.played.join(" ")}` : "no play";
       const end = hint.goes_out ? "; you go out" : !rules.knocks ? ""
         : hint.can_knock ? "; you can knock" : "; you cannot knock";

@@ -18,8 +18,9 @@ from solver.cli.common import (
     fail,
     load_position,
     load_unseen,
-    load_variant,
+    load_variant_for,
     out,
+    say_empty_hand,
 )
 from solver.game.advice import (
     DEFAULT_BUDGET,
@@ -79,7 +80,9 @@ def print_advice(found: Advice) -> None:
         + ", ".join(
             [
                 f"{facts.variant}",
-                fact("players", f"{facts.players} players"),
+                fact("players", f"{facts.players} players")
+                + f" ({facts.decks} deck{'s' if facts.decks != 1 else ''}, {facts.jokers} joker"
+                + f"{'s' if facts.jokers != 1 else ''})",
                 fact("hand_sizes", "hands " + ",".join(map(str, facts.hand_sizes))),
                 fact("stock", f"stock {facts.stock}"),
                 fact("scores", "scores " + ",".join(map(str, facts.scores))),
@@ -180,8 +183,10 @@ def advise_command(
 
     Exit 0 with the advice, 2 for bad input.
     """
-    rules = load_variant(variant, players)
+    rules, assumed = load_variant_for(variant, players, position, load_unseen(unseen) or ())
     pos = load_position(position, rules)
+    if not len(pos.hand):
+        say_empty_hand()
     if not 0 < budget <= MAX_BUDGET:
         fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
     if not 1 <= samples <= MAX_SAMPLES:
@@ -192,7 +197,7 @@ def advise_command(
     try:
         found = advise(
             pos,
-            variant=rules,
+            variant=rules.name if assumed else rules,  # a name: the library implies the count and says so
             players=players,
             hand_sizes=None if hand_sizes is None else parse_numbers(hand_sizes, "--hand-sizes"),
             stock=stock,

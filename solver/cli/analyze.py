@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -20,12 +21,14 @@ from solver.cli.common import (
     fail,
     load_position,
     load_unseen,
-    load_variant,
+    load_variant_for,
     out,
     print_table,
+    say_empty_hand,
     styled_meld,
 )
 from solver.engine import DEFAULT_TIME_LIMIT
+from solver.facts import describe
 from solver.plan import hint_payload
 from solver.position import Position
 
@@ -44,7 +47,9 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     knocks = found.variant.knock_threshold is not None  # say nothing of knocking where there is none
     print_table("Table", position.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(position.hand.pieces))
-    out.print(f"Hand points: {position.hand.points(found.variant)}   ({found.variant.name})")
+    out.print(f"Hand points: {position.hand.points(found.variant)}", markup=False)
+    facts = describe(found.variant, assumed=found.players_assumed)
+    out.print(f"Game: {found.variant.name}, {facts}; {found.draw.unseen_cards} unseen cards", markup=False)
     out.print()
     if best.has_play:
         out.print(Text("Best play now  ", style="bold green") + styled_meld(best.played))
@@ -124,14 +129,17 @@ def analyze_command(
 
     Exit 0 with the analysis, 2 for bad input.
     """
-    rules = load_variant(variant, players)
+    unseen_pieces = load_unseen(unseen)
+    rules, assumed = load_variant_for(variant, players, position, unseen_pieces or ())
     pos = load_position(position, rules)
+    if not len(pos.hand):
+        say_empty_hand()
     check_time_limit(time_limit)
     if cap < 1:
         fail(f"--cap must be at least 1, not {cap}")
-    unseen_pieces = load_unseen(unseen)
     try:
         found = analyze(pos, variant=rules, unseen=unseen_pieces, time_limit=time_limit, play_count_cap=cap)
+        found = replace(found, players_assumed=assumed)
     except ValueError as error:
         fail(str(error))
     if json_output:

@@ -6,7 +6,7 @@ Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -17,6 +17,7 @@ from typer.core import TyperGroup, TyperOption
 
 from solver.cards import Piece
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
+from solver.facts import EMPTY_HAND, variant_for
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
@@ -171,6 +172,30 @@ def load_variant(name: str, players: int | None) -> Variant:
         fail(str(error))
     use_faces(variant)
     return variant
+
+
+def load_variant_for(
+    name: str, players: int | None, text: str, unseen: Sequence[Piece] = ()
+) -> tuple[Variant, bool]:
+    """The variant for ``--players``, or the count the position implies
+    (``solver.facts.implied_players``), and whether it was assumed; exit 2 for an unknown
+    variant or count.  A position that does not parse is left to ``load_position``."""
+    try:
+        parsed: Position | None = Position.parse(text)
+    except ValueError:
+        parsed = None
+    try:
+        variant, assumed = variant_for(name, players, parsed, unseen)
+    except ValueError as error:
+        fail(str(error))
+    use_faces(variant)
+    return variant, assumed
+
+
+def say_empty_hand() -> NoReturn:
+    """The one answer for an empty hand (``solver.facts.EMPTY_HAND``), exit 1: nothing to play."""
+    out.print(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", markup=False)
+    raise typer.Exit(1)
 
 
 def load_position(text: str, variant: Variant) -> Position:

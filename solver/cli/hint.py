@@ -41,6 +41,7 @@ from solver.cli.common import (
 )
 from solver.cli.faces import Verbatim
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective, alternatives, hint
+from solver.facts import EMPTY_HAND
 from solver.flow import summary_lines
 from solver.plan import hint_payload, plan_play
 from solver.position import Position
@@ -103,7 +104,9 @@ def print_hint(result: Hint, before: Position | None = None) -> None:
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
     out.print()
     if not result.has_play:
-        if result.status == "timeout":
+        if not len(pos.hand):
+            out.print(Text(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", style="bold yellow"))
+        elif result.status == "timeout":
             out.print(Text("No play found within the time limit.", style="bold yellow"))
         else:
             out.print(Text("No legal play: draw.", style="bold yellow"))

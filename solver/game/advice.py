@@ -51,6 +51,7 @@ from typing import Any
 
 from solver.cards import Piece
 from solver.engine import DEFAULT_TIME_LIMIT, Hint
+from solver.facts import EmptyHandError, implied_players
 from solver.game.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
 from solver.game.evaluator import EVALUATOR, Deal, Outcomes, deal_from_key, weigh
@@ -109,6 +110,8 @@ class Facts:
 
     variant: str
     players: int
+    decks: int
+    jokers: int
     hand_sizes: tuple[int, ...]
     """Cards in each hand, the player's first."""
     stock: int
@@ -126,6 +129,8 @@ class Facts:
         return {
             "variant": self.variant,
             "players": self.players,
+            "decks": self.decks,
+            "jokers": self.jokers,
             "hand_sizes": list(self.hand_sizes),
             "stock": self.stock,
             "scores": list(self.scores),
@@ -258,7 +263,7 @@ def game_facts(
     position.validate(variant)
     own = len(position.hand)
     if own == 0:
-        raise AdviceError("the hand is empty: a player with no cards has gone out and the round is over")
+        raise EmptyHandError
     if unseen is None:
         hidden = unseen_pieces(variant, position.table.pieces + position.hand.pieces)
     else:
@@ -321,6 +326,8 @@ def game_facts(
     facts = Facts(
         variant=variant.name,
         players=players,
+        decks=variant.decks,
+        jokers=variant.jokers,
         hand_sizes=sizes,
         stock=stock,
         scores=totals,
@@ -412,7 +419,11 @@ def advise(
         raise AdviceError(f"the seed must be 0 or more, not {seed}")
     name = variant.name if isinstance(variant, Variant) else variant
     preset = variant.players if isinstance(variant, Variant) else None
-    count = players if players is not None else preset or 2
+    pos = Position.parse(position) if isinstance(position, str) else position
+    pos = pos.canonical()
+    if not len(pos.hand):
+        raise EmptyHandError
+    count = players if players is not None else preset or implied_players(name, pos, unseen or ())
     if isinstance(variant, Variant):
         settings = GameSettings.named(
             name,
@@ -422,8 +433,6 @@ def advise(
         )
     else:
         settings = GameSettings.named(name, count)
-    pos = Position.parse(position) if isinstance(position, str) else position
-    pos = pos.canonical()
     facts, hidden = game_facts(
         pos,
         settings,
