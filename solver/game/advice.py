@@ -73,6 +73,7 @@ __all__ = [
     "deal_key",
     "evaluate",
     "game_facts",
+    "mean_interval",
 ]
 
 DEFAULT_BUDGET = 20.0
@@ -155,6 +156,8 @@ class Option:
     deals cannot tell the two apart.  True for the best option itself."""
     continuation: str = "greedy"
     """How the player's later turns were played in the rollouts it is worth most with."""
+    lines: tuple[tuple[float, ...], ...] = ()
+    """The value in each deal with each of the evaluator's continuations."""
 
     @property
     def label(self) -> str:
@@ -372,7 +375,9 @@ def deal_key(position: Position, facts: Facts, seed: int) -> str:
     return f"advise|seed {seed}|{position}|{sorted(told.items())}"
 
 
-def _mean_interval(values: Sequence[float]) -> Interval:
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The mean of ``values`` with its Student-t interval at ``CONFIDENCE`` (unbounded for
+    one value, a point for values all equal)."""
     n = len(values)
     centre = statistics.fmean(values)
     if n < 2:
@@ -509,16 +514,17 @@ def rank(weighed: Sequence[Outcomes]) -> tuple[Option, ...]:
     ranked: list[Option] = []
     for i in order:
         mine = weighed[i]
-        loss = _mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)])
+        loss = mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)])
         ranked.append(
             Option(
                 candidate=mine.candidate,
-                value=_mean_interval(mine.values),
-                points=_mean_interval(mine.points),
+                value=mean_interval(mine.values),
+                points=mean_interval(mine.points),
                 win=wilson_interval(sum(mine.wins), played, confidence=CONFIDENCE),
                 loss=loss,
                 about_as_good=mine is top or loss.low <= 0,
                 continuation=EVALUATOR.continuation_name(mine.continuation),
+                lines=mine.lines,
             )
         )
     return tuple(ranked)

@@ -94,6 +94,8 @@ class Outcomes:
     """The net round points in each deal: the player's score minus the best other's."""
     wins: tuple[bool, ...]
     """Whether the player is among the round's winners in each deal."""
+    lines: tuple[tuple[float, ...], ...] = ()
+    """The utility in each deal with each continuation (``values`` is the best one's)."""
 
     @property
     def mean(self) -> float:
@@ -237,6 +239,7 @@ def weigh(
                     values=tuple(v for v, _, _ in rows),
                     points=tuple(p for _, p, _ in rows),
                     wins=tuple(w for _, _, w in rows),
+                    lines=tuple(tuple(v for v, _, _ in line) for line in own),
                 )
             )
         return weighed

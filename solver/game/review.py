@@ -77,7 +77,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from solver.game.actions import Action, Draw, Knock, Play, action_from_dict
-from solver.game.advice import MIN_SAMPLES, Option, evaluate
+from solver.game.advice import MIN_SAMPLES, Option, evaluate, mean_interval
 from solver.game.candidates import (
     REVIEW_SET,
     Candidate,
@@ -86,11 +86,11 @@ from solver.game.candidates import (
     made_candidate,
     meld_candidates,
 )
-from solver.game.evaluator import deal_from_key
+from solver.game.evaluator import EVALUATOR, deal_from_key
 from solver.game.game import Game
 from solver.game.log import LogError, replay
 from solver.game.opponents import OpponentModel
-from solver.game.rollout import hoarder_action
+from solver.game.rollout import HOARD_MARGIN, hoarder_action
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval
 from solver.game.view import PlayerView
@@ -351,6 +351,32 @@ def _before_draw(view: PlayerView) -> PlayerView:
     )
 
 
+def _playing_on(view: PlayerView, options: Sequence[Option]) -> Interval | None:
+    """What playing on from a meld decision is worth, read from the decision's own
+    rollouts: each continuation would take one of the options now (the greedy policy
+    the best play, knocking when it may; the hoarder's the best play only when it goes
+    out, may knock or must, else the decline), and it is worth that option's rollouts
+    with that continuation; the better continuation counts, as for any option.  None
+    when an option needed is not among them."""
+    by_label = {option.label: option for option in options}
+    best = by_label.get("best+knock") or by_label.get("best")
+    decline = by_label.get("draw") or by_label.get("pass")
+    if best is None or decline is None or best.hint is None:
+        return None
+    found = best.hint
+    must = view.final_turn or view.stock_size == 0 or len(view.hand) >= view.variant.hand_size + HOARD_MARGIN
+    hoarder_plays = found.goes_out or found.can_knock or must
+    names = [EVALUATOR.continuation_name(k) for k in range(len(EVALUATOR.continuations))]
+    lines: list[tuple[float, ...]] = []
+    for index, name in enumerate(names):
+        taken = best if name == "greedy" or hoarder_plays else decline
+        if index >= len(taken.lines):
+            return None
+        lines.append(taken.lines[index])
+    chosen = max(lines, key=lambda values: statistics.fmean(values))
+    return mean_interval(list(chosen))
+
+
 def _difference(after: Interval, before: Interval) -> Interval:
     """``after - before`` for two independent estimates: the half-widths add in quadrature."""
     estimate = after.estimate - before.estimate
@@ -427,7 +453,12 @@ def review(
     models = {seat: OpponentModel() for seat in range(settings.players)}
 
     def evaluated(
-        view: PlayerView, candidates: Sequence[Candidate], key: str, made_labels: Sequence[str] = ()
+        view: PlayerView,
+        candidates: Sequence[Candidate],
+        key: str,
+        made_labels: Sequence[str] = (),
+        *,
+        luck: bool = False,
     ) -> tuple[tuple[Option, ...], int, bool]:
         state = game.round
         others = [s for s in range(settings.players) if s != view.seat]
@@ -448,7 +479,7 @@ def review(
             view,
             candidates,
             deal,
-            samples=samples,
+            samples=max(MIN_SAMPLES, samples // 2) if luck else samples,
             budget_seconds=budget_seconds,
             others=policies,
             more=open_question if made_labels else None,
@@ -495,11 +526,13 @@ def review(
                     )
                 )
             if luck and _just_drew(view):
-                playing_on = Candidate("play on", "continue", ())
-                after = evaluated(view, [playing_on], place + "|after")[0][0].value
+                after = _playing_on(view, options) if found is not None else None
+                if after is None:
+                    playing_on = Candidate("play on", "continue", ())
+                    after = evaluated(view, [playing_on], place + "|after", luck=True)[0][0].value
                 before_view = _before_draw(view)
                 drawing = Candidate("draw", "draw", (Draw(),))
-                before = evaluated(before_view, [drawing], place + "|before")[0][0].value
+                before = evaluated(before_view, [drawing], place + "|before", luck=True)[0][0].value
                 draws.append(
                     DrawLuck(
                         round_number=game.round.round_number,

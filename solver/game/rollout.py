@@ -33,6 +33,7 @@ __all__ = [
     "Rollout",
     "RolloutError",
     "RolloutSettings",
+    "clear_cache",
     "determinize",
     "greedy_action",
     "hoarder_action",
@@ -232,7 +233,12 @@ HOARD_MARGIN = 5
 
 CACHE_SIZE = 20_000
 """Rollout hints kept per process (``rollout_hint``); the cache starts over when full."""
-_cache: dict[tuple[Table, Hand, str, bool, bool, bool], Hint] = {}
+_cache: dict[tuple[int, Hand, str, bool, bool, bool], tuple[Table, Hint]] = {}
+
+
+def clear_cache() -> None:
+    """Forget the remembered rollout hints (benchmarks time a cold review with it)."""
+    _cache.clear()
 
 
 def rollout_hint(
@@ -241,15 +247,19 @@ def rollout_hint(
     """The best play for a rollout's table and hand, remembered: the same deals are
     played once per candidate and continuation, so the same positions come back (a
     third of a review's hints).  The engine is exact and deterministic, so a
-    remembered answer is the answer."""
+    remembered answer is the answer.  Tables are keyed by identity (hashing a whole
+    table on every call cost more than the search): rollouts share their table objects
+    (a remembered play's table is the next state's), and an entry whose table is
+    another object is simply replaced."""
     hand = Hand.of(pieces)
-    key = (table, hand, variant.name, variant.knock_only_after_meld, variant.round_bonus_to_all, opened)
-    found = _cache.get(key)
-    if found is None:
-        if len(_cache) >= CACHE_SIZE:
-            _cache.clear()
-        found = hint(Position(table, hand), variant=variant, opened=opened, time_limit=time_limit)
-        _cache[key] = found
+    key = (id(table), hand, variant.name, variant.knock_only_after_meld, variant.round_bonus_to_all, opened)
+    entry = _cache.get(key)
+    if entry is not None and entry[0] is table:
+        return entry[1]
+    if len(_cache) >= CACHE_SIZE:
+        _cache.clear()
+    found = hint(Position(table, hand), variant=variant, opened=opened, time_limit=time_limit)
+    _cache[key] = (table, found)
     return found
 
 
