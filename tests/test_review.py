@@ -338,3 +338,46 @@ def test_plot_module_reports_a_missing_matplotlib(
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     with pytest.raises(PlotError, match="needs matplotlib"):
         plot_review(reviewed, tmp_path / "x.png")
+
+
+def test_cli_reviews_a_folder_alike_on_every_backend(log_text: str, tmp_path: Path) -> None:
+    """A folder of logs: one review per log in name order, the same in this process and
+    on a local pool, and each the same as the log reviewed alone."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    lines = log_text.splitlines()
+    (folder / "game-00002.jsonl").write_text(log_text, encoding="utf-8")
+    short = [i for i, line in enumerate(lines) if '"type": "action"' in line][6]
+    (folder / "game-00001.jsonl").write_text("\n".join(lines[: short + 1]) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    options = ["--samples", "2", "--no-luck", "--json"]
+
+    def reviews(*extra: str) -> list[dict[str, object]]:
+        done = runner.invoke(app, ["review", str(folder), *options, *extra])
+        assert done.exit_code == 0, done.output
+        found = [json.loads(line) for line in done.stdout.splitlines()]
+        for one in found:
+            one.pop("seconds")
+        return found
+
+    here = reviews()
+    assert [one["log"] for one in here] == ["game-00001.jsonl", "game-00002.jsonl"]
+    assert reviews("--jobs", "2") == here
+    alone = runner.invoke(app, ["review", str(folder / "game-00002.jsonl"), *options])
+    single = json.loads(alone.stdout)
+    single.pop("seconds")
+    assert {**single, "log": "game-00002.jsonl"} == here[1]
+
+
+def test_cli_folder_errors_are_one_line_exit_2(tmp_path: Path, log_text: str) -> None:
+    runner = CliRunner()
+    empty = runner.invoke(app, ["review", str(tmp_path)])
+    assert empty.exit_code == 2 and "no game logs" in empty.stderr
+    (tmp_path / "a.jsonl").write_text(log_text, encoding="utf-8")
+    plot = runner.invoke(app, ["review", str(tmp_path), "--plot", str(tmp_path / "p.png")])
+    assert plot.exit_code == 2 and "one log" in plot.stderr
+    jobs = runner.invoke(app, ["review", str(tmp_path / "a.jsonl"), "--jobs", "2"])
+    assert jobs.exit_code == 2 and "folder" in jobs.stderr
+    (tmp_path / "b.jsonl").write_text("not json\n", encoding="utf-8")
+    bad = runner.invoke(app, ["review", str(tmp_path)])
+    assert bad.exit_code == 2 and "b.jsonl" in bad.stderr and bad.stderr.count("\n") == 1

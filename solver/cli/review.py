@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -11,11 +12,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from solver.cli.backend import (
+    JobsOption,
+    SchedulerFileOption,
+    SchedulerOption,
+    backend_from_options,
+    interruptible,
+)
 from solver.cli.common import JsonOption, app, err, fail, out, use_faces
 from solver.game import GameSettings
 from solver.game.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
-from solver.game.log import LogError, read_log
-from solver.game.review import ACCURACY_SCALE, BANDS, DEFAULT_SAMPLES, Review, review
+from solver.game.log import LogError, read_log, replay
+from solver.game.review import ACCURACY_SCALE, BANDS, DEFAULT_SAMPLES, Review, ReviewJob, review, review_logs
+from solver.runs import Backend, run_indexed
 
 __all__ = ["print_review", "review_command"]
 
@@ -81,7 +90,12 @@ def _use_game_faces(header: dict[str, object]) -> None:
 
 @app.command(name="review")
 def review_command(
-    log: Annotated[Path, typer.Argument(help="A game log written by rummy play --log or tournament --logs.")],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A game log written by rummy play --log, or a folder of them (rummy tournament --logs)."
+        ),
+    ],
     seat: Annotated[
         list[int] | None,
         typer.Option("--seat", help="Review this seat (repeat for more; default: every seat)."),
@@ -121,9 +135,16 @@ def review_command(
         ),
     ] = None,
     json_output: JsonOption = False,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    scheduler_file: SchedulerFileOption = None,
 ) -> None:
     """Replay a game log and judge each decision of the chosen seats against the advice:
     expected loss, a band (ok, inaccuracy, mistake, blunder) and a summary per player.
+
+    A folder reviews every *.jsonl log in it, in name order, on the chosen backend
+    (--jobs, --scheduler, --scheduler-file): the same reviews whichever; --json prints one
+    object per log with its name.
 
     Exit 0 with the review, 2 for bad input or a log that does not replay.
     """
@@ -140,22 +161,70 @@ def review_command(
             f"cannot write {puzzles}: "
             + ("it is a folder" if puzzles.is_dir() else f"no folder {puzzles.parent}")
         )
+    folder = log.is_dir()
+    paths = sorted(log.glob("*.jsonl")) if folder else [log]
+    if folder and not paths:
+        fail(f"no game logs (*.jsonl) in the folder {log}")
+    if folder and plot is not None:
+        fail("--plot draws one game: give one log, not a folder")
+    if not folder and (jobs is not None or scheduler is not None or scheduler_file is not None):
+        fail("--jobs, --scheduler and --scheduler-file spread the logs of a folder: give a folder")
+    logs = [_read(path) for path in paths]
+    _use_game_faces(logs[0][0])
+    if not folder:
+        found = _review_one(logs[0], paths[0], seat, budget, samples, seed, luck)
+        reviews = [found]
+    else:
+        job = ReviewJob(
+            seats=None if seat is None else tuple(seat),
+            samples=samples,
+            seed=seed,
+            budget_seconds=budget,
+            luck=luck,
+        )
+        reviews = _review_many(job, logs, paths, backend_from_options(jobs, scheduler, scheduler_file))
+    for path, found in zip(paths, reviews, strict=True):
+        if json_output:
+            print(json.dumps({"log": path.name, **found.to_dict()} if folder else found.to_dict()))
+        else:
+            if folder:
+                out.print(Text(f"{path.name}", style="bold underline"))
+            print_review(found)
+    if plot is not None:
+        write_plot(reviews[0], plot, quiet=json_output)
+    if puzzles is not None:
+        write_puzzles(list(zip(reviews, logs, paths, strict=True)), puzzles, quiet=json_output)
+
+
+def _read(path: Path) -> list[dict[str, object]]:
+    """A parsed log; exit 2 naming the file when it cannot be read."""
     try:
-        records = read_log(log.read_text(encoding="utf-8").splitlines())
+        records = read_log(path.read_text(encoding="utf-8").splitlines())
     except OSError as error:
-        fail(f"cannot read {log}: {error.strerror or error}")
+        fail(f"cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:
-        fail(f"cannot read {log}: not UTF-8 text")
+        fail(f"cannot read {path}: not UTF-8 text")
     except LogError as error:
-        fail(f"bad log {log}: {error}")
+        fail(f"bad log {path}: {error}")
     if not records:
-        fail(f"bad log {log}: it is empty")
-    _use_game_faces(records[0])
+        fail(f"bad log {path}: it is empty")
+    return records
+
+
+def _review_one(
+    records: list[dict[str, object]],
+    path: Path,
+    seat: list[int] | None,
+    budget: float | None,
+    samples: int,
+    seed: int,
+    luck: bool,
+) -> Review:
     columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("review", total=None)
-            found = review(
+            return review(
                 records,
                 seats=seat,
                 budget_seconds=budget,
@@ -165,25 +234,51 @@ def review_command(
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     except (LogError, ValueError) as error:
-        fail(f"bad log {log}: {error}" if isinstance(error, LogError) else str(error))
-    if json_output:
-        print(json.dumps(found.to_dict()))
-    else:
-        print_review(found)
-    if plot is not None:
-        write_plot(found, plot, quiet=json_output)
-    if puzzles is not None:
-        write_puzzles(found, records[0], log, puzzles, quiet=json_output)
+        fail(f"bad log {path}: {error}" if isinstance(error, LogError) else str(error))
 
 
-def write_puzzles(found: Review, header: dict[str, object], log: Path, path: Path, *, quiet: bool) -> None:
-    """The review's clear mistakes as puzzles, one JSON line each; say how many and where."""
+def _review_many(
+    job: ReviewJob, logs: Sequence[Sequence[dict[str, object]]], paths: list[Path], backend: Backend
+) -> list[Review]:
+    """Every log of a folder on the chosen backend (``solver.runs``), in file order."""
+    for records, path in zip(logs, paths, strict=True):
+        checked = replay(records)
+        if checked.mismatches:
+            fail(f"bad log {path}: the log does not replay: {checked.mismatches[0]}")
+    columns = (TextColumn("reviewing games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with (
+            interruptible("review"),
+            Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar,
+        ):
+            task = bar.add_task("review", total=len(logs))
+            return run_indexed(
+                review_logs,
+                job,
+                logs,
+                backend=backend,
+                chunk_size=1,
+                on_chunk=lambda _chunk, done: bar.advance(task, len(done)),
+            )
+    except (LogError, ValueError) as error:
+        fail(str(error))
+
+
+def write_puzzles(
+    reviewed: Sequence[tuple[Review, Sequence[dict[str, object]], Path]], path: Path, *, quiet: bool
+) -> None:
+    """The reviews' clear mistakes as puzzles, one JSON line each; say how many and where."""
     from solver.game.mistakes import mistake_puzzles
 
-    described = header.get("settings")
-    assert isinstance(described, dict)  # review() replayed the log
-    settings = GameSettings.from_description(described)
-    made = mistake_puzzles(found, settings.variant, game={"log": log.name, "seed": header.get("seed")})
+    made = []
+    for found, records, log in reviewed:
+        header = records[0]
+        described = header.get("settings")
+        assert isinstance(described, dict)  # review() replayed the log
+        settings = GameSettings.from_description(described)
+        made.extend(
+            mistake_puzzles(found, settings.variant, game={"log": log.name, "seed": header.get("seed")})
+        )
     try:
         with path.open("w", encoding="utf-8") as stream:
             for puzzle in made:

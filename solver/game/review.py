@@ -95,6 +95,7 @@ from solver.game.settings import GameSettings
 from solver.game.stats import Interval
 from solver.game.view import PlayerView
 from solver.position import Hand
+from solver.runs import Chunk
 
 __all__ = [
     "ACCURACY_SCALE",
@@ -105,11 +106,13 @@ __all__ = [
     "Decision",
     "DrawLuck",
     "Review",
+    "ReviewJob",
     "SeatSummary",
     "accuracy",
     "band_of",
     "decision_accuracy",
     "review",
+    "review_logs",
 ]
 
 Band = Literal["ok", "inaccuracy", "mistake", "blunder"]
@@ -561,3 +564,31 @@ def review(
             )
         )
     return Review(players, tuple(decisions), tuple(summaries), time.perf_counter() - started, tuple(draws))
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewJob:
+    """The settings of a batch of reviews (``review_logs``): what every log is reviewed with."""
+
+    seats: tuple[int, ...] | None = None
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+    budget_seconds: float | None = None
+    luck: bool = True
+
+
+def review_logs(job: ReviewJob, chunk: Chunk[Sequence[dict[str, object]]]) -> list[Review]:
+    """The reviews of one chunk of parsed logs, in order: the task ``solver.runs`` runs, so
+    a folder of logs reviews alike in this process, a local pool or a Dask cluster (each
+    review's deals come from its own log and the seed alone)."""
+    return [
+        review(
+            records,
+            seats=job.seats,
+            samples=job.samples,
+            seed=job.seed,
+            budget_seconds=job.budget_seconds,
+            luck=job.luck,
+        )
+        for records in chunk.items
+    ]
