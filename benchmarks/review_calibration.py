@@ -79,6 +79,10 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
                     "low": decision.loss.low,
                     "high": decision.loss.high,
                     "band": decision.band,
+                    "phase": decision.phase,
+                    "made": decision.made.split(" ")[0],
+                    "advised": decision.advised_kind,
+                    "samples": decision.samples,
                 }
                 for decision in found.decisions
             ]

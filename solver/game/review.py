@@ -1,16 +1,21 @@
 """Review of a logged game: each decision of the chosen seats against the advised one.
 
-``review(records, seats=..., budget_seconds=...)`` replays a game log (``solver.game.log``)
-and, before each action of a reviewed seat where the player had a choice, evaluates the
-options the advice weighs (``solver.game.advice``) *and the move made*, in the same
-sampled deals: the **expected loss** of the move is the best option's mean value minus
-the move's (0 when the move was the best), with its paired 95% interval.
+``review(records, seats=...)`` replays a game log (``solver.game.log``) and, before each
+action of a reviewed seat where the player had a choice, weighs the coach's options
+(``solver.game.candidates.REVIEW_SET``: the search bot's candidates, one more play and
+the knock as a choice of its own) *and the move made* in the same sampled deals, with
+the evaluator of the search bot and the advice (``solver.game.evaluator``), the other
+players modelled as the bot would have seen them (``solver.game.opponents``, fed every
+view of the seat): the **expected loss** of the move is the best option's mean value
+minus the move's (0 when the move was the best), with its paired 95% interval.  A
+decision whose loss is at least the inaccuracy floor but whose interval still reaches 0
+gets more deals (``MORE_SAMPLES``), so an error is called where the deals show it.
 
 Decisions:
 
-- a meld decision with a legal play: the advice's plays, the draw (or pass), and the
-  play made if the advice did not list it.  A play is judged by its cards alone (the
-  better of its knock or pass variants): whether to knock after it is the next decision;
+- a meld decision with a legal play: the options, the draw (or pass), and the play made
+  if no option plays the same cards.  A play is judged by its cards alone (the better
+  of its knock or pass variants): whether to knock after it is the next decision;
 - a knock decision: knock or pass.
 
 A decision without a choice (no legal play; a play that goes out, which always wins the
@@ -29,9 +34,11 @@ blunder      35 or more
 ===========  ==============
 
 (5 points is about the spread between close options; 35 is more than a whole round's
-win bonus.)  The summary per seat: the decisions reviewed, the count in each band, the
-error rate (decisions not ``ok`` per decision), the mean and total expected loss, and
-the luck of the draws.
+win bonus.)  A loss whose interval reaches 0 is ``ok`` whatever its estimate: the deals
+cannot tell the move from the advised one.  The summary per seat: the decisions
+reviewed, the **accuracy** (``accuracy``: the mean of ``100 * exp(-loss / 20)``, lichess's
+shape in our value units), the count in each band, the error rate (decisions not ``ok``
+per decision), the mean and total expected loss, and the luck of the draws.
 
 Luck of the draws, apart from the decisions' cost (``luck=True``, the default): in the
 draw-first variants (Manipulation Rummy) every card a reviewed seat draws during its
