@@ -35,13 +35,9 @@ def _input_error(error: ValueError) -> Exception:
     are, anything else as an ``InputError`` (422) naming the problem."""
     if isinstance(error, NotationError | PositionError):
         return error
-    field = (
-        "unseen"
-        if isinstance(error, UnseenError)
-        else "position"
-        if isinstance(error, EmptyHandError)
-        else None
-    )
+    if isinstance(error, EmptyHandError):
+        return InputError(str(error), kind="empty_hand", field="position")
+    field = "unseen" if isinstance(error, UnseenError) else None
     return InputError(str(error), field=field)
 
 
