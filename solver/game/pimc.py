@@ -32,13 +32,16 @@ Candidates at a meld decision (when the hint engine finds a play):
 - ``best``: the best play (fewest points left), what ``greedy`` plays;
 - ``draw``: decline and take the next draw (where a draw is allowed);
 - ``hold``: smaller plays that keep cards back: the best play that keeps the hand's
-  jokers, and for the largest (``max_holds``) groups of hand cards the
+  jokers, and for the largest (``candidates.BOT_SET.holds``) group of hand cards the
   best play lays in one meld, the best play of the hand without those cards.  Not
   against a player the opponent model calls a hoarder: such a player ends rounds
   suddenly (it goes out or knocks in one play), and the settled rollouts, which count
   held cards at what a later play would leave, rate holding too well there.  Measured
   on 100 pairs (seed 7): against ``hoarder`` 56% with hold candidates, 66% without, and
   40.5% with three of them; with both continuations (above) 75.5% with one, 80% without.
+  Those measurements were made while a hold-back's held cards still vanished from its
+  rollouts (fixed in ``solver.game.candidates``); the README's strength table is
+  re-measured with the fix.
 
 Candidates at a knock decision: ``knock`` (scored at once against each guessed hand) and
 ``pass`` (played on).  No search where there is no choice: no legal play (decline), a
