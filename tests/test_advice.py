@@ -183,3 +183,16 @@ def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
         assert view.phase == "meld" and view.draws_left == 2
         assert hint(view.position, variant=view.variant).has_play
     assert [str(v.position) for v in views] == [str(v.position) for v in mid_game_views(5, 2, 4)]
+
+
+def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
+    """Bonferroni over the looks: the advice reads its deals at 64 and 128 (97.5% each),
+    the review at 16, 32 and 64 (98.3% each); one look keeps 95%."""
+    from solver.game.advice import looks, looks_confidence
+
+    assert looks(64, 128) == 2 and looks_confidence(64, 128) == pytest.approx(0.975)
+    assert looks(16, 64) == 3 and looks_confidence(16, 64) == pytest.approx(1 - 0.05 / 3)
+    assert looks(16, None) == 1 and looks_confidence(16, None) == pytest.approx(0.95)
+    assert looks(3, 6) == 2
+    found = quick(MID_GAME)
+    assert found.confidence == pytest.approx(0.975) and found.to_dict()["confidence"] == 0.975

@@ -12,12 +12,12 @@ function number(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-/** "12.3 (95%: 8.1 to 16.5)"; a bound the service could not compute (null) reads "?". */
-function interval(range, format = number) {
+/** "12.3 (97.5%: 8.1 to 16.5)"; a bound the service could not compute (null) reads "?". */
+function interval(range, format = number, level = "95%") {
   const bound = (value) => (value === null || value === undefined ? "?" : format(value));
   const box = el("span", "interval-value");
   box.append(el("span", "estimate", format(range.estimate)), " ");
-  box.append(el("span", "interval", `(95%: ${bound(range.low)} to ${bound(range.high)})`));
+  box.append(el("span", "interval", `(${level}: ${bound(range.low)} to ${bound(range.high)})`));
   return box;
 }
 
@@ -61,7 +61,7 @@ function tableAfter(option) {
   return box;
 }
 
-function optionItem(option, index) {
+function optionItem(option, index, level) {
   const item = el("li", "advice-option");
   item.dataset.label = option.label;
   const head = el("p", "advice-head");
@@ -74,10 +74,10 @@ function optionItem(option, index) {
     dd.append(value);
     figures.append(el("dt", "", name), dd);
   };
-  add("Expected value", interval(option.value), "advice-value");
-  add("Round points", interval(option.points), "advice-points");
-  add("Win chance of the round", interval(option.win, percent), "advice-win");
-  if (index > 0) add("Given up against the best", interval(option.loss), "advice-loss");
+  add("Expected value", interval(option.value, number, level), "advice-value");
+  add("Round points", interval(option.points, number, level), "advice-points");
+  add("Win chance of the round", interval(option.win, percent, level), "advice-win");
+  if (index > 0) add("Given up against the best", interval(option.loss, number, level), "advice-loss");
   item.append(head, figures);
   if (option.kind === "play" && option.table !== null) item.append(tableAfter(option));
   return item;
@@ -119,18 +119,20 @@ export function renderAdvice(root, data) {
   const heading = el("h2", "", "The options of the turn, best first");
   heading.id = "advice-heading";
   heading.tabIndex = -1;
+  const level = `${Number((100 * data.confidence).toFixed(1))}%`;
   const how = el(
     "p",
     "help",
     `Each option played out in the same ${data.samples} sampled deals of the unseen ${term("cards")}, ` +
       "as our search bot weighs its choices (three more turns, your later turns played greedily or " +
       "holding melds back, whichever is worth more). Value: round points plus 25 for the round won " +
-      "or lost (and 100 for a game); intervals at 95%. \"About as good\": the deals cannot tell " +
+      `or lost (and 100 for a game); intervals at ${level}, so that 95% holds over the looks of ` +
+      "sequential sampling. \"About as good\": the deals cannot tell " +
       "that option from the best.",
   );
   const list = el("ol", "advice-options");
   list.id = "advice-options";
-  data.options.forEach((option, index) => list.append(optionItem(option, index)));
+  data.options.forEach((option, index) => list.append(optionItem(option, index, level)));
   const facts = el("div", "advice-facts-box");
   facts.append(el("h3", "", "Game facts used"), factsList(data));
   const note = el(

@@ -92,7 +92,8 @@ def print_advice(found: Advice) -> None:
         )
     )
     table = RichTable(
-        title=f"Options, best first ({found.samples} deals, 95% intervals)",
+        title=f"Options, best first ({found.samples} deals, {100 * found.confidence:g}% intervals: "
+        "95% over the looks)",
         title_justify="left",
     )
     table.add_column("#", justify="right")

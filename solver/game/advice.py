@@ -88,7 +88,8 @@ CONFIDENCE = 0.95
 TIE_MARGIN = 5.0
 """Value points under which two options count as about as good: the review's inaccuracy
 floor.  While the runner-up's loss interval reaches both 0 and this margin, the advice
-plays more deals (``undecided``), up to twice ``samples``."""
+plays twice the deals (``undecided``), once: two looks, so each interval is at 97.5%
+(``looks_confidence``)."""
 
 
 class AdviceError(ValueError):
@@ -219,6 +220,8 @@ class Advice:
     seconds: float
     budget_seconds: float
     stopped_by_budget: bool = field(default=False)
+    confidence: float = CONFIDENCE
+    """The confidence of each interval: 95% shared among the looks of sequential sampling."""
 
     @property
     def best(self) -> Option:
@@ -234,7 +237,7 @@ class Advice:
             "seconds": round(self.seconds, 3),
             "budget_seconds": self.budget_seconds,
             "stopped_by_budget": self.stopped_by_budget,
-            "confidence": CONFIDENCE,
+            "confidence": round(self.confidence, 4),
         }
 
 
@@ -375,8 +378,8 @@ def deal_key(position: Position, facts: Facts, seed: int) -> str:
     return f"advise|seed {seed}|{position}|{sorted(told.items())}"
 
 
-def mean_interval(values: Sequence[float]) -> Interval:
-    """The mean of ``values`` with its Student-t interval at ``CONFIDENCE`` (unbounded for
+def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
+    """The mean of ``values`` with its Student-t interval at ``confidence`` (unbounded for
     one value, a point for values all equal)."""
     n = len(values)
     centre = statistics.fmean(values)
@@ -387,7 +390,7 @@ def mean_interval(values: Sequence[float]) -> Interval:
         return Interval(centre, centre, centre)
     from scipy.stats import t as student_t  # type: ignore[import-untyped]  # slow to import: on first use
 
-    half = float(student_t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * spread / math.sqrt(n)
+    half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * spread / math.sqrt(n)
     return Interval(centre, centre - half, centre + half)
 
 
@@ -459,6 +462,7 @@ def advise(
         more=undecided,
         most=2 * samples,
     )
+    level = looks_confidence(samples, 2 * samples)
     return Advice(
         position=pos,
         facts=facts,
@@ -468,6 +472,7 @@ def advise(
         seconds=time.perf_counter() - started,
         budget_seconds=budget_seconds,
         stopped_by_budget=stopped,
+        confidence=level,
     )
 
 
@@ -484,9 +489,14 @@ def evaluate(
 ) -> tuple[tuple[Option, ...], int, bool]:
     """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``:
     ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least, and
-    more, up to ``most``, while ``more(options)`` says the question is open); the options
-    best first (a play that goes out before all else: it ends the round at once), the
-    deals played, and whether the budget stopped them."""
+    more, doubling up to ``most``, while ``more(options)`` says the question is open); the
+    options best first (a play that goes out before all else: it ends the round at once),
+    the deals played, and whether the budget stopped them.
+
+    Every interval is at ``looks_confidence(samples, most)``: a verdict may be read at
+    each doubling, so each look gets its share of the 5% (Bonferroni), and the whole
+    procedure calls a difference that is not there at most 5% of the time."""
+    level = looks_confidence(samples, most if more is not None else None)
     weighed, stopped = weigh(
         view,
         candidates,
@@ -496,15 +506,33 @@ def evaluate(
         others=others,
         budget_seconds=budget_seconds,
         min_deals=MIN_SAMPLES,
-        more=None if more is None else (lambda found: more(rank(found))),
+        more=None if more is None else (lambda found: more(rank(found, level))),
         most=most,
+        step=None,
     )
-    ranked = rank(weighed)
+    ranked = rank(weighed, level)
     return ranked, len(weighed[0].values), stopped
 
 
-def rank(weighed: Sequence[Outcomes]) -> tuple[Option, ...]:
-    """The options best first, each with its intervals and its loss against the best."""
+def looks(samples: int, most: int | None) -> int:
+    """How many times sequential sampling may read the deals: at ``samples``, then at
+    each doubling up to ``most``."""
+    count, played = 1, samples
+    while most is not None and played < most:
+        played = min(2 * played, most)
+        count += 1
+    return count
+
+
+def looks_confidence(samples: int, most: int | None) -> float:
+    """The confidence of each look's intervals so that all the looks together keep
+    ``CONFIDENCE`` (Bonferroni)."""
+    return 1 - (1 - CONFIDENCE) / looks(samples, most)
+
+
+def rank(weighed: Sequence[Outcomes], confidence: float = CONFIDENCE) -> tuple[Option, ...]:
+    """The options best first, each with its intervals (at ``confidence``) and its loss
+    against the best."""
     played = len(weighed[0].values)
     order = sorted(
         range(len(weighed)),
@@ -514,13 +542,13 @@ def rank(weighed: Sequence[Outcomes]) -> tuple[Option, ...]:
     ranked: list[Option] = []
     for i in order:
         mine = weighed[i]
-        loss = mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)])
+        loss = mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)], confidence)
         ranked.append(
             Option(
                 candidate=mine.candidate,
-                value=mean_interval(mine.values),
-                points=mean_interval(mine.points),
-                win=wilson_interval(sum(mine.wins), played, confidence=CONFIDENCE),
+                value=mean_interval(mine.values, confidence),
+                points=mean_interval(mine.points, confidence),
+                win=wilson_interval(sum(mine.wins), played, confidence=confidence),
                 loss=loss,
                 about_as_good=mine is top or loss.low <= 0,
                 continuation=EVALUATOR.continuation_name(mine.continuation),

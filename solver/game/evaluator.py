@@ -195,7 +195,7 @@ def weigh(
     min_deals: int = 1,
     more: Callable[[list[Outcomes]], bool] | None = None,
     most: int | None = None,
-    step: int = 8,
+    step: int | None = 8,
 ) -> tuple[list[Outcomes], bool]:
     """Play every candidate in deals ``0 .. deals-1`` with every continuation; the
     outcomes in the candidates' order (each with its best continuation) and whether
@@ -203,7 +203,8 @@ def weigh(
     says so in its output, since where the clock stops depends on the machine).
 
     Sequential sampling: while ``more(outcomes)`` says the deals so far leave the
-    question open, ``step`` more deals are played, up to ``most`` in all.  The rule sees
+    question open, ``step`` more deals are played (None: as many as so far, doubling),
+    up to ``most`` in all.  The rule sees
     only the outcomes, which come from the deals alone, so the number of deals played is
     as reproducible as the rest."""
     started = time.perf_counter()
@@ -249,8 +250,9 @@ def weigh(
     played = deals
     limit = deals if most is None else most
     while not stopped and more is not None and played < limit and more(weighed):
-        stopped = play(played, min(played + step, limit))
-        played = min(played + step, limit)
+        upto = min(played + (played if step is None else step), limit)
+        stopped = play(played, upto)
+        played = upto
         weighed = outcomes()
     return weighed, stopped
 
