@@ -196,3 +196,15 @@ def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
     assert looks(3, 6) == 2
     found = quick(MID_GAME)
     assert found.confidence == pytest.approx(0.975) and found.to_dict()["confidence"] == 0.975
+
+
+def test_nothing_is_about_as_good_as_going_out() -> None:
+    found = quick(DONE_WHEN, players=2, samples=8)
+    assert found.best.hint is not None and found.best.hint.goes_out
+    assert not any(option.about_as_good for option in found.options[1:])
+    assert found.best.describe().endswith("to go out")
+
+
+def test_option_labels_name_one_option_each() -> None:
+    labels = [option.label for option in quick(MID_GAME).options]
+    assert len(labels) == len(set(labels)), labels

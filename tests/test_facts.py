@@ -83,3 +83,17 @@ def test_an_empty_hand_has_one_answer_everywhere() -> None:
             assert answer.status_code == 422
             error = answer.json()["error"]
             assert (error["type"], error["field"], error["message"]) == ("empty_hand", "position", EMPTY_HAND)
+
+
+def test_an_empty_hand_in_json_is_json() -> None:
+    runner = CliRunner()
+    for command in ("analyze", "advise"):
+        done = runner.invoke(app, [command, "Kh Kd Kc /", "--json"])
+        assert done.exit_code == 1
+        assert json.loads(done.stdout) == {
+            "position": "Kh Kd Kc /",
+            "empty_hand": True,
+            "message": EMPTY_HAND,
+        }
+    hinted = json.loads(runner.invoke(app, ["hint", "Kh Kd Kc /", "--json"]).stdout)
+    assert (hinted["status"], hinted["goes_out"], hinted["can_knock"]) == ("no_play", False, False)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -98,6 +100,46 @@ def test_a_puzzle_reads_back_and_judges_answers() -> None:
 def test_a_bad_puzzle_file_names_the_line(line: str, message: str) -> None:
     with pytest.raises(PuzzleFileError, match=message):
         read_puzzles([line])
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda d: d["facts"].pop("stock"), "missing field 'facts.stock'"),
+        (lambda d: d["facts"].__setitem__("scores", 3), "facts.scores must list 2"),
+        (lambda d: d["facts"].__setitem__("players", "two"), "facts.players must be a whole number"),
+        (lambda d: d["loss"].pop("estimate"), "missing field 'estimate'"),
+        (lambda d: d.__setitem__("loss", 5), "loss must be an object"),
+        (lambda d: d["loss"].__setitem__("low", "x"), "loss must hold numbers"),
+        (lambda d: d.__setitem__("solution", [1]), "solution must be an object"),
+        (lambda d: d.__setitem__("game", 7), "game must be an object"),
+        (lambda d: d.__setitem__("phase", "draw"), "phase must be meld or knock"),
+    ],
+)
+def test_every_bad_field_is_named_not_a_traceback(
+    spoil: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "blunder")), Variant.manipulation(players=2), game={}
+    )
+    data = puzzle.to_dict()
+    spoil(data)
+    with pytest.raises(PuzzleFileError, match=message):
+        read_puzzles([json.dumps(data)])
+
+
+def test_only_the_moves_of_the_turn_are_answers() -> None:
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "mistake", kind="draw", table=None)),
+        Variant.manipulation(players=2),
+        game={},
+    )
+    assert judge(puzzle, "draw").right
+    refused = judge(puzzle, "pass")
+    assert not refused.legal and "only play or draw" in refused.message, "draws are left: no pass"
+    final = MistakePuzzle.from_dict({**puzzle.to_dict(), "facts": {**FACTS, "draws_left": 0}})
+    assert not judge(final, "draw").legal and judge(final, "pass").legal
+    assert "answer with draw, pass or knock" in judge(puzzle, "foo").message
 
 
 def test_an_illegal_advised_play_is_refused() -> None:

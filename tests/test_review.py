@@ -381,3 +381,22 @@ def test_cli_folder_errors_are_one_line_exit_2(tmp_path: Path, log_text: str) ->
     (tmp_path / "b.jsonl").write_text("not json\n", encoding="utf-8")
     bad = runner.invoke(app, ["review", str(tmp_path)])
     assert bad.exit_code == 2 and "b.jsonl" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
+    """Going out is not reviewed (nothing beats it); not going out when one could is."""
+    from gamescript import scripted
+
+    from solver.engine import hint
+    from solver.game import Draw, Play
+    from solver.game.review import _decision_candidates
+
+    state = scripted(GameSettings.manipulation(2), ["Kh Kd", "As"], "Kc 5d 9d", dealer=1)
+    view = state.view(0)
+    out = hint(view.position)
+    assert out.goes_out
+    assert _decision_candidates(view, Play(out.table), 5.0) is None
+    judged = _decision_candidates(view, Draw(), 5.0)
+    assert judged is not None
+    candidates, made = judged
+    assert made == ["draw"] and any(c.found is not None and c.found.goes_out for c in candidates)

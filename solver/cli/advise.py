@@ -80,8 +80,9 @@ def print_advice(found: Advice) -> None:
         + ", ".join(
             [
                 f"{facts.variant}",
-                fact("players", f"{facts.players} players")
-                + f" ({facts.decks} deck{'s' if facts.decks != 1 else ''}, {facts.jokers} joker"
+                f"{facts.players} players ("
+                + ("assumed; " if "players" in assumed else "")
+                + f"{facts.decks} deck{'s' if facts.decks != 1 else ''}, {facts.jokers} joker"
                 + f"{'s' if facts.jokers != 1 else ''})",
                 fact("hand_sizes", "hands " + ",".join(map(str, facts.hand_sizes))),
                 fact("stock", f"stock {facts.stock}"),
@@ -187,7 +188,7 @@ def advise_command(
     rules, assumed = load_variant_for(variant, players, position, load_unseen(unseen) or ())
     pos = load_position(position, rules)
     if not len(pos.hand):
-        say_empty_hand()
+        say_empty_hand(pos, json_output=json_output)
     if not 0 < budget <= MAX_BUDGET:
         fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
     if not 1 <= samples <= MAX_SAMPLES:

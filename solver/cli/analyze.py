@@ -133,7 +133,7 @@ def analyze_command(
     rules, assumed = load_variant_for(variant, players, position, unseen_pieces or ())
     pos = load_position(position, rules)
     if not len(pos.hand):
-        say_empty_hand()
+        say_empty_hand(pos, json_output=json_output)
     check_time_limit(time_limit)
     if cap < 1:
         fail(f"--cap must be at least 1, not {cap}")

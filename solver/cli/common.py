@@ -6,6 +6,7 @@ Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -192,9 +193,13 @@ def load_variant_for(
     return variant, assumed
 
 
-def say_empty_hand() -> NoReturn:
-    """The one answer for an empty hand (``solver.facts.EMPTY_HAND``), exit 1: nothing to play."""
-    out.print(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", markup=False)
+def say_empty_hand(position: Position, *, json_output: bool = False) -> NoReturn:
+    """The one answer for an empty hand (``solver.facts.EMPTY_HAND``), exit 1: nothing to
+    play; with ``--json`` as an object (stdout holds JSON only)."""
+    if json_output:
+        print(json.dumps({"position": str(position), "empty_hand": True, "message": EMPTY_HAND}))
+    else:
+        out.print(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", markup=False)
     raise typer.Exit(1)
 
 

@@ -116,7 +116,7 @@ def play_mistakes(path: Path, *, play: bool, json_output: bool, solutions: bool)
                 continue
             answered += 1
             right += verdict.right
-            out.print(("Right: " if verdict.right else "Not the advice: ") + verdict.message, markup=False)
+            out.print(("Right: " if verdict.right else "Not quite: ") + verdict.message, markup=False)
             if not verdict.right:
                 _show_answer(puzzle)
             break
@@ -126,4 +126,5 @@ def play_mistakes(path: Path, *, play: bool, json_output: bool, solutions: bool)
 
 
 def _finish(right: int, answered: int, total: int) -> None:
-    out.print(f"{right} of {answered} answered right ({total} puzzles)", markup=False)
+    plural = "" if total == 1 else "s"
+    out.print(f"{right} of {answered} answered right ({total} puzzle{plural})", markup=False)

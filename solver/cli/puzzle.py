@@ -204,6 +204,11 @@ def puzzle_command(
     if from_file is not None:
         from solver.cli.mistakes import play_mistakes
 
+        if play and json_output:
+            fail("--json prints the puzzles; it cannot be combined with --play")
+        if count != 1 or seed is not None or difficulty != "medium":
+            fail("--count, --difficulty and --seed make new puzzles; --from plays the puzzles of a file")
+
         play_mistakes(from_file, play=play, json_output=json_output, solutions=not no_solutions)
         return
     if play:

@@ -49,7 +49,11 @@ def print_review(found: Review) -> None:
     summary = RichTable(title="Summary", title_justify="left")
     headings = ("seat", "player", "n", "acc", "ok", "inacc", "mist", "blund", "err", "loss/n", "luck")
     for heading in headings:
-        summary.add_column(heading, justify="left" if heading == "player" else "right")
+        summary.add_column(
+            heading,
+            justify="left" if heading == "player" else "right",
+            overflow="fold" if heading == "player" else "ellipsis",
+        )
     for seat in found.summaries:
         bands = seat.to_dict()["bands"]
         summary.add_row(
@@ -60,16 +64,17 @@ def print_review(found: Review) -> None:
             *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
             f"{100 * seat.error_rate:.0f}%",
             f"{seat.mean_loss:.1f}",
-            f"{seat.luck:+.0f}/{seat.draws}" if seat.draws else "-",
+            f"{seat.luck:+.0f}" if seat.draws else "-",
         )
     out.print(summary)
     thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
     out.print(
         f"loss: expected value given up against the advised option (bands: {thresholds}; ≈: the deals "
-        "cannot tell the move from the advised one, so it is ok); n: decisions with a choice; acc: accuracy, "
-        f"the mean of 100 x exp(-loss / {ACCURACY_SCALE:g}) over the decisions (0 to 100); "
-        "err: decisions not ok, per decision; luck/draws: the measured draws' expected value after minus "
-        "before, summed, and their count."
+        "cannot tell the move from the advised one, so it is ok; a blank advised cell: the move made was "
+        "the advice); n: decisions with a choice; acc: accuracy, the mean of 100 x exp(-loss / "
+        f"{ACCURACY_SCALE:g}) over the decisions (0 to 100; every expected loss counts, the ≈ ones "
+        "too, so a seat with no error can score below 100); err: decisions not ok, per decision; "
+        "luck: the measured draws' expected value after minus before, summed (their count in --json)."
     )
     cut = sum(decision.cut for decision in found.decisions)
     if cut:
@@ -123,7 +128,7 @@ def review_command(
         bool,
         typer.Option(
             "--luck/--no-luck",
-            help="Measure the luck of each draw apart from the decisions' cost (about doubles the time).",
+            help="Measure the luck of each draw apart from the decisions' cost (--no-luck: 40% faster).",
         ),
     ] = True,
     puzzles: Annotated[

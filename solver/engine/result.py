@@ -77,7 +77,10 @@ class Hint:
     @property
     def can_knock(self) -> bool:
         """Whether the hand left may knock: at or under the variant's threshold
-        (and, with ``knock_only_after_meld``, only after a meld)."""
+        (and, with ``knock_only_after_meld``, only after a meld).  An empty hand has gone
+        out (``solver.facts.EMPTY_HAND``): nothing to knock with."""
+        if not len(self.position.hand):
+            return False
         return self.variant.may_knock(self.hand_points, melded=self.has_play)
 
     def plan(self) -> Plan | None:

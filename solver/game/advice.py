@@ -550,7 +550,8 @@ def rank(weighed: Sequence[Outcomes], confidence: float = CONFIDENCE) -> tuple[O
                 points=mean_interval(mine.points, confidence),
                 win=wilson_interval(sum(mine.wins), played, confidence=confidence),
                 loss=loss,
-                about_as_good=mine is top or loss.low <= 0,
+                # Going out is first by rule (it ends the round won): nothing is as good.
+                about_as_good=mine is top or (loss.low <= 0 and not goes_out(top.candidate.found)),
                 continuation=EVALUATOR.continuation_name(mine.continuation),
                 lines=mine.lines,
             )

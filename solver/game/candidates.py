@@ -104,7 +104,8 @@ class Candidate:
             return self.kind
         cards = " ".join(str(piece) for piece in self.played)
         after = {True: ", then knock", False: ", then do not knock", None: ""}[self.knock]
-        return f"play {cards}{after}"
+        out = " to go out" if self.found.goes_out else ""
+        return f"play {cards}{out}{after}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +209,18 @@ def hold_backs(
     for group in groups[:holds]:
         if len(group) == len(best.played):
             continue
-        kept = Counter(view.hand.pieces)
-        kept.subtract(group)
-        part = best_play(view, hand=Hand.of(kept.elements()), time_limit=time_limit)
+        rest = Counter(view.hand.pieces)
+        rest.subtract(group)
+        part = best_play(view, hand=Hand.of(rest.elements()), time_limit=time_limit)
         found.append(("hold:meld", rebase(view, part)))
-    return [(label, play) for label, play in found if play.has_play]
+    kept = [(label, play) for label, play in found if play.has_play]
+    # Labels name one option each: a second group held back is hold:meld2.
+    seen: Counter[str] = Counter()
+    labelled: list[tuple[str, Hint]] = []
+    for label, play in kept:
+        seen[label] += 1
+        labelled.append((label if seen[label] == 1 else f"{label}{seen[label]}", play))
+    return labelled
 
 
 def meld_candidates(

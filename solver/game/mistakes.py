@@ -111,7 +111,11 @@ class MistakePuzzle:
             "table": str(self.position.table),
             "hand": [str(piece) for piece in self.position.hand],
             "phase": self.phase,
-            "facts": self.facts,
+            "facts": {
+                **self.facts,
+                "hand_sizes": list(self.facts["hand_sizes"]),
+                "scores": list(self.facts["scores"]),
+            },
             "question": self.question(),
             "made": self.made,
             "solution": solution,
@@ -129,19 +133,30 @@ class MistakePuzzle:
         if data.get("format") != FORMAT:
             raise ValueError(f"unknown format {data.get('format')!r} (this version reads {FORMAT})")
         try:
-            facts = dict(data["facts"])
-            variant = Variant.named(str(data["variant"]), players=int(facts["players"]))
+            facts = _facts(data["facts"])
+            variant = Variant.named(str(data["variant"]), players=facts["players"])
             position = Position.parse(str(data["position"])).validate(variant)
-            solution = dict(data["solution"])
+            solution = data["solution"]
+            if not isinstance(solution, dict):
+                raise ValueError("solution must be an object")
             kind = str(solution["action"])
             table = solution.get("table")
             answer_table = None if table is None else Table.parse(str(table))
-            loss = dict(data["loss"])
+            loss = data["loss"]
+            if not isinstance(loss, dict):
+                raise ValueError("loss must be an object")
+            estimate = _bound(loss["estimate"], math.nan)
+            interval = Interval(
+                estimate, _bound(loss.get("low"), -math.inf), _bound(loss.get("high"), math.inf)
+            )
             phase = str(data["phase"])
+            game = data.get("game") or {}
+            if not isinstance(game, dict):
+                raise ValueError("game must be an object")
         except KeyError as missing:
             raise ValueError(f"missing field {missing}") from None
-        except (TypeError, AttributeError):
-            raise ValueError("a field has the wrong type") from None
+        except (TypeError, AttributeError) as error:
+            raise ValueError(f"a field has the wrong type ({error})") from None
         if phase not in ("meld", "knock"):
             raise ValueError(f"phase must be meld or knock, not {phase!r}")
         if kind not in ("play", "draw", "pass", "knock"):
@@ -149,9 +164,7 @@ class MistakePuzzle:
         if (kind == "play") != (answer_table is not None):
             raise ValueError("a play's answer needs its table, and only a play has one")
         if answer_table is not None:
-            verdict = check_play(
-                position, answer_table, variant=variant, opened=bool(facts.get("opened", True))
-            )
+            verdict = check_play(position, answer_table, variant=variant, opened=bool(facts["opened"]))
             if not verdict.ok:
                 raise ValueError("the answer is not a legal play: " + "; ".join(verdict.reasons))
         return cls(
@@ -163,22 +176,42 @@ class MistakePuzzle:
             answer_kind=kind,
             answer=str(solution.get("description", kind)),
             answer_table=answer_table,
-            loss=Interval(
-                float(loss["estimate"]),
-                _bound(loss.get("low"), -math.inf),
-                _bound(loss.get("high"), math.inf),
-            ),
+            loss=interval,
             band=str(data.get("band", "")),
-            game=dict(data.get("game", {})),
+            game=dict(game),
         )
 
 
+def _whole(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"facts.{name} must be a whole number, not {value!r}")
+    return value
+
+
+def _facts(value: object) -> dict[str, Any]:
+    """A puzzle's facts, checked: players, hand sizes, stock, scores, draws left, opened."""
+    if not isinstance(value, dict):
+        raise ValueError("facts must be an object")
+    facts: dict[str, Any] = {}
+    for name in ("players", "stock", "draws_left"):
+        if name not in value:
+            raise ValueError(f"missing field 'facts.{name}'")
+        facts[name] = _whole(value[name], name)
+    for name in ("hand_sizes", "scores"):
+        numbers = value.get(name)
+        if not isinstance(numbers, list) or len(numbers) != facts["players"]:
+            raise ValueError(f"facts.{name} must list {facts['players']} whole numbers, not {numbers!r}")
+        facts[name] = [_whole(number, name) for number in numbers]
+    facts["opened"] = bool(value.get("opened", True))
+    return facts
+
+
 def _bound(value: object, missing: float) -> float:
-    """An interval's end as written (null: unbounded, ``missing``)."""
-    if value is None:
+    """An interval's figure as written (null: ``missing``, unbounded for an end)."""
+    if value is None and not math.isnan(missing):
         return missing
-    if not isinstance(value, int | float):
-        raise ValueError(f"an interval's end must be a number, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"loss must hold numbers, not {value!r}")
     return float(value)
 
 
@@ -199,7 +232,7 @@ def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) ->
                 variant=variant,
                 position=Position.parse(decision.position),
                 phase=decision.phase,
-                facts=decision.facts,
+                facts=dict(decision.facts),
                 made=decision.made,
                 answer_kind=decision.advised_kind,
                 answer=decision.advised,
@@ -257,16 +290,20 @@ def _played(position: Position, table: Table) -> Counter[str]:
 def judge(puzzle: MistakePuzzle, text: str) -> Verdict:
     """Judge an answer (``draw``, ``pass``, ``knock``, ``play TABLE`` or a bare table)."""
     words = text.strip()
+    how = "answer with draw, pass or knock, or the table after a play (play 7h 8h 9h | ...)"
     if not words:
-        return Verdict(False, False, "no answer given")
+        return Verdict(False, False, f"no answer given: {how}")
     first = words.split()[0].lower()
     try:
         action = parse_action(words if first in ("play", "draw", "pass", "knock") else f"play {words}")
     except ValueError as error:
-        return Verdict(False, False, f"not an answer: {error}")
-    allowed: Sequence[str] = ("knock", "pass") if puzzle.phase == "knock" else ("play", "draw", "pass")
+        return Verdict(False, False, f"not an answer ({error}): {how}")
+    if puzzle.phase == "knock":
+        allowed: Sequence[str] = ("knock", "pass")
+    else:
+        allowed = ("play", "draw") if puzzle.facts.get("draws_left", 0) else ("play", "pass")
     if action.kind not in allowed:
-        return Verdict(False, False, f"{action.kind} is not a move here: {', '.join(allowed)}")
+        return Verdict(False, False, f"{action.kind} is not a move here, only {' or '.join(allowed)}")
     if isinstance(action, Play):
         verdict = check_play(
             puzzle.position,
@@ -276,12 +313,11 @@ def judge(puzzle: MistakePuzzle, text: str) -> Verdict:
         )
         if not verdict.ok:
             return Verdict(False, False, "not a legal play: " + "; ".join(verdict.reasons))
-        if puzzle.answer_table is None:
-            return Verdict(False, True, f"a legal play, but the advice is: {puzzle.answer}")
-        same = _played(puzzle.position, action.table) == _played(puzzle.position, puzzle.answer_table)
-        if same:
-            return Verdict(True, True, "right: that plays the advised cards")
+        if puzzle.answer_table is not None and _played(puzzle.position, action.table) == _played(
+            puzzle.position, puzzle.answer_table
+        ):
+            return Verdict(True, True, f"that plays the advised cards ({puzzle.answer})")
         return Verdict(False, True, f"a legal play, but the advice is: {puzzle.answer}")
     if action.kind == puzzle.answer_kind:
-        return Verdict(True, True, f"right: {puzzle.answer}")
+        return Verdict(True, True, f"that is the advice ({puzzle.answer})")
     return Verdict(False, True, f"the advice is: {puzzle.answer}")

@@ -18,8 +18,9 @@ Decisions:
   of its knock or pass variants): whether to knock after it is the next decision;
 - a knock decision: knock or pass.
 
-A decision without a choice (no legal play; a play that goes out, which always wins the
-round) is not reviewed.
+A decision without a choice (no legal play) is not reviewed, nor a play that goes out
+(it always ends the round with the player's win); a player who could have gone out and
+did not is judged against going out, which ranks first.
 
 Bands of the expected loss, in the value's units (net round points, plus 25 for a
 round won or lost and 100 for a game):
@@ -315,18 +316,21 @@ def _decision_candidates(
     view: PlayerView, action: Action, time_limit: float
 ) -> tuple[list[Candidate], list[str]] | None:
     """The options of the decision and the labels that stand for the move made, or None
-    when the decision has no choice (no legal play, or a play that goes out)."""
+    when the decision has no choice (no legal play), or when the player went out (the
+    best there is; a player who could go out and did not is judged against it)."""
     if view.phase == "knock":
         return knock_candidates(), ["knock" if isinstance(action, Knock) else "pass"]
     if view.phase != "meld":
         return None
     every = meld_candidates(view, REVIEW_SET, time_limit=time_limit)
     plays = [candidate for candidate in every if candidate.found is not None]
-    if not plays or any(goes_out(candidate.found) for candidate in plays):
+    if not plays:
         return None
     if not isinstance(action, Play):
         return every, [candidate.label for candidate in every if candidate.found is None]
     made = made_candidate(view, action, MADE)
+    if goes_out(made.found):
+        return None
     matching = [candidate.label for candidate in plays if candidate.played_key == made.played_key]
     if matching:
         return every, matching
@@ -521,8 +525,8 @@ def review(
                         seat=seat,
                         phase=view.phase,
                         position=str(view.position),
-                        made=str(action) if mine.label == MADE else mine.describe(),
-                        advised=str(action) if best.label == MADE else best.describe(),
+                        made=mine.describe(),
+                        advised=best.describe(),
                         loss=mine.loss,
                         band=band_of(mine.loss),
                         options=len(options),
