@@ -187,7 +187,7 @@ def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
 
 def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
     """Bonferroni over the looks: the advice reads its deals at 64 and 128 (97.5% each),
-    the review at 16, 32 and 64 (98.3% each); one look keeps 95%."""
+    a review allowed three looks at 16, 32 and 64 (98.3% each); one look keeps 95%."""
     from solver.game.advice import looks, looks_confidence
 
     assert looks(64, 128) == 2 and looks_confidence(64, 128) == pytest.approx(0.975)
