@@ -41,9 +41,9 @@ from solver.game.rollout import (
     greedy_action,
     hoarder_action,
     play_out,
+    round_score,
     utility,
 )
-from solver.game.scoring import EndReason, RoundEnd, score_round
 from solver.game.view import PlayerView
 
 __all__ = [
@@ -173,13 +173,8 @@ def play_candidate(
 
 def outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
     """The value, the net round points and whether ``seat`` won, for a rollout played."""
-    settings = state.settings
-    end = state.end
-    if end is None:
-        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
-        end = RoundEnd(reason, state.hand_points())
-    score = score_round(end, settings)
-    others = max(score.scores[s] for s in range(settings.players) if s != seat)
+    score = round_score(state)
+    others = max(score.scores[s] for s in range(state.settings.players) if s != seat)
     return utility(state, seat), float(score.scores[seat] - others), seat in score.winners
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from solver.cards import Card, Joker, Piece
 from solver.engine import Hint, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
-from solver.game.scoring import EndReason, RoundEnd, score_round
+from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
 from solver.position import Hand, Position, Table
@@ -38,6 +38,7 @@ __all__ = [
     "greedy_action",
     "hoarder_action",
     "play_out",
+    "round_score",
     "settle",
     "utility",
 ]
@@ -339,6 +340,17 @@ def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
     return state
 
 
+def round_score(state: Rollout) -> RoundScore:
+    """The round's score as it stands: its end's, or for a round still running the score of
+    counting the hands now (the lowest hand wins the differences: an exhausted or blocked end)."""
+    settings = state.settings
+    end = state.end
+    if end is None:
+        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
+        end = RoundEnd(reason, state.hand_points())
+    return score_round(end, settings)
+
+
 def utility(state: Rollout, seat: int) -> float:
     """What the round as it stands is worth to ``seat``: its round score minus the best
     other player's, plus the bonus weights for winning the round and the game.
@@ -347,11 +359,7 @@ def utility(state: Rollout, seat: int) -> float:
     wins the differences: an exhausted or blocked end).
     """
     settings = state.settings
-    end = state.end
-    if end is None:
-        reason: EndReason = "exhausted" if settings.scoring == "lowest_hand" else "blocked"
-        end = RoundEnd(reason, state.hand_points())
-    score = score_round(end, settings)
+    score = round_score(state)
     others = [s for s in range(settings.players) if s != seat]
     value = float(score.scores[seat] - max(score.scores[s] for s in others))
     won = seat in score.winners
