@@ -190,7 +190,7 @@ def advise_command(
     if not len(pos.hand):
         say_empty_hand(pos, json_output=json_output)
     if not 0 < budget <= MAX_BUDGET:
-        fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
+        fail(f"--budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget:g}")
     if not 1 <= samples <= MAX_SAMPLES:
         fail(f"--samples must be 1 to {MAX_SAMPLES}, not {samples}")
     if seed < 0:

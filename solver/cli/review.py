@@ -154,7 +154,7 @@ def review_command(
     Exit 0 with the review, 2 for bad input or a log that does not replay.
     """
     if budget is not None and not 0 < budget <= MAX_BUDGET:
-        fail(f"--budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget}")
+        fail(f"--budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget:g}")
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
         fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}")
     if seed < 0:

@@ -420,7 +420,9 @@ def advise(
     """
     started = time.perf_counter()
     if not 0 < budget_seconds <= MAX_BUDGET or math.isnan(budget_seconds):
-        raise AdviceError(f"the budget must be between 0 and {MAX_BUDGET:g} seconds, not {budget_seconds}")
+        raise AdviceError(
+            f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}"
+        )
     if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
         raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}")
     if isinstance(seed, bool) or seed < 0:

@@ -81,14 +81,17 @@ class MistakePuzzle:
         return f"Your move: play (give the table after it), or {decline}?"
 
     def link(self) -> str:
-        """The page's address for this position and its facts (the Advice button weighs them)."""
+        """The page's address for this position and its facts (the Advice button weighs
+        them).  The page weighs meld decisions; a knock decision's link carries the position
+        and the hands, without the draws left (the page's default: a turn just begun)."""
         query = {"p": str(self.position), "v": self.variant.name, "players": str(self.facts["players"])}
         sizes = self.facts.get("hand_sizes", [])
         if len(sizes) > 1:
             query["hand_sizes"] = ",".join(map(str, sizes[1:]))
         query["stock"] = str(self.facts["stock"])
         query["scores"] = ",".join(map(str, self.facts["scores"]))
-        query["draws_left"] = str(self.facts["draws_left"])
+        if self.phase == "meld":
+            query["draws_left"] = str(self.facts["draws_left"])
         return "/?" + urlencode(query)
 
     def to_dict(self) -> dict[str, Any]:
