@@ -321,6 +321,7 @@ async function main() {
   players.addEventListener("change", useVariant);
   for (const id of ["objective", "keep-jokers", "not-opened"]) $(id).addEventListener("change", remember);
   $("unseen").addEventListener("input", remember);
+  for (const id of FACT_FIELDS) $(id).addEventListener("input", remember);
 
   function busy(button, words) {
     for (const other of document.querySelectorAll(".entry-actions button")) other.disabled = true;
