@@ -62,9 +62,10 @@ other players' turns, whose own luck and decisions cannot be told apart from it,
 is not measured.  Both sides follow the same policy after the draw, so an average draw
 shows no luck, and what the advised option gains over it stays on the decisions' side.
 The deals assume the unseen cards uniformly spread (no inference from what the other
-players kept), and the luck is measured against that belief.  Both are estimates from sampled deals: the luck's interval adds the
-two estimates' uncertainties (independent samples), and one draw's luck is noisy at
-small ``samples``; the sum over many draws is what to read.  The plot of a review
+players kept), and the luck is measured against that belief.  Both are estimates from
+sampled deals: the luck's interval adds the two estimates' uncertainties (independent
+samples), and one draw's luck is noisy at small ``samples``; the sum over many draws is
+what to read.  The plot of a review
 (``solver.game.review_plot``) draws each decision's advised and made values.
 
 Repeatable: the deals of each evaluation come from the seed, the decision's place in the
