@@ -54,7 +54,7 @@ from solver.engine import DEFAULT_TIME_LIMIT, Hint
 from solver.facts import EmptyHandError, implied_players
 from solver.game.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
-from solver.game.evaluator import EVALUATOR, Deal, Outcomes, deal_from_key, weigh
+from solver.game.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
 from solver.game.rollout import Policy
 from solver.game.settings import GameSettings
 from solver.game.stats import Interval, wilson_interval
@@ -488,6 +488,7 @@ def evaluate(
     others: Mapping[int, Policy] | None = None,
     more: Callable[[tuple[Option, ...]], bool] | None = None,
     most: int | None = None,
+    evaluator: Evaluator = EVALUATOR,
 ) -> tuple[tuple[Option, ...], int, bool]:
     """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``:
     ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least, and
@@ -504,15 +505,15 @@ def evaluate(
         candidates,
         deal,
         samples,
-        evaluator=EVALUATOR,
+        evaluator=evaluator,
         others=others,
         budget_seconds=budget_seconds,
         min_deals=MIN_SAMPLES,
-        more=None if more is None else (lambda found: more(rank(found, level))),
+        more=None if more is None else (lambda found: more(rank(found, level, evaluator))),
         most=most,
         step=None,
     )
-    ranked = rank(weighed, level)
+    ranked = rank(weighed, level, evaluator)
     return ranked, len(weighed[0].values), stopped
 
 
@@ -532,7 +533,9 @@ def looks_confidence(samples: int, most: int | None) -> float:
     return 1 - (1 - CONFIDENCE) / looks(samples, most)
 
 
-def rank(weighed: Sequence[Outcomes], confidence: float = CONFIDENCE) -> tuple[Option, ...]:
+def rank(
+    weighed: Sequence[Outcomes], confidence: float = CONFIDENCE, evaluator: Evaluator = EVALUATOR
+) -> tuple[Option, ...]:
     """The options best first, each with its intervals (at ``confidence``) and its loss
     against the best."""
     played = len(weighed[0].values)
@@ -554,7 +557,7 @@ def rank(weighed: Sequence[Outcomes], confidence: float = CONFIDENCE) -> tuple[O
                 loss=loss,
                 # Going out is first by rule (it ends the round won): nothing is as good.
                 about_as_good=mine is top or (loss.low <= 0 and not goes_out(top.candidate.found)),
-                continuation=EVALUATOR.continuation_name(mine.continuation),
+                continuation=evaluator.continuation_name(mine.continuation),
                 lines=mine.lines,
             )
         )

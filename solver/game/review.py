@@ -95,7 +95,7 @@ from solver.game.candidates import (
     made_candidate,
     meld_candidates,
 )
-from solver.game.evaluator import deal_from_key
+from solver.game.evaluator import EVALUATOR, deal_from_key
 from solver.game.game import Game
 from solver.game.log import LogError, replay
 from solver.game.opponents import OpponentModel
@@ -375,9 +375,13 @@ luck: the better of two noisy means is too high, the more so the fewer the deals
 two sides had different numbers of deals (a check over 337 draws gave -4.8 ±1.3 a draw)."""
 
 
+LUCK_EVALUATOR = replace(EVALUATOR, continuations=(EVALUATOR.continuations[LUCK_LINE],))
+"""The evaluator of the luck's own evaluations: the same rollouts, the one continuation."""
+
+
 def _line(option: Option) -> Interval:
-    """An option's value with the luck's continuation."""
-    return mean_interval(list(option.lines[LUCK_LINE]))
+    """An option's value with the luck's continuation (the only one of a luck evaluation)."""
+    return mean_interval(list(option.lines[LUCK_LINE if len(option.lines) > 1 else 0]))
 
 
 def _playing_on(options: Sequence[Option]) -> Interval | None:
@@ -494,6 +498,7 @@ def review(
             candidates,
             deal,
             samples=max(MIN_SAMPLES, samples // 2) if luck else samples,
+            evaluator=LUCK_EVALUATOR if luck else EVALUATOR,
             budget_seconds=budget_seconds,
             others=policies,
             more=open_question if made_labels else None,
