@@ -18,6 +18,7 @@ from pathlib import Path
 from rich.text import Text
 
 from solver.cli.common import fail, out, print_table, styled_meld, use_faces
+from solver.cli.faces import Verbatim
 from solver.game.mistakes import MistakePuzzle, PuzzleFileError, judge, read_puzzles
 from solver.position import Table
 
@@ -56,7 +57,9 @@ def _show_puzzle(puzzle: MistakePuzzle, number: int, count: int) -> None:
     out.print(Text(f"Puzzle {number} of {count}: a {puzzle.band} ({origin})", style="bold underline"))
     print_table("Table", puzzle.position.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
-    out.print(f"Position: {puzzle.position}", markup=False)
+    # Notation, to paste back into a command (kept as notation for tiles too, and labelled so).
+    label = "Position (notation)" if out.faces.tiles else "Position"
+    out.print(Verbatim(f"{label}: {puzzle.position}"), markup=False)
     out.print(f"Facts: {_facts_line(puzzle)}", markup=False)
     out.print(f"In the game: {puzzle.made}", markup=False)
     out.print(puzzle.question(), markup=False)
