@@ -400,3 +400,25 @@ def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
     assert judged is not None
     candidates, made = judged
     assert made == ["draw"] and any(c.found is not None and c.found.goes_out for c in candidates)
+
+
+def test_the_plot_draws_the_same_round_lines_on_every_panel() -> None:
+    """Round boundaries come from every seat's decisions and draws, not each panel's own
+    points (a seat without a decision in a round used to put its line elsewhere)."""
+    from solver.game.review import Decision, DrawLuck
+    from solver.game.review_plot import _round_boundaries
+    from solver.game.stats import Interval
+
+    def decision(seat: int, action: int, round_number: int) -> Decision:
+        zero = Interval(0.0, 0.0, 0.0)
+        return Decision(round_number, seat, "meld", "/ 2c", "draw", "draw", zero, "ok", 2, 2, action=action)
+
+    luck = DrawLuck(2, 0, "5h", 0.0, 0.0, Interval(0.0, 0.0, 0.0), action=11)
+    found = Review(
+        players=("a", "b"),
+        decisions=(decision(0, 1, 1), decision(1, 6, 1), decision(0, 14, 2)),
+        summaries=(),
+        seconds=0.0,
+        draws=(luck,),
+    )
+    assert _round_boundaries(found) == [(7 + 12) / 2]

@@ -35,14 +35,23 @@ class PlotError(RuntimeError):
     """The plot cannot be drawn (matplotlib missing, or no decision to draw)."""
 
 
-def _round_lines(axes: Axes, events: list[tuple[int, int]]) -> None:
-    """Dotted lines between rounds; ``events`` are (action, round) pairs in game order."""
-    for (action, number), (later, next_number) in pairwise(sorted(events)):
-        if next_number != number:
-            axes.axvline((action + later) / 2, color="lightgray", linestyle=":")
+def _round_boundaries(found: Review) -> list[float]:
+    """Where rounds change, from every reviewed decision and measured draw of every seat
+    (action, round), so that every panel draws the same lines."""
+    events = sorted(
+        {(d.action + 1, d.round_number) for d in found.decisions}
+        | {(d.action + 1, d.round_number) for d in found.draws}
+    )
+    return [(action + later) / 2 for (action, one), (later, two) in pairwise(events) if one != two]
 
 
-def _score_panel(axes: Axes, found: Review, seat: int) -> None:
+def _round_lines(axes: Axes, boundaries: list[float]) -> None:
+    """Dotted lines between rounds, the same on every panel."""
+    for where in boundaries:
+        axes.axvline(where, color="lightgray", linestyle=":")
+
+
+def _score_panel(axes: Axes, found: Review, seat: int, boundaries: list[float]) -> None:
     decisions = [decision for decision in found.decisions if decision.seat == seat]
     summary = next(summary for summary in found.summaries if summary.seat == seat)
     steps = [decision.action + 1 for decision in decisions]
@@ -53,7 +62,7 @@ def _score_panel(axes: Axes, found: Review, seat: int) -> None:
         if marked:
             xs, ys = zip(*marked, strict=True)
             axes.scatter(xs, ys, color=colour, s=40, zorder=3, label=label)
-    _round_lines(axes, [(d.action + 1, d.round_number) for d in decisions])
+    _round_lines(axes, boundaries)
     axes.axhline(0, color="black", linewidth=0.5)
     axes.set_title(
         f"seat {seat} ({summary.player}): expected score at its {summary.decisions} decisions",
@@ -63,7 +72,7 @@ def _score_panel(axes: Axes, found: Review, seat: int) -> None:
     axes.legend(loc="best", fontsize=8)
 
 
-def _luck_panel(axes: Axes, found: Review, seat: int) -> None:
+def _luck_panel(axes: Axes, found: Review, seat: int, boundaries: list[float]) -> None:
     decisions = [decision for decision in found.decisions if decision.seat == seat]
     draws = [draw for draw in found.draws if draw.seat == seat]
     summary = next(summary for summary in found.summaries if summary.seat == seat)
@@ -82,8 +91,7 @@ def _luck_panel(axes: Axes, found: Review, seat: int) -> None:
         color="tab:red",
         label="decisions' cost",
     )
-    events = [(d.action + 1, d.round_number) for d in decisions]
-    _round_lines(axes, events + [(d.action + 1, d.round_number) for d in draws])
+    _round_lines(axes, boundaries)
     axes.axhline(0, color="black", linewidth=0.5)
     axes.set_title(
         f"running sums: luck {summary.luck:+.1f} over {summary.draws} draws, "
@@ -115,9 +123,10 @@ def plot_review(found: Review, path: Path) -> Path:
         2 * len(seats), 1, figsize=(9, 5.6 * len(seats)), squeeze=False, sharex=True
     )
     try:
+        boundaries = _round_boundaries(found)
         for row, seat in enumerate(seats):
-            _score_panel(panels[2 * row][0], found, seat)
-            _luck_panel(panels[2 * row + 1][0], found, seat)
+            _score_panel(panels[2 * row][0], found, seat, boundaries)
+            _luck_panel(panels[2 * row + 1][0], found, seat, boundaries)
         last = panels[-1][0]
         last.set_xlabel("action in the log (game order; dotted lines between rounds)")
         last.xaxis.set_major_locator(MaxNLocator(integer=True))
