@@ -26,11 +26,9 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.cards import Card, Piece
 from solver.game.candidates import Candidate
 from solver.game.deck import piece_counts
 from solver.game.rollout import (
@@ -102,16 +100,18 @@ class Outcomes:
         return statistics.fmean(self.values) if self.values else 0.0
 
 
-def deal_from_seed(
-    view: PlayerView, seeds: Sequence[int], *, others_opened: bool = True, last_card_mine: bool = False
+def _deals(
+    view: PlayerView, rng_of: Callable[[int], random.Random], *, others_opened: bool, last_card_mine: bool
 ) -> Deal:
-    """Deals from a list of integer seeds (the search bot draws them from its generator)."""
-    unseen, in_play = _dealt(view)
+    """Deal ``i`` of ``view`` from the generator ``rng_of(i)``; the unseen cards and the
+    cards in play are worked out once (the same for every deal: ``determinize``'s shortcut)."""
+    unseen = view.unseen()
+    in_play = piece_counts(view.table.pieces + view.hand.pieces + unseen)
 
     def deal(index: int) -> Rollout:
         return determinize(
             view,
-            random.Random(seeds[index]),
+            rng_of(index),
             others_opened=others_opened,
             last_card_mine=last_card_mine,
             unseen=unseen,
@@ -121,11 +121,16 @@ def deal_from_seed(
     return deal
 
 
-def _dealt(view: PlayerView) -> tuple[tuple[Piece, ...], Counter[Card | None]]:
-    """The view's unseen cards and every card in play when all of them are dealt (the
-    same for every deal of the view: ``determinize``'s shortcut)."""
-    unseen = view.unseen()
-    return unseen, piece_counts(view.table.pieces + view.hand.pieces + unseen)
+def deal_from_seed(
+    view: PlayerView, seeds: Sequence[int], *, others_opened: bool = True, last_card_mine: bool = False
+) -> Deal:
+    """Deals from a list of integer seeds (the search bot draws them from its generator)."""
+    return _deals(
+        view,
+        lambda index: random.Random(seeds[index]),
+        others_opened=others_opened,
+        last_card_mine=last_card_mine,
+    )
 
 
 def deal_from_key(
@@ -134,21 +139,12 @@ def deal_from_key(
     """Deals from a text key (the position, the game facts and the seed, as the caller
     writes them) and the deal's index alone: the same key gives the same deals on any
     machine, in any process, whatever else was asked before."""
-
-    unseen, in_play = _dealt(view)
-
-    def deal(index: int) -> Rollout:
-        rng = random.Random(f"{key}|deal {index}")
-        return determinize(
-            view,
-            rng,
-            others_opened=others_opened,
-            last_card_mine=last_card_mine,
-            unseen=unseen,
-            in_play=in_play,
-        )
-
-    return deal
+    return _deals(
+        view,
+        lambda index: random.Random(f"{key}|deal {index}"),
+        others_opened=others_opened,
+        last_card_mine=last_card_mine,
+    )
 
 
 def play_candidate(
