@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from solver.game.actions import Play, parse_action
-from solver.game.review import BANDS, Decision, Review
+from solver.game.review import FLOOR, Decision, Review
 from solver.game.stats import Interval
 from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
@@ -47,7 +47,6 @@ __all__ = [
 FORMAT = 1
 """The version of the mistake-puzzle records."""
 
-FLOORS = {band: least for band, least in BANDS}
 
 
 class PuzzleFileError(ValueError):
@@ -220,7 +219,7 @@ def _bound(value: object, missing: float) -> float:
 
 def clearly_a_mistake(decision: Decision) -> bool:
     """A mistake or blunder whose loss interval lies above the mistake band's floor."""
-    return decision.band in ("mistake", "blunder") and decision.loss.low >= FLOORS["mistake"]
+    return decision.band in ("mistake", "blunder") and decision.loss.low >= FLOOR["mistake"]
 
 
 def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) -> list[MistakePuzzle]:

@@ -132,6 +132,8 @@ BANDS: tuple[tuple[Band, float], ...] = (
     ("ok", 0.0),
 )
 """Each band and the least expected loss that puts a decision in it (module docstring)."""
+FLOOR: dict[Band, float] = dict(BANDS)
+"""The least expected loss of each band, by name."""
 MADE = "made"
 
 
@@ -491,7 +493,7 @@ def review(
         def open_question(options: tuple[Option, ...]) -> bool:
             """The move made might be an error, but the deals cannot tell yet."""
             mine = [option for option in options if option.label in made_labels]
-            return any(o.loss.low <= 0 and o.loss.estimate >= BANDS[-2][1] for o in mine)
+            return any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine)
 
         return evaluate(
             view,
