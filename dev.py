@@ -66,9 +66,10 @@ def run_with_heartbeat(command: Sequence[str], what: str, runner: Runner = run_c
 
 
 def compiled_sources() -> list[Path]:
-    """The C sources of the fast path, in a fixed order."""
+    """The C sources of the fast path (the points program, the search's folder), in a fixed order."""
     folder = ROOT / "solver" / "fastpath"
-    return sorted([*folder.glob("*.c"), *folder.glob("*.h")])
+    patterns = ("*.c", "*.h", "search/*.c", "search/*.h")
+    return sorted(path for pattern in patterns for path in folder.glob(pattern))
 
 
 def ensure_environment(runner: Runner = run_command) -> None:

@@ -26,12 +26,12 @@ from pathlib import Path
 
 import pytest
 from randpos import ace_joker_position, random_options, random_position, twin_joker_position
+from search_spy import searches
 
 import solver.fastpath as fastpath
 from solver.cards import Card, Joker
 from solver.engine import hint
 from solver.exact import best_value
-from solver.fastpath import _search
 from solver.position import Position
 from solver.referee import check_play
 from solver.solution import Solution
@@ -141,16 +141,18 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)
         assert alone == expected, (str(position), options, "cp-sat alone", alone, expected)
-        by_search = search_answer(position, variant, **options)
+        with searches() as made:
+            by_search = search_answer(position, variant, **options)
         if by_search != "n/a":
             assert by_search == expected, (str(position), options, "search alone", by_search, expected)
             alone_checked += 1
-            split += _search.last_splits() > 0
-            priced = search_answer(position, variant, 0, 0, **options)
+            split += made[-1].splits > 0
+            with searches() as made:
+                priced = search_answer(position, variant, 0, 0, **options)
             assert priced == expected, (str(position), options, "search with prices", priced, expected)
-            with_prices += _search.last_priced()
-            resolved += _search.last_resolves() > 0
-            floored += _search.last_points_asked() > 0
+            with_prices += made[-1].priced
+            resolved += made[-1].resolves > 0
+            floored += made[-1].points_asked > 0
         with_play += expected is not None
         searched += engine == "search"
     assert alone_checked > 0.95 * count  # the search alone covers nearly every position
@@ -160,7 +162,7 @@ def cross_check(seed: int, count: int, variant: Variant) -> tuple[int, int]:
     # The search with the linear relaxation's prices from the start, on the same
     # positions (those with three jokers or more are searched without them).
     assert with_prices > 0.8 * alone_checked
-    # ... re-solving them for every state it comes back to (see _search.c's ``solve``).
+    # ... re-solving them for every state it comes back to (see search/solve.c).
     print(f"{variant.name}: {alone_checked} searched, {resolved} re-solved, {floored} with points floors")
     assert resolved > 0.5 * alone_checked
     # ... and, in the positions without jokers, asking the points program there too.
@@ -222,15 +224,17 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
             options,
             expected,
         )
-        assert search_answer(position, variant, 0, 0, **options) in (expected, "n/a"), (
-            str(position),
-            options,
-            "with prices",
-            expected,
-        )
-        priced += _search.last_priced()
-        settled += _search.last_settled() > 0
-        resolved += _search.last_resolves() > 0
+        with searches() as made:
+            assert search_answer(position, variant, 0, 0, **options) in (expected, "n/a"), (
+                str(position),
+                options,
+                "with prices",
+                expected,
+            )
+        last = made[-1] if made else None
+        priced += bool(last and last.priced)
+        settled += bool(last and last.settled > 0)
+        resolved += bool(last and last.resolves > 0)
         got, engine = engine_answer(position, variant, **options)
         assert got == expected, (str(position), options, got, expected)
         alone, _ = engine_answer(position, variant, fast_path=False, **options)
@@ -238,7 +242,7 @@ def freeable_check(seed: int, count: int, variant: Variant) -> int:
         searched += engine == "search"
     assert priced > 0.5 * count  # the prices bound these too (not with three jokers or more)
     # Where the jokers are settled, the prices of the program without wildcards raise
-    # the bound of some states (see _lp_bound.h): checked against the oracle here.
+    # the bound of some states (see search/lp_bound.c): checked against the oracle here.
     print(f"{variant.name}: {priced} priced, {settled} raised by the settled prices, {resolved} re-solved")
     assert resolved > 0.5 * count
     assert settled > 0.05 * count  # (9% to 24% of these: fewest with one joker in the deck)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import gc
 import random
-from typing import Any
 
 import pytest
 from randpos import random_position
+from search_spy import searches
 
 import solver.fastpath
 from solver.cards import Card, Joker
@@ -158,8 +158,9 @@ def test_a_hand_card_no_play_can_take_is_proved_with_prices() -> None:
     )
     variant = Variant.manipulation()
     assert search(position, variant, objective="points", started=0.0, budget=2_000, prices_after=-1) is None
-    found = hint(position)
-    assert found.engine == "search" and _search.last_priced()
+    with searches() as made:
+        found = hint(position)
+    assert found.engine == "search" and made[-1].priced
     assert str(found.hand) == "9d" and found.melds_broken == 0
     assert check_play(position, found.table, variant=variant).ok
     model = hint(position, fast_path=False)
@@ -178,8 +179,9 @@ def test_the_points_floor_settles_a_points_level_the_relaxation_cannot() -> None
     )
     variant = Variant.machiavelli()
     assert search(position, variant, objective="points", started=0.0, points_floor=False) is None
-    found = hint(position, variant=variant)
-    assert found.engine == "search" and _search.last_points_asked() > 0
+    with searches() as made:
+        found = hint(position, variant=variant)
+    assert found.engine == "search" and made[-1].points_asked > 0
     model = hint(position, variant=variant, fast_path=False)
     assert (found.hand_points, found.melds_broken) == (model.hand_points, model.melds_broken) == (7, 4)
     assert check_play(position, found.table, variant=variant).ok
@@ -197,8 +199,9 @@ def test_the_points_floor_settles_a_points_level_the_relaxation_cannot() -> None
 def test_runs_reaching_both_aces_are_priced(text: str) -> None:
     position = Position.parse(text)
     variant = Variant.manipulation()
-    found = search(position, variant, objective="points", started=0.0, budget=10**6, prices_after=0)
-    assert found is not None and _search.last_priced()
+    with searches() as made:
+        found = search(position, variant, objective="points", started=0.0, budget=10**6, prices_after=0)
+    assert found is not None and made[-1].priced
     model = hint(position, fast_path=False)
     assert (found.hand.points(variant), found.melds_broken) == (model.hand_points, model.melds_broken)
     assert check_play(position, found.table, variant=variant).ok
@@ -216,8 +219,9 @@ def test_independent_parts_of_a_table_are_searched_apart() -> None:
     position = Position.parse(
         "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc | 3s 4s 5s 6s | 3h 4h 5h 6h | 3d 4d 5d 6d / Ac 3c"
     )
-    found = hint(position)
-    assert found.engine == "search" and _search.last_splits() > 0
+    with searches() as made:
+        found = hint(position)
+    assert found.engine == "search" and made[-1].splits > 0
     # Three melds broken for Jc Qc Kc Ac, two for a group of threes with the 3c.
     assert found.goes_out and found.melds_broken == 5
     assert check_play(position, found.table, variant=Variant.manipulation()).ok
@@ -441,24 +445,33 @@ def test_the_search_reports_primary_cost_and_melds_broken_apart() -> None:
     assert _search.search(True, hand, costs, 0, 25, [], 100)[:3] == (_search.NO_PLAY, -1, -1)
 
 
-def test_a_search_entered_again_mid_call_hands_over_instead_of_crashing() -> None:
-    # Building its result, a search makes Python objects; a garbage collection then may
-    # run Python code (here a gc callback; in a thread pool, another thread) that calls
-    # the search again.  That inner call must not touch the outer one's state: it
-    # answers "past the budget" (the caller then asks CP-SAT), and the outer call
-    # finishes normally.  (Before the guard this segfaulted.)
+def _outer_search_problem() -> tuple[list[int], list[int]]:
+    """A hand whose search makes a few melds (its result builds Python objects)."""
     hand = [0] * 52
     for card in ("2s", "3s", "4s", "9h", "9d", "9c", "Qs", "Qh", "Qd"):
         hand[Card.parse(card).index] += 1
-    inner: list[Any] = []
+    return hand, [1] * 52
+
+
+def _work(result: _search.SearchResult) -> tuple[object, ...]:
+    """A result with every work counter, to compare two searches whole."""
+    return (*result, result.freed, result.expansions, result.splits, result.priced, result.resolves)
+
+
+def test_a_search_entered_again_mid_call_answers_as_if_alone() -> None:
+    # Building its result, a search makes Python objects; a garbage collection then may
+    # run Python code (here a gc callback) that calls the search again.  Each call has a
+    # context of its own: the inner calls answer as they would alone, and so does the
+    # outer one.  (Before contexts the inner call segfaulted, then got "past the budget".)
+    hand, costs = _outer_search_problem()
+    alone_outer = _search.search(True, hand, costs, 0, 25, [], 2000)
+    alone_inner = _search.search(True, [0] * 52, [1] * 52, 0, 25, [], 2000)
+    inner: list[_search.SearchResult] = []
 
     def again(phase: str, info: dict[str, int]) -> None:
-        # Every collection calls the search (the first may come just before the outer
-        # call is under way, when calling again is fine).
         if phase == "start" and len(inner) < 10:
             inner.append(_search.search(True, [0] * 52, [1] * 52, 0, 25, [], 2000))
 
-    costs = [1] * 52
     thresholds = gc.get_threshold()
     gc.collect()  # so that the next collections come from the search's own objects
     gc.callbacks.append(again)
@@ -468,7 +481,117 @@ def test_a_search_entered_again_mid_call_hands_over_instead_of_crashing() -> Non
     finally:
         gc.set_threshold(*thresholds)
         gc.callbacks.remove(again)
-    over, none = (_search.OVER_BUDGET, -1, -1, None), (_search.NO_PLAY, -1, -1, None)
-    assert over in inner  # a call that came while the outer one was under way
-    assert set(inner) <= {over, none}  # or before it: no play, empty hand
+    assert inner and all(_work(found) == _work(alone_inner) for found in inner)
+    assert _work(outer) == _work(alone_outer)
     assert outer[0] == _search.PLAY and outer[3] is not None and len(outer[3]) == 3
+
+
+class _Reentering:
+    """A card count whose ``__index__`` runs another search while the outer one reads its hand."""
+
+    def __init__(self, count: int, seen: list[_search.SearchResult]) -> None:
+        self.count = count
+        self.seen = seen
+
+    def __index__(self) -> int:
+        hand, costs = _outer_search_problem()
+        self.seen.append(_search.search(True, hand, costs, 0, 25, [], 2000))
+        return self.count
+
+
+def test_a_search_entered_again_while_reading_its_arguments_is_not_disturbed() -> None:
+    # Reading the hand calls Python code (``__index__``) that searches another position
+    # with the same module: that inner search fills a context of its own, so the outer
+    # problem, half read, is untouched.
+    position = Position.parse("5h 6h 7h | 9s 9d 9c / 8h 4h Kc Ks Kd 2c")
+    hand = [0] * 52
+    for card in position.hand.pieces:
+        assert isinstance(card, Card)
+        hand[card.index] += 1
+    costs = [min(card.rank, 10) for card in (Card.from_index(k) for k in range(52))]
+    blocks = [(1, int(Card.parse("5h").suit), 5, 7), (0, 9, 0b1101, 0)]
+    alone = _search.search(False, hand, costs, 0, 25, blocks, 2000)
+    seen: list[_search.SearchResult] = []
+    hostile: list[object] = [_Reentering(count, seen) if count else 0 for count in hand]
+    found = _search.search(False, hostile, costs, 0, 25, blocks, 2000)  # type: ignore[arg-type]
+    assert len(seen) == sum(1 for count in hand if count)
+    assert _work(found) == _work(alone)
+    hand_alone, costs_alone = _outer_search_problem()
+    assert all(
+        _work(inner) == _work(_search.search(True, hand_alone, costs_alone, 0, 25, [], 2000))
+        for inner in seen
+    )
+
+
+def test_two_threads_search_at_once_and_get_the_answers_of_one() -> None:
+    # Every search has a context of its own and runs without the GIL: the calls the
+    # hints of some mid-game positions make, replayed in two threads at once, give the
+    # same answers and do the same work as one after the other.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from benchmarks.midgame import MIDGAME_SUITES
+    from benchmarks.threads import record_calls, replay
+
+    positions = [(entry.position, spec.variant) for spec in MIDGAME_SUITES for entry in spec.load()[::15]]
+    calls = record_calls(positions)
+    serial = [replay(call) for call in calls]
+    assert any(work[0] == _search.PLAY for work in serial)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for _ in range(3):
+            assert list(pool.map(replay, calls)) == serial
+
+
+def test_the_search_lets_other_threads_run() -> None:
+    # A long search (the 9d proof without prices: over 100,000 expansions) in a thread;
+    # meanwhile this thread counts.  With the GIL held through the search it could count
+    # only before and after; released, it counts all along.
+    import threading
+
+    position = Position.parse(
+        "3s 4s 5s | 7s 8s 9s 10s Js Qs | Qs Ks As | 2h 3h 4h 5h | 6h 7h 8h 9h 10h | 2d 3d 4d"
+        " | 9d 10d Jd Qd Kd | *Qd Kd Ad | Ac 2c 3c 4c 5c | 8c 9c 10c Jc | 10c Jc Qc Kc"
+        " | As Ah Ac | 2s 2h 2d 2c | 4s 4h 4d | 5h 5d 5c | 6h 6d 6c | 7s 7h 7d | 8s 8h 8c / Jh 9d"
+    )
+    variant = Variant.manipulation()
+    with searches() as made:
+        worker = threading.Thread(
+            target=search,
+            args=(position, variant),
+            kwargs={"objective": "points", "started": 0.0, "budget": 400_000, "prices_after": -1},
+        )
+        counted = 0
+        worker.start()
+        while worker.is_alive():
+            counted += 1
+        worker.join()
+    assert made and made[-1].expansions > 50_000
+    assert counted > 10_000
+
+
+class _Emptying:
+    """A count whose ``__index__`` empties the list it is read from."""
+
+    def __init__(self, into: list[object]) -> None:
+        self.into = into
+
+    def __index__(self) -> int:
+        self.into.clear()
+        return 1
+
+
+def test_a_hand_emptied_while_it_is_read_is_read_as_given() -> None:
+    # Reading a count runs Python code; that code empties the very list being read.  The
+    # search reads a copy taken first, so it neither reads freed items nor sees the change
+    # (before the copy: a read of freed memory).
+    hand: list[object] = [0] * 52
+    hand[Card.parse("7h").index] = _Emptying(hand)
+    for card in ("8h", "9h"):
+        hand[Card.parse(card).index] = 1
+    found = _search.search(False, hand, [1] * 52, 0, 25, [], 2000)  # type: ignore[arg-type]
+    assert tuple(found)[:3] == (_search.PLAY, 0, 0)
+    forced: list[object] = [0] * 52
+    forced[3] = _Emptying(forced)
+    plain = [0, 0, 0, 1] + [0] * 48
+    assert tuple(_search.search(False, [0] * 52, [1] * 52, 0, 25, [], 2000, forced=forced)) == tuple(  # type: ignore[arg-type]
+        _search.search(False, [0] * 52, [1] * 52, 0, 25, [], 2000, forced=plain)
+    )

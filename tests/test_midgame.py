@@ -16,10 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from search_spy import searches  # noqa: E402
 from test_fastpath import _agree  # noqa: E402
 
 from benchmarks.midgame import MIDGAME_SUITES  # noqa: E402
-from solver.fastpath import _search  # noqa: E402
 
 
 def _midgame(stride: int) -> tuple[int, int, int, int, int]:
@@ -32,11 +32,12 @@ def _midgame(stride: int) -> tuple[int, int, int, int, int]:
     for spec in MIDGAME_SUITES:
         for entry in spec.load()[::stride]:
             total += 1
-            engine, answered = _agree(entry.position, spec.variant, "points")
+            with searches() as made:
+                engine, answered = _agree(entry.position, spec.variant, "points")
             searched += engine == "search"
             priced += answered
-            settled += answered and _search.last_settled() > 0
-            resolved += answered and _search.last_resolves() > 0
+            settled += answered and made[-1].settled > 0
+            resolved += answered and made[-1].resolves > 0
     return total, searched, priced, settled, resolved
 
 

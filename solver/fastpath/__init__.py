@@ -1,7 +1,7 @@
 """The hint engine's fast path: an exact search in C that answers most hints without CP-SAT.
 
 CP-SAT spends about a millisecond loading a model of this size and solving its root LP
-before it searches at all; ``solver/fastpath/_search.c`` instead searches the
+before it searches at all; ``solver/fastpath/search/`` instead searches the
 partitions of the table and hand directly, memoizing each state (see the file's
 header for the method), and on typical positions answers in a fraction of that.  It
 finds the same optimum as the CP-SAT model: the fewest points (or most cards) left,
@@ -17,7 +17,7 @@ fixed per search by ``solver.fastpath.configs``, one search per configuration.
 goes out with them (wildcards that must be used).  The opening rule searches the hand
 alone (the table stays as it is) for new melds worth the opening points.  A search
 still running after ``LP_AFTER`` expansions also bounds its states with the prices of the
-position's linear relaxation (``_lp_bound.h``, solved by HiGHS from the OR-Tools wheel,
+position's linear relaxation (``search/lp_bound.c``, solved by HiGHS from the OR-Tools wheel,
 opened without importing OR-Tools' Python side).  A search that outgrows
 ``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and the engine
 (``solver.engine``) carries on there.
@@ -60,7 +60,7 @@ left to CP-SAT wait longer for it: over all 2,600 suite positions the p99 was 21
 
 LP_AFTER = 600
 """Expansions a search makes before it also bounds its states with the prices of the
-position's linear relaxation (``solver/fastpath/_lp_bound.h``, solved by HiGHS in about
+position's linear relaxation (``solver/fastpath/search/lp_bound.c``, solved by HiGHS in about
 0.8 ms): most positions are settled before that and never pay for the program; the
 others usually are soon after.  Measured on the speed suites (2026-11-26, budget 10,000,
 ``python -m benchmarks.speed --prices-after N``): at once the search answers 2,562 of
@@ -71,20 +71,20 @@ _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
 module, without importing OR-Tools' Python side)."""
 
-_MAX_MELDS = 63
-"""The search keeps the intact old melds in one 64-bit mask."""
+_MAX_MELDS = _search.MAX_MELDS
+"""The search keeps the intact old melds in one 64-bit mask (the C module's constant)."""
 
-_JOKER_FLAG = 64
+_JOKER_FLAG = _search.JOKER_FLAG
 """Added to a card index in the search's melds: a wildcard (a hand joker or a freed
 table joker) declared as that card."""
 
-_LOCKED_FLAG = 128
+_LOCKED_FLAG = _search.LOCKED_FLAG
 """Added to a card index in the search's melds: a table joker kept in its old meld."""
 
-_MAX_JOKERS = 3
+_MAX_JOKERS = _search.MAX_JOKERS
 """The search counts up to 3 jokers."""
 
-_MAX_NEED = 63
+_MAX_NEED = _search.MAX_NEED
 """The largest opening value the search can track."""
 
 _ACE_BITS = 0b1111
@@ -266,7 +266,7 @@ def search(
             continue
         if left <= 0:
             return None
-        status, primary, broken, found = _search.search(
+        result = _search.search(
             variant.ace_high,
             config.optional,
             costs,
@@ -285,14 +285,15 @@ def search(
             **({} if resolve_work is None else {"resolve_work": resolve_work}),
             points_floor=points_floor,
         )
-        left -= _search.last_expansions()
+        status, primary, broken, found = result
+        left -= result.expansions
         if status == _search.OVER_BUDGET:
             return None
         if status == _search.PLAY:
             assert found is not None
             total = base + primary * weight + broken
             if best is None or total < best[0]:
-                best = (total, config, found, _search.last_freed())
+                best = (total, config, found, result.freed)
     solve_end = time.perf_counter()
     table = position.table
     played: tuple[Piece, ...] = ()
@@ -378,7 +379,7 @@ def _piece_codes(
     in their old melds: both are jokers.  A table joker that left its meld but stayed
     locked comes back as a plain card of its kind, and is told apart here: of the table
     jokers declared X, some stayed in kept melds, those in ``freed`` (the search's
-    ``last_freed``) were freed, and the others are locked copies of X among the plain X
+    result's ``freed``) were freed, and the others are locked copies of X among the plain X
     the search placed (outside kept melds first, so kept old melds keep their real cards)."""
     if not any(counts.table_jokers):  # no +128 code, and no plain card is a table joker
         return [(bool(meld[0]), meld[1:]) for meld in found]

@@ -50,6 +50,13 @@
  * caller asks another backend).  Jokers that may be played anywhere and aces that may
  * stand at both ends are what multiply the states (by about 10 and 7 on mid-game
  * Manipulation positions with two decks).
+ *
+ * State.  Everything an evaluation changes (its two layers, the saved states, its
+ * counters and its input) is in a PointsContext passed to every function that needs
+ * it; there is no mutable static state.  A call takes a context from the module's
+ * small pool and gives it back, so calls from several threads (the evaluations run
+ * without the GIL, and the search asks through the capsule without it) and a call made
+ * while another is under way (a draw's __index__ may call again) each have their own.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -96,8 +103,6 @@ typedef struct {
     int count;
 } Layer;
 
-static Layer g_layers[2];
-
 /* The states after each position of the position as it is, which a draw of a card at
    a later position shares: its evaluation starts from there. */
 typedef struct {
@@ -105,25 +110,31 @@ typedef struct {
     int count, capacity, ready;
 } Snapshot;
 
-static Snapshot g_snapshots[15];
-static int g_snapshotting; /* the evaluation under way saves its states */
-static long g_states; /* states made by the evaluation under way */
-static long g_state_budget = STATE_BUDGET; /* and how many it may make */
+/* Everything an evaluation changes (see "State" above).  A call takes one from the
+   module's pool (pool_acquire) and gives it back (pool_release). */
+typedef struct PointsContext {
+    Layer layers[2];
+    Snapshot snapshots[15];
+    int snapshotting;  /* the evaluation under way saves its states */
+    long states;       /* states made by the evaluation under way */
+    long state_budget; /* and how many it may make */
 #ifdef POINTS_STATS
-static long long g_stat_states; /* built with -DPOINTS_STATS: states made, read by stats() */
+    long long stat_states; /* built with -DPOINTS_STATS: states made, read by stats() */
 #endif
-static int g_ready;
 
-/* One evaluation's input. */
-static int g_positions;              /* 13, or 14 with ace-high */
-static int g_ace_high;
-static int g_table[15][4];           /* real table copies per position (aces at 1) and suit */
-static int g_hand[15][4];            /* hand copies */
-static int64_t g_points[15][4];      /* what a hand copy left costs */
-static int g_hand_jokers;
-static int64_t g_joker_points;
-static int g_njokers;                /* table jokers */
-static int g_joker_position[MAX_JOKERS], g_joker_suit[MAX_JOKERS];
+    /* One evaluation's input. */
+    int positions;           /* 13, or 14 with ace-high */
+    int ace_high;
+    int table[15][4];        /* real table copies per position (aces at 1) and suit */
+    int hand[15][4];         /* hand copies */
+    int64_t points[15][4];   /* what a hand copy left costs */
+    int hand_jokers;
+    int64_t joker_points;
+    int njokers;             /* table jokers */
+    int joker_position[MAX_JOKERS], joker_suit[MAX_JOKERS];
+
+    struct PointsContext *next; /* the next one in the pool's free list */
+} PointsContext;
 
 static inline int run_field(uint64_t key, int suit, int which) {
     return (int)(key >> (suit * RUN_BITS + 3 * which)) & 7;
@@ -143,18 +154,37 @@ static inline uint64_t jokers_after(int avail, int required, int wild) {
     return (uint64_t)(avail - wild) << AVAIL_SHIFT | (uint64_t)still << REQUIRED_SHIFT;
 }
 
-static int layers_ready(void) {
-    if (g_ready) return 0;
+/* Frees ``ctx`` and all it holds (any part may be missing). */
+static void context_free(PointsContext *ctx) {
+    if (!ctx) return;
     for (int i = 0; i < 2; i++) {
-        g_layers[i].items = (Item *)malloc(sizeof(Item) * LAYER_ITEMS);
-        g_layers[i].slots = (uint32_t *)malloc(sizeof(uint32_t) * LAYER_ITEMS);
-        g_layers[i].index = (int32_t *)malloc(sizeof(int32_t) * INDEX_SLOTS);
-        if (!g_layers[i].items || !g_layers[i].slots || !g_layers[i].index) return -1;
-        memset(g_layers[i].index, 0xff, sizeof(int32_t) * INDEX_SLOTS);
-        g_layers[i].count = 0;
+        free(ctx->layers[i].items);
+        free(ctx->layers[i].slots);
+        free(ctx->layers[i].index);
     }
-    g_ready = 1;
-    return 0;
+    for (int position = 0; position <= 14; position++) free(ctx->snapshots[position].items);
+    free(ctx);
+}
+
+/* A new context, its layers empty and no states saved; NULL when any part cannot be
+   allocated (the parts that could are freed).  Takes no Python. */
+static PointsContext *context_new(void) {
+    PointsContext *ctx = (PointsContext *)calloc(1, sizeof(PointsContext));
+    if (!ctx) return NULL;
+    for (int i = 0; i < 2; i++) {
+        Layer *layer = &ctx->layers[i];
+        layer->items = (Item *)malloc(sizeof(Item) * LAYER_ITEMS);
+        layer->slots = (uint32_t *)malloc(sizeof(uint32_t) * LAYER_ITEMS);
+        layer->index = (int32_t *)malloc(sizeof(int32_t) * INDEX_SLOTS);
+        if (!layer->items || !layer->slots || !layer->index) {
+            context_free(ctx);
+            return NULL;
+        }
+        memset(layer->index, 0xff, sizeof(int32_t) * INDEX_SLOTS);
+        layer->count = 0;
+    }
+    ctx->state_budget = STATE_BUDGET;
+    return ctx;
 }
 
 static void layer_clear(Layer *layer) {
@@ -163,7 +193,7 @@ static void layer_clear(Layer *layer) {
 }
 
 /* Keeps the least points per key; 0 when the layer is full. */
-static int layer_add(Layer *layer, uint64_t key, int64_t points) {
+static int layer_add(PointsContext *ctx, Layer *layer, uint64_t key, int64_t points) {
     uint32_t slot = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - 17));
     for (;;) {
         int32_t at = layer->index[slot];
@@ -174,14 +204,14 @@ static int layer_add(Layer *layer, uint64_t key, int64_t points) {
         }
         slot = (slot + 1) & (INDEX_SLOTS - 1);
     }
-    if (layer->count >= LAYER_ITEMS || ++g_states > g_state_budget) return 0;
+    if (layer->count >= LAYER_ITEMS || ++ctx->states > ctx->state_budget) return 0;
     layer->index[slot] = layer->count;
     layer->slots[layer->count] = slot;
     layer->items[layer->count].key = key;
     layer->items[layer->count].points = points;
     layer->count++;
 #ifdef POINTS_STATS
-    g_stat_states++;
+    ctx->stat_states++;
 #endif
     return 1;
 }
@@ -199,11 +229,11 @@ static int groups_fit(int copies, int most, int jokers) {
 
 /* Table jokers declared as the card at ``position`` (an ace: 1) and ``suit``, and how
    many of them the state frees. */
-static void jokers_at(uint64_t key, int position, int suit, int *declared, int *freed) {
+static void jokers_at(const PointsContext *ctx, uint64_t key, int position, int suit, int *declared, int *freed) {
     *declared = *freed = 0;
     int freed_mask = freed_of(key);
-    for (int j = 0; j < g_njokers; j++) {
-        if (g_joker_position[j] == position && g_joker_suit[j] == suit) {
+    for (int j = 0; j < ctx->njokers; j++) {
+        if (ctx->joker_position[j] == position && ctx->joker_suit[j] == suit) {
             (*declared)++;
             if ((freed_mask >> j) & 1) (*freed)++;
         }
@@ -212,11 +242,11 @@ static void jokers_at(uint64_t key, int position, int suit, int *declared, int *
 
 /* Suit ``suit`` at ``position`` for every state of ``from`` into ``to``.  Returns 0
    when ``to`` overflows. */
-static int step_suit(int position, int suit, const Layer *from, Layer *to, int64_t limit) {
+static int step_suit(PointsContext *ctx, int position, int suit, const Layer *from, Layer *to, int64_t limit) {
     int shift = suit * RUN_BITS;
-    int high = position == 14, low_ace = position == 1 && g_ace_high;
-    int may_start = position + 2 <= g_positions; /* a run started here reaches 3 cards */
-    int64_t unit = g_points[high ? 1 : position][suit];
+    int high = position == 14, low_ace = position == 1 && ctx->ace_high;
+    int may_start = position + 2 <= ctx->positions; /* a run started here reaches 3 cards */
+    int64_t unit = ctx->points[high ? 1 : position][suit];
     int card_position = high ? 1 : position;
     for (int i = 0; i < from->count; i++) {
         uint64_t key = from->items[i].key;
@@ -224,9 +254,9 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
         int one = run_field(key, suit, 0), two = run_field(key, suit, 1), long_ = run_field(key, suit, 2);
         int avail = avail_of(key), required = required_of(key), grouped = grouped_of(key), most = most_of(key);
         int declared, freed;
-        jokers_at(key, card_position, suit, &declared, &freed);
-        int all_table = g_table[card_position][suit] + declared - freed;
-        int all_hand = g_hand[card_position][suit];
+        jokers_at(ctx, key, card_position, suit, &declared, &freed);
+        int all_table = ctx->table[card_position][suit] + declared - freed;
+        int all_hand = ctx->hand[card_position][suit];
         int table = all_table, hand = all_hand;
         if (high) {
             table = carried_table(key, suit);
@@ -273,7 +303,7 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
                                 if (everywhere < declared) continue;
                             }
                         }
-                        if (!layer_add(to, after, total)) return 0;
+                        if (!layer_add(ctx, to, after, total)) return 0;
                     }
                 }
             }
@@ -282,12 +312,10 @@ static int step_suit(int position, int suit, const Layer *from, Layer *to, int64
     return 1;
 }
 
-/* The least points of the evaluation set up in the globals, ANSWER_INFEASIBLE when the
-   table cannot be laid out at all, or ANSWER_UNKNOWN when a layer overflowed. */
 /* Saves ``layer`` as the state after ``position`` (the position as it is, for the draws
    to start from); a snapshot that cannot be saved is simply not there. */
-static void snapshot(int position, const Layer *layer) {
-    Snapshot *saved = &g_snapshots[position];
+static void snapshot(PointsContext *ctx, int position, const Layer *layer) {
+    Snapshot *saved = &ctx->snapshots[position];
     saved->ready = 0;
     if (layer->count > saved->capacity) {
         Item *items = (Item *)realloc(saved->items, sizeof(Item) * (size_t)layer->count);
@@ -301,31 +329,33 @@ static void snapshot(int position, const Layer *layer) {
 }
 
 /* Marks every saved state as gone (a new evaluation of the position starts). */
-static void forget_snapshots(void) {
-    for (int position = 0; position <= 14; position++) g_snapshots[position].ready = 0;
+static void forget_snapshots(PointsContext *ctx) {
+    for (int position = 0; position <= 14; position++) ctx->snapshots[position].ready = 0;
 }
 
-static int64_t run_program(int64_t limit, int first) {
-    Layer *from = &g_layers[0], *to = &g_layers[1];
+/* The least points of the evaluation set up in ``ctx``, ANSWER_INFEASIBLE when the
+   table cannot be laid out at all, or ANSWER_UNKNOWN when a layer overflowed. */
+static int64_t run_program(PointsContext *ctx, int64_t limit, int first) {
+    Layer *from = &ctx->layers[0], *to = &ctx->layers[1];
     layer_clear(from);
     if (first > 1) {
         /* The positions before ``first`` hold the same cards as the position saved: go on
            from its states (those still under this limit). */
-        const Snapshot *saved = &g_snapshots[first - 1];
+        const Snapshot *saved = &ctx->snapshots[first - 1];
         for (int i = 0; i < saved->count; i++)
-            if (saved->items[i].points < limit && !layer_add(from, saved->items[i].key, saved->items[i].points))
+            if (saved->items[i].points < limit && !layer_add(ctx, from, saved->items[i].key, saved->items[i].points))
                 return ANSWER_UNKNOWN;
     } else {
-        for (int freed = 0; freed < (1 << g_njokers); freed++) {
+        for (int freed = 0; freed < (1 << ctx->njokers); freed++) {
             uint64_t count = (uint64_t)__builtin_popcount((unsigned)freed);
-            layer_add(from, (uint64_t)freed << FREED_SHIFT | ((uint64_t)g_hand_jokers + count) << AVAIL_SHIFT |
-                                count << REQUIRED_SHIFT, 0);
+            layer_add(ctx, from, (uint64_t)freed << FREED_SHIFT | ((uint64_t)ctx->hand_jokers + count) << AVAIL_SHIFT |
+                                     count << REQUIRED_SHIFT, 0);
         }
     }
-    for (int position = first; position <= g_positions; position++) {
+    for (int position = first; position <= ctx->positions; position++) {
         for (int suit = 0; suit < 4; suit++) {
             layer_clear(to);
-            if (!step_suit(position, suit, from, to, limit)) return ANSWER_UNKNOWN;
+            if (!step_suit(ctx, position, suit, from, to, limit)) return ANSWER_UNKNOWN;
             Layer *swap = from;
             from = to;
             to = swap;
@@ -333,8 +363,8 @@ static int64_t run_program(int64_t limit, int first) {
         /* The position's groups, with the jokers they take. */
         layer_clear(to);
         uint64_t done_flags = 0;
-        for (int j = 0; j < g_njokers; j++) {
-            int checked_at = g_joker_position[j] == 1 && g_ace_high ? 14 : g_joker_position[j];
+        for (int j = 0; j < ctx->njokers; j++) {
+            int checked_at = ctx->joker_position[j] == 1 && ctx->ace_high ? 14 : ctx->joker_position[j];
             if (checked_at == position) done_flags |= (uint64_t)1 << (FREED_SHIFT + j);
         }
         for (int i = 0; i < from->count; i++) {
@@ -346,14 +376,14 @@ static int64_t run_program(int64_t limit, int first) {
             for (int wild = 0; wild <= avail; wild++) {
                 if (position == 14 && (grouped || wild)) break;
                 if (!groups_fit(grouped, most, wild)) continue;
-                if (!layer_add(to, base | jokers_after(avail, required, wild), from->items[i].points))
+                if (!layer_add(ctx, to, base | jokers_after(avail, required, wild), from->items[i].points))
                     return ANSWER_UNKNOWN;
             }
         }
         Layer *swap = from;
         from = to;
         to = swap;
-        if (g_snapshotting) snapshot(position, from);
+        if (ctx->snapshotting) snapshot(ctx, position, from);
         if (from->count == 0) return ANSWER_INFEASIBLE;
     }
     /* The end: no run of 1 or 2 cards open, every freed joker played, the hand jokers
@@ -366,7 +396,7 @@ static int64_t run_program(int64_t limit, int first) {
             if (run_field(key, suit, 0) || run_field(key, suit, 1)) short_open = 1;
         if (short_open) continue;
         if (required_of(key)) continue;
-        int64_t total = from->items[i].points + (int64_t)avail_of(key) * g_joker_points;
+        int64_t total = from->items[i].points + (int64_t)avail_of(key) * ctx->joker_points;
         if (best < 0 || total < best) best = total;
     }
     return best < 0 ? ANSWER_INFEASIBLE : best;
@@ -385,36 +415,36 @@ typedef struct {
 /* The least points with ``drawn`` (-1: nothing, a card index, NKINDS: a joker) added to
    the hand, and with one hand copy of card ``played`` (-1: none) put on the table for
    good, known to be below ``limit`` if there is a way; ANSWER_UNKNOWN past the budget. */
-static int64_t evaluate(const Inputs *in, int drawn, int played, int64_t limit, int first) {
+static int64_t evaluate(PointsContext *ctx, const Inputs *in, int drawn, int played, int64_t limit, int first) {
     int ace_high = in->ace_high, njokers = in->njokers;
     const int *table = in->table, *hand = in->hand, *points = in->points, *declared = in->declared;
-    g_ace_high = ace_high;
-    g_positions = ace_high ? 14 : 13;
-    memset(g_table, 0, sizeof(g_table));
-    memset(g_hand, 0, sizeof(g_hand));
-    memset(g_points, 0, sizeof(g_points));
+    ctx->ace_high = ace_high;
+    ctx->positions = ace_high ? 14 : 13;
+    memset(ctx->table, 0, sizeof(ctx->table));
+    memset(ctx->hand, 0, sizeof(ctx->hand));
+    memset(ctx->points, 0, sizeof(ctx->points));
     for (int k = 0; k < NKINDS; k++) {
         int position = k / 4 + 1, suit = k % 4;
-        g_table[position][suit] = table[k] + (played == k);
-        g_hand[position][suit] = hand[k] + (drawn == k) - (played == k);
-        g_points[position][suit] = points[k];
+        ctx->table[position][suit] = table[k] + (played == k);
+        ctx->hand[position][suit] = hand[k] + (drawn == k) - (played == k);
+        ctx->points[position][suit] = points[k];
     }
-    g_hand_jokers = in->hand_jokers + (drawn == NKINDS);
-    g_joker_points = in->joker_points;
+    ctx->hand_jokers = in->hand_jokers + (drawn == NKINDS);
+    ctx->joker_points = in->joker_points;
     /* A table joker whose card has no real copy anywhere can never be freed: it is a
        table copy of its card (and no joker declared so is freed, so none needs one). */
-    g_njokers = 0;
+    ctx->njokers = 0;
     for (int j = 0; j < njokers; j++) {
         int card = declared[j], position = card / 4 + 1, suit = card % 4;
         if (table[card] + hand[card] + (drawn == card) == 0) {
-            g_table[position][suit]++;
+            ctx->table[position][suit]++;
             continue;
         }
-        g_joker_position[g_njokers] = position;
-        g_joker_suit[g_njokers++] = suit;
+        ctx->joker_position[ctx->njokers] = position;
+        ctx->joker_suit[ctx->njokers++] = suit;
     }
-    g_states = 0;
-    return run_program(limit, first);
+    ctx->states = 0;
+    return run_program(ctx, limit, first);
 }
 
 /* The first position a draw changes, where its evaluation may start from the saved
@@ -422,30 +452,24 @@ static int64_t evaluate(const Inputs *in, int drawn, int played, int64_t limit, 
    the start), an ace (at the start anyway, and shared with position 14) or the
    card of a table joker that could not be freed without it (the start states change),
    or the states before it were not saved. */
-static int first_changed(const Inputs *in, int drawn) {
+static int first_changed(const PointsContext *ctx, const Inputs *in, int drawn) {
     if (drawn < 0 || drawn >= NKINDS) return 1;
     for (int j = 0; j < in->njokers; j++)
         if (in->declared[j] == drawn && in->table[drawn] + in->hand[drawn] == 0) return 1;
     int position = drawn / 4 + 1;
     if (position == 1) return 1;
-    return g_snapshots[position - 1].ready ? position : 1;
+    return ctx->snapshots[position - 1].ready ? position : 1;
 }
 
-/* The answer to question ``code`` (see fewest_points' doc); -1 with an error set for a
-   code that is not a question about this position. */
-static int question(const Inputs *in, long code, int64_t *answer) {
-    if (code == -1 && PyErr_Occurred()) return -1;
+/* Whether ``code`` is a question about this position (see fewest_points' doc): 0, or -1
+   with an error set.  Checked with the GIL, before any is answered. */
+static int question_valid(const Inputs *in, long code) {
     if (code >= PLAYED_CODE) {
         long played = code - PLAYED_CODE;
         if (played >= NKINDS || in->hand[played] == 0 || in->table[played] >= MAX_COPIES) {
             PyErr_Format(PyExc_ValueError, "draw %ld: the hand has no copy of card %ld to play", code, played);
             return -1;
         }
-        /* (under a bound the saved states stop at the bound: such a question would run
-           from the start under the limit the position outgrew, so it is not asked) */
-        *answer = in->base == ANSWER_UNKNOWN || in->bounded
-                      ? ANSWER_UNKNOWN
-                      : evaluate(in, -1, (int)played, in->hand_points + 1, first_changed(in, (int)played));
         return 0;
     }
     if (code < -1 || code > NKINDS || (code == NKINDS && in->hand_jokers + in->njokers >= MAX_JOKERS) ||
@@ -454,19 +478,26 @@ static int question(const Inputs *in, long code, int64_t *answer) {
                      "within two jokers in all", code);
         return -1;
     }
-    if (code < 0) {
-        *answer = in->base;
-        return 0;
+    return 0;
+}
+
+/* The answer to question ``code``, one question_valid accepts.  Takes no Python. */
+static int64_t question(PointsContext *ctx, const Inputs *in, long code) {
+    if (code >= PLAYED_CODE) {
+        int played = (int)(code - PLAYED_CODE);
+        /* (under a bound the saved states stop at the bound: such a question would run
+           from the start under the limit the position outgrew, so it is not asked) */
+        return in->base == ANSWER_UNKNOWN || in->bounded
+                   ? ANSWER_UNKNOWN
+                   : evaluate(ctx, in, -1, played, in->hand_points + 1, first_changed(ctx, in, played));
     }
+    if (code < 0) return in->base;
     /* The position as it is outgrew the budget: a question about it with one card more
        or one less on the table would outgrow it too, nearly always, after spending the
        whole budget again (some 5 ms, for each of an analysis' 40-odd draws). */
-    if (in->base == ANSWER_UNKNOWN) {
-        *answer = ANSWER_UNKNOWN;
-        return 0;
-    }
+    if (in->base == ANSWER_UNKNOWN) return ANSWER_UNKNOWN;
     int64_t drawn_points = code == NKINDS ? in->joker_points : in->points[code];
-    int first = first_changed(in, (int)code);
+    int first = first_changed(ctx, in, (int)code);
     /* Most draws leave no more than the position as it is (the drawn card is played, or
        helps play another): ask first for an answer at most ``base``, under that lower
        limit, which cuts about a quarter of the states.  An answer below the limit is
@@ -475,22 +506,143 @@ static int question(const Inputs *in, long code, int64_t *answer) {
        overflow under the lower limit would overflow under the higher one too: its
        states are a subset. */
     if (in->base >= 0 && (drawn_points > 0 || in->bounded)) {
-        int64_t low = evaluate(in, (int)code, -1, in->base + 1, first);
-        if (low == ANSWER_UNKNOWN || (low >= 0 && low <= in->base)) {
-            *answer = low;
-            return 0;
-        }
+        int64_t low = evaluate(ctx, in, (int)code, -1, in->base + 1, first);
+        if (low == ANSWER_UNKNOWN || (low >= 0 && low <= in->base)) return low;
         /* Under a bound the saved states stop there: the full limit would start from
            scratch under the limit the position outgrew.  Another backend answers. */
-        if (in->bounded) {
-            *answer = ANSWER_UNKNOWN;
-            return 0;
-        }
+        if (in->bounded) return ANSWER_UNKNOWN;
     }
     /* Keeping the drawn card and playing as before is one way: an upper bound. */
     int64_t bound = (in->base >= 0 ? in->base : in->hand_points) + drawn_points;
-    *answer = evaluate(in, (int)code, -1, bound + 1, first);
-    return 0;
+    return evaluate(ctx, in, (int)code, -1, bound + 1, first);
+}
+
+/* One question of a call (see fewest_points' doc) and its answer. */
+typedef struct {
+    long code;
+    int64_t answer;
+} Question;
+
+/* One call's answers: the position as it is (saving its states for the draws), and
+   then each question.  Takes no Python: a call runs it without the GIL. */
+static void answer_all(PointsContext *ctx, Inputs *in, long long bound, Question *questions, Py_ssize_t count) {
+    in->hand_points = (int64_t)in->hand_jokers * in->joker_points;
+    for (int k = 0; k < NKINDS; k++) in->hand_points += (int64_t)in->hand[k] * in->points[k];
+    /* The position as it is, under a limit no draw exceeds, saving its states. */
+    int64_t dearest = in->joker_points;
+    for (int k = 0; k < NKINDS; k++)
+        if (in->points[k] > dearest) dearest = in->points[k];
+    forget_snapshots(ctx);
+    ctx->snapshotting = 1;
+    in->bounded = 0;
+    in->base = evaluate(ctx, in, -1, -1, in->hand_points + dearest + 1, 1);
+    if (in->base == ANSWER_UNKNOWN && bound >= 0 && bound < in->hand_points + dearest) {
+        /* Past the budget: the caller's play bounds the answer, and under that limit the
+           position often fits (the states dearer than the bound are cut).  Only an answer
+           within the bound is taken (one outside it means the bound was not a play's). */
+        forget_snapshots(ctx);
+        int64_t within = evaluate(ctx, in, -1, -1, (int64_t)bound + 1, 1);
+        if (within >= 0 && within <= bound) {
+            in->base = within;
+            in->bounded = 1;
+        } else {
+            forget_snapshots(ctx);
+        }
+    }
+    ctx->snapshotting = 0;
+    for (Py_ssize_t d = 0; d < count; d++) questions[d].answer = question(ctx, in, questions[d].code);
+}
+
+/* ---- The context pool ---- */
+
+#define POOL_CONTEXTS 8 /* contexts kept for reuse (3.5 MB each, and the states they saved) */
+
+/* The module's state: the contexts not in use, kept for the next calls (a new one costs
+   its 3.5 MB and the clearing of its indexes), and the capsule's PointsApi.  The lock
+   guards the free list (and stat_states); it is taken with or without the GIL, and
+   nothing that needs the GIL is done while it is held. */
+typedef struct {
+    PyThread_type_lock lock;
+    PointsContext *free; /* the free list */
+    int pooled;          /* its length, at most POOL_CONTEXTS */
+#ifdef POINTS_STATS
+    long long stat_states; /* states made by the contexts given back since stats() */
+#endif
+    PointsApi api;
+} PointsState;
+
+/* A context for one call: a pooled one, or a new one; NULL when none can be allocated.
+   Takes no Python. */
+static PointsContext *pool_acquire(PointsState *state) {
+    PyThread_acquire_lock(state->lock, WAIT_LOCK);
+    PointsContext *ctx = state->free;
+    if (ctx) {
+        state->free = ctx->next;
+        state->pooled--;
+    }
+    PyThread_release_lock(state->lock);
+    if (!ctx) ctx = context_new();
+    if (ctx) {
+        ctx->next = NULL;
+        ctx->snapshotting = 0;
+        ctx->state_budget = STATE_BUDGET;
+    }
+    return ctx;
+}
+
+/* Gives ``ctx`` back: to the pool, or freed when the pool is full.  Takes no Python. */
+static void pool_release(PointsState *state, PointsContext *ctx) {
+    PyThread_acquire_lock(state->lock, WAIT_LOCK);
+#ifdef POINTS_STATS
+    state->stat_states += ctx->stat_states;
+    ctx->stat_states = 0;
+#endif
+    int kept = state->pooled < POOL_CONTEXTS;
+    if (kept) {
+        ctx->next = state->free;
+        state->free = ctx;
+        state->pooled++;
+    }
+    PyThread_release_lock(state->lock);
+    if (!kept) context_free(ctx);
+}
+
+/* Frees the pooled contexts (the module is cleared or freed). */
+static void pool_drain(PointsState *state) {
+    if (!state->lock) return; /* the module's exec did not get as far: nothing pooled */
+    PyThread_acquire_lock(state->lock, WAIT_LOCK);
+    PointsContext *ctx = state->free;
+    state->free = NULL;
+    state->pooled = 0;
+    PyThread_release_lock(state->lock);
+    while (ctx) {
+        PointsContext *next = ctx->next;
+        context_free(ctx);
+        ctx = next;
+    }
+}
+
+/* The capsule's ``fewest`` (see _points_api.h): one evaluation of the cards as given,
+   no jokers, no draw, under ``limit`` and ``budget`` states, in a context of its own
+   (so the saved states of an analysis under way are neither used nor touched).  Takes
+   no Python: the search asks without the GIL, from several threads. */
+static int64_t api_fewest(const PointsApi *api, int ace_high, const int *table, const int *hand,
+                          const int *points, int64_t limit, long budget) {
+    PointsState *state = (PointsState *)api->owner;
+    PointsContext *ctx = pool_acquire(state);
+    if (!ctx) return ANSWER_UNKNOWN;
+    Inputs in;
+    memset(&in, 0, sizeof(in));
+    in.ace_high = ace_high;
+    for (int k = 0; k < NKINDS; k++) {
+        in.table[k] = table[k];
+        in.hand[k] = hand[k];
+        in.points[k] = points[k];
+    }
+    ctx->state_budget = budget;
+    int64_t found = evaluate(ctx, &in, -1, -1, limit, 1);
+    pool_release(state, ctx);
+    return found;
 }
 
 /* ---- Python interface ---- */
@@ -510,124 +662,132 @@ PyDoc_STRVAR(fewest_points_doc,
              "needs, it is evaluated again under the bound, and then only the draws that leave no\n"
              "more than the position are answered (the others, and the 100 + k questions, -2).");
 
-static PyObject *fewest_points(PyObject *self, PyObject *args) {
+/* ``given`` as a tuple: its items stay held while their __index__ runs, whatever that
+   does to ``given``; NULL with ``message`` as the TypeError when it is no sequence. */
+static PyObject *as_tuple(PyObject *given, const char *message) {
+    PyObject *fast = PySequence_Fast(given, message);
+    if (!fast) return NULL;
+    PyObject *items = PySequence_Tuple(fast);
+    Py_DECREF(fast);
+    return items;
+}
+
+/* Reads fewest_points' position into ``in``, and its ``bound`` and ``draws`` (borrowed
+   from ``args``); -1 with an error set. */
+static int read_position(PyObject *args, Inputs *in, long long *bound, PyObject **draws) {
     int ace_high, hand_jokers;
-    long long joker_points, bound = -1;
-    PyObject *table_obj, *hand_obj, *points_obj, *jokers_obj, *draws_obj;
+    long long joker_points;
+    PyObject *table_obj, *hand_obj, *points_obj, *jokers_obj;
     if (!PyArg_ParseTuple(args, "pOOOiLOO|L", &ace_high, &table_obj, &hand_obj, &points_obj, &hand_jokers,
-                          &joker_points, &jokers_obj, &draws_obj, &bound))
-        return NULL;
-    Inputs in;
-    in.ace_high = ace_high;
-    in.hand_jokers = hand_jokers;
-    in.joker_points = joker_points;
-    if (read_counts(table_obj, MAX_COPIES, in.table, "table") || read_counts(hand_obj, MAX_COPIES, in.hand, "hand") ||
-        read_counts(points_obj, MAX_POINTS, in.points, "points"))
-        return NULL;
+                          &joker_points, &jokers_obj, draws, bound))
+        return -1;
+    memset(in, 0, sizeof(*in));
+    in->ace_high = ace_high;
+    in->hand_jokers = hand_jokers;
+    in->joker_points = joker_points;
+    if (read_counts(table_obj, MAX_COPIES, in->table, "table") || read_counts(hand_obj, MAX_COPIES, in->hand, "hand") ||
+        read_counts(points_obj, MAX_POINTS, in->points, "points"))
+        return -1;
     if (joker_points < 0 || joker_points > MAX_POINTS) {
         PyErr_SetString(PyExc_ValueError, "joker_points is outside 0..1000000");
-        return NULL;
+        return -1;
     }
-    PyObject *jokers = PySequence_Fast(jokers_obj, "table_jokers must be a sequence");
-    if (!jokers) return NULL;
-    Py_ssize_t njokers = PySequence_Fast_GET_SIZE(jokers);
+    PyObject *jokers = as_tuple(jokers_obj, "table_jokers must be a sequence");
+    if (!jokers) return -1;
+    Py_ssize_t njokers = PyTuple_GET_SIZE(jokers);
     if (njokers > MAX_JOKERS || hand_jokers < 0 || hand_jokers + njokers > MAX_JOKERS) {
         Py_DECREF(jokers);
         PyErr_SetString(PyExc_ValueError, "at most two jokers in all");
-        return NULL;
+        return -1;
     }
-    in.njokers = (int)njokers;
+    in->njokers = (int)njokers;
     for (Py_ssize_t j = 0; j < njokers; j++) {
-        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(jokers, j));
+        long card = PyLong_AsLong(PyTuple_GET_ITEM(jokers, j));
         if (card < 0 || card >= NKINDS) {
             Py_DECREF(jokers);
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a table joker stands for a card index 0..51");
-            return NULL;
+            return -1;
         }
-        in.declared[j] = (int)card;
+        in->declared[j] = (int)card;
     }
     Py_DECREF(jokers);
-    PyObject *draws = PySequence_Fast(draws_obj, "draws must be a sequence");
-    if (!draws) return NULL;
-    Py_ssize_t ndraws = PySequence_Fast_GET_SIZE(draws);
-    PyObject *answers = PyList_New(ndraws);
-    if (!answers || layers_ready() != 0) {
-        Py_DECREF(draws);
-        Py_XDECREF(answers);
-        return answers ? PyErr_NoMemory() : NULL;
+    return 0;
+}
+
+/* The questions ``draws`` asks about the position ``in``, read and checked all before
+   any is answered (a code's __index__ may run any Python, this module included); NULL
+   with an error set.  The caller frees them with PyMem_Free. */
+static Question *read_questions(const Inputs *in, PyObject *draws, Py_ssize_t *count) {
+    PyObject *codes = as_tuple(draws, "draws must be a sequence");
+    if (!codes) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(codes);
+    Question *questions = PyMem_New(Question, n > 0 ? n : 1);
+    if (!questions) {
+        Py_DECREF(codes);
+        PyErr_NoMemory();
+        return NULL;
     }
-    in.hand_points = (int64_t)hand_jokers * joker_points;
-    for (int k = 0; k < NKINDS; k++) in.hand_points += (int64_t)in.hand[k] * in.points[k];
-    /* The position as it is, under a limit no draw exceeds, saving its states. */
-    int64_t dearest = joker_points;
-    for (int k = 0; k < NKINDS; k++)
-        if (in.points[k] > dearest) dearest = in.points[k];
-    forget_snapshots();
-    g_snapshotting = 1;
-    in.bounded = 0;
-    in.base = evaluate(&in, -1, -1, in.hand_points + dearest + 1, 1);
-    if (in.base == ANSWER_UNKNOWN && bound >= 0 && bound < in.hand_points + dearest) {
-        /* Past the budget: the caller's play bounds the answer, and under that limit the
-           position often fits (the states dearer than the bound are cut).  Only an answer
-           within the bound is taken (one outside it means the bound was not a play's). */
-        forget_snapshots();
-        int64_t within = evaluate(&in, -1, -1, (int64_t)bound + 1, 1);
-        if (within >= 0 && within <= bound) {
-            in.base = within;
-            in.bounded = 1;
-        } else {
-            forget_snapshots();
+    for (Py_ssize_t d = 0; d < n; d++) {
+        long code = PyLong_AsLong(PyTuple_GET_ITEM(codes, d));
+        if ((code == -1 && PyErr_Occurred()) || question_valid(in, code)) {
+            PyMem_Free(questions);
+            Py_DECREF(codes);
+            return NULL;
         }
+        questions[d].code = code;
     }
-    g_snapshotting = 0;
-    for (Py_ssize_t d = 0; d < ndraws; d++) {
-        int64_t answer;
-        PyObject *value = NULL;
-        if (question(&in, PyLong_AsLong(PySequence_Fast_GET_ITEM(draws, d)), &answer) == 0)
-            value = PyLong_FromLongLong((long long)answer);
+    Py_DECREF(codes);
+    *count = n;
+    return questions;
+}
+
+static PyObject *answers_list(const Question *questions, Py_ssize_t count) {
+    PyObject *answers = PyList_New(count);
+    if (!answers) return NULL;
+    for (Py_ssize_t d = 0; d < count; d++) {
+        PyObject *value = PyLong_FromLongLong((long long)questions[d].answer);
         if (!value) {
-            Py_DECREF(draws);
             Py_DECREF(answers);
             return NULL;
         }
         PyList_SET_ITEM(answers, d, value);
     }
-    Py_DECREF(draws);
     return answers;
 }
 
-/* The capsule's ``fewest`` (see _points_api.h): one evaluation of the cards as given,
-   no jokers, no draw, under ``limit`` and ``budget`` states; the saved states of an
-   analysis are neither used nor touched. */
-static int64_t api_fewest(int ace_high, const int *table, const int *hand, const int *points, int64_t limit,
-                          long budget) {
-    if (layers_ready() != 0) return ANSWER_UNKNOWN;
+static PyObject *fewest_points(PyObject *module, PyObject *args) {
     Inputs in;
-    memset(&in, 0, sizeof(in));
-    in.ace_high = ace_high;
-    for (int k = 0; k < NKINDS; k++) {
-        in.table[k] = table[k];
-        in.hand[k] = hand[k];
-        in.points[k] = points[k];
+    long long bound = -1;
+    PyObject *draws;
+    Py_ssize_t count = 0;
+    if (read_position(args, &in, &bound, &draws)) return NULL;
+    Question *questions = read_questions(&in, draws, &count);
+    if (!questions) return NULL;
+    PointsState *state = (PointsState *)PyModule_GetState(module);
+    int answered = 0;
+    /* The evaluations take no Python: other threads run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    PointsContext *ctx = pool_acquire(state);
+    if (ctx) {
+        answer_all(ctx, &in, bound, questions, count);
+        pool_release(state, ctx);
+        answered = 1;
     }
-    int snapshotting = g_snapshotting;
-    long state_budget = g_state_budget;
-    g_snapshotting = 0;
-    g_state_budget = budget;
-    int64_t found = evaluate(&in, -1, -1, limit, 1);
-    g_snapshotting = snapshotting;
-    g_state_budget = state_budget;
-    return found;
+    Py_END_ALLOW_THREADS
+    PyObject *answers = answered ? answers_list(questions, count) : PyErr_NoMemory();
+    PyMem_Free(questions);
+    return answers;
 }
 
-static PointsApi g_api = {api_fewest};
-
 #ifdef POINTS_STATS
-static PyObject *stats(PyObject *self, PyObject *args) {
-    (void)self; (void)args;
-    PyObject *r = Py_BuildValue("L", g_stat_states);
-    g_stat_states = 0;
-    return r;
+static PyObject *stats(PyObject *module, PyObject *args) {
+    (void)args;
+    PointsState *state = (PointsState *)PyModule_GetState(module);
+    PyThread_acquire_lock(state->lock, WAIT_LOCK);
+    long long states = state->stat_states;
+    state->stat_states = 0;
+    PyThread_release_lock(state->lock);
+    return Py_BuildValue("L", states);
 }
 #endif
 
@@ -639,25 +799,55 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_points",
-    "The fewest points a hand can keep after one play, by dynamic programming over card positions.", -1,
-    methods,
+static int module_exec(PyObject *module) {
+    PointsState *state = (PointsState *)PyModule_GetState(module);
+    state->lock = PyThread_allocate_lock();
+    if (!state->lock) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    state->api.fewest = api_fewest;
+    state->api.owner = state;
+    if (PyModule_AddIntConstant(module, "INFEASIBLE", ANSWER_INFEASIBLE) ||
+        PyModule_AddIntConstant(module, "UNKNOWN", ANSWER_UNKNOWN))
+        return -1;
+    /* For the search (the _search module): see _points_api.h.  The PointsApi lives in
+       the module's state, as long as the module. */
+    PyObject *capsule = PyCapsule_New(&state->api, POINTS_API_CAPSULE, NULL);
+    if (!capsule) return -1;
+    int added = PyModule_AddObjectRef(module, "_api", capsule);
+    Py_DECREF(capsule);
+    return added;
+}
+
+static int module_clear(PyObject *module) {
+    PointsState *state = (PointsState *)PyModule_GetState(module);
+    if (state) pool_drain(state);
+    return 0;
+}
+
+static void module_free(void *module) {
+    PointsState *state = (PointsState *)PyModule_GetState((PyObject *)module);
+    if (!state) return;
+    pool_drain(state);
+    if (state->lock) PyThread_free_lock(state->lock);
+    state->lock = NULL;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit__points(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (!m) return NULL;
-    if (PyModule_AddIntConstant(m, "INFEASIBLE", ANSWER_INFEASIBLE) || PyModule_AddIntConstant(m, "UNKNOWN", ANSWER_UNKNOWN)) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    /* For the search (_search.c): see _points_api.h. */
-    PyObject *capsule = PyCapsule_New(&g_api, POINTS_API_CAPSULE, NULL);
-    if (!capsule || PyModule_AddObject(m, "_api", capsule) < 0) {
-        Py_XDECREF(capsule);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+static struct PyModuleDef module_def = {
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_points",
+    .m_doc = "The fewest points a hand can keep after one play, by dynamic programming over card positions.",
+    .m_size = sizeof(PointsState),
+    .m_methods = methods,
+    .m_slots = slots,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__points(void) { return PyModuleDef_Init(&module_def); }

@@ -17,15 +17,17 @@
 static int read_counts(PyObject *given, int most, int *out, const char *what) {
     for (int k = 0; k < NKINDS; k++) out[k] = 0;
     if (given == NULL || given == Py_None) return 0;
-    PyObject *seq = PySequence_Fast(given, what);
+    /* A tuple copy: reading an item may run Python code (``__index__``) that changes a
+       list given here, and the copy holds its own references. */
+    PyObject *seq = PySequence_Tuple(given);
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != NKINDS) {
+    if (PyTuple_GET_SIZE(seq) != NKINDS) {
         PyErr_Format(PyExc_ValueError, "%s needs one entry per card index (52)", what);
         Py_DECREF(seq);
         return -1;
     }
     for (int k = 0; k < NKINDS; k++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        long value = PyLong_AsLong(PyTuple_GET_ITEM(seq, k));
         if (value == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
