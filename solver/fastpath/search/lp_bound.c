@@ -82,7 +82,8 @@ static const char *dlerror(void) { return "not available on this system"; }
 #define LP_TOLERANCE 1e-7 /* HiGHS's own dual feasibility tolerance; a play uses at most
                              about 120 columns, so the bound errs by at most 1.2e-5, well
                              within the 1e-4 it gives away before rounding up */
-#define LP_TIME_LIMIT 0.05 /* seconds */
+#define LP_ITERATION_LIMIT 2000 /* simplex iterations: the guard that decides (see lp_solvers_ready) */
+#define LP_TIME_LIMIT 1.0       /* seconds: a last resort only */
 
 /* Reads HiGHS's functions from the open ``handle``; 0, or -1 naming the one missing. */
 static int lp_symbols(LpLibrary *library, void *handle, const char *path, char *error, size_t size) {
@@ -157,8 +158,13 @@ static int lp_solvers_ready(LpBound *lp) {
         /* One thread: no worker threads that a forked process (a pool worker) would lose. */
         highs->set_int(object, "threads", 1);
         highs->set_string(object, "parallel", "off");
-        /* A guard: a program that is not solved in this time gives no prices (the search
-           goes on without them); these take about a millisecond. */
+        /* A guard: a program not solved within LP_ITERATION_LIMIT iterations gives no
+           prices (the search goes on without them).  A count, not a time, so that the
+           same position gets the same search on a busy machine (a 50 ms time limit left
+           a loaded run without prices on one suite position).  The programs take a few
+           hundred iterations, about a millisecond: on the suites 400 change nothing, 100
+           leave some unpriced; the time limit is only a backstop. */
+        highs->set_int(object, "simplex_iteration_limit", LP_ITERATION_LIMIT);
         highs->set_double(object, "time_limit", LP_TIME_LIMIT);
         lp->solvers[i] = object;
     }
