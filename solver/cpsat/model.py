@@ -248,14 +248,14 @@ class _ModelWriter:
         pins: list[tuple[int, int]] = []
         for form, nests, used in zip(old.forms, old.nests or [()] * len(old.forms), form_vars, strict=True):
             # Nested melds: a variable each, and the chain slots their real cards take.
-            taken: dict[tuple[int, int], int] = {}
+            taken: dict[tuple[int, int], list[int]] = {}
             nested: list[tuple[Nest, int]] = []
             for nest in nests:
                 inside = writer.new_var(0, 1)
                 nested.append((nest, inside))
                 self.nested[i].append((nest.meld, inside))
                 for slot in nest.slots:
-                    taken[(nest.chain, slot)] = inside
+                    taken.setdefault((nest.chain, slot), []).append(inside)
             form_pins: list[int] = []
             for c in form.inside:
                 ext, pin = writer.new_var(0, 1), writer.new_var(0, 1)
@@ -269,9 +269,8 @@ class _ModelWriter:
                 chain_pins: list[int] = []
                 for step, c in enumerate(chain):
                     ext, pin = writer.new_var(0, 1), writer.new_var(0, 1)
-                    here = [ext, pin]
-                    if (number, step) in taken:
-                        here.append(taken[(number, step)])
+                    # Its supply, a pin, or a real card of a nested meld: one of them.
+                    here = [ext, pin, *taken.get((number, step), ())]
                     writer.add_linear([*here, *previous], [1] * len(here) + [-1] * len(previous), AT_MOST, 0)
                     previous = here
                     supply.append((c, ext))
