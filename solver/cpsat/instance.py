@@ -61,6 +61,12 @@ class KeepForm:
     """A sequence's suit, or -1 for a group."""
     positions: tuple[tuple[int, ...], ...] = ()
     """A sequence's chains as sequence positions (as ``chains``)."""
+    pinnable: frozenset[int] | None = None
+    """The cards of the slots the meld's jokers may take, None for any.  A meld whose
+    jokers no real card can free (no real copy of their cards on the table or in the
+    hand) keeps them on slots of their own cards: its own form only, chains cut two
+    slots beyond the last such slot, and it nests no other meld (a joker passing one is
+    a freed joker, whose own meld holds the other)."""
 
     @property
     def slot_cards(self) -> tuple[int, ...]:
@@ -176,7 +182,10 @@ def build_instance(
         templates.append(template)
         template_cards.append(indices)
 
-    old_melds = tuple(_old_meld(meld, variant, available, total_jokers) for meld in position.table)
+    real_cards = [table_real[i] + hand_real[i] for i in range(CARD_KINDS)]
+    old_melds = tuple(
+        _old_meld(meld, variant, available, total_jokers, real_cards) for meld in position.table
+    )
     if any(old.forms for old in old_melds):
         old_melds = _with_nests(old_melds)
     return Instance(
@@ -195,11 +204,16 @@ def build_instance(
     )
 
 
-def _old_meld(meld: Meld, variant: Variant, available: list[int], total_jokers: int) -> OldMeld:
+def _old_meld(
+    meld: Meld, variant: Variant, available: list[int], total_jokers: int, real_cards: list[int]
+) -> OldMeld:
     shape = meld.kind(variant)
     real, jokers, chains = _meld_outline(meld, shape, variant.max_position)
     if jokers:
-        return OldMeld(meld, real, jokers, (), _keep_forms(meld, shape, variant.max_position))
+        freeable = any(real_cards[c] for c, _ in jokers)
+        forms = _keep_forms(meld, shape, variant.max_position, freeable)
+        reach = tuple(_within_reach(form, real_cards, total_jokers) for form in forms)
+        return OldMeld(meld, real, jokers, (), reach)
 
     def reachable(chain: tuple[int, ...]) -> tuple[int, ...]:
         # Cut a chain at the first card that neither exists nor could be a joker.
@@ -214,6 +228,36 @@ def _old_meld(meld: Meld, variant: Variant, available: list[int], total_jokers: 
     return OldMeld(meld, real, jokers, trimmed)
 
 
+def _within_reach(form: KeepForm, real_cards: list[int], total_jokers: int) -> KeepForm:
+    """``form`` with each chain cut before the slot past which more of its slots have no
+    real copy on the table or in the hand than there are jokers: only a joker can fill
+    such a slot, and a chain's slots are used nearest first."""
+    cut: list[tuple[int, ...]] = []
+    for chain in form.chains:
+        holes = 0
+        for length, c in enumerate(chain):
+            holes += not real_cards[c]
+            if holes > total_jokers:
+                chain = chain[:length]
+                break
+        cut.append(chain)
+    if all(len(new) == len(old) for new, old in zip(cut, form.chains, strict=True)):
+        return form
+    # Renumber the slots right beyond the old meld's ends; drop emptied chains.
+    starts = [len(form.inside) + sum(map(len, form.chains[:k])) for k in range(len(form.chains))]
+    kept = [k for k, chain in enumerate(cut) if chain]
+    new_starts = {k: len(form.inside) + sum(len(cut[j]) for j in kept if j < k) for k in kept}
+    adjacent = []
+    for slot in form.adjacent:
+        k = max(j for j, start in enumerate(starts) if start <= slot)
+        if k in new_starts and slot - starts[k] < len(cut[k]):
+            adjacent.append(new_starts[k] + slot - starts[k])
+    positions = tuple(form.positions[k][: len(cut[k])] for k in kept) if form.positions else ()
+    return replace(
+        form, chains=tuple(cut[k] for k in kept), adjacent=tuple(adjacent), positions=positions
+    )
+
+
 def _with_nests(old_melds: tuple[OldMeld, ...]) -> tuple[OldMeld, ...]:
     """Fill in every sequence keep form's nests (``Nest``): the other old sequences of its
     suit whose real cards all lie on one of its chains."""
@@ -223,6 +267,9 @@ def _with_nests(old_melds: tuple[OldMeld, ...]) -> tuple[OldMeld, ...]:
         nests: list[tuple[Nest, ...]] = []
         for form in old.forms:
             here: list[Nest] = []
+            if form.pinnable is not None:
+                nests.append(())
+                continue
             for j, (suit, at) in enumerate(reals):
                 if j == i or suit != form.suit or suit < 0:
                     continue
@@ -279,20 +326,25 @@ def _first_position(meld: Meld) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _keep_forms(meld: Meld, shape: str | None, top: int) -> tuple[KeepForm, ...]:
+def _keep_forms(meld: Meld, shape: str | None, top: int, freeable: bool) -> tuple[KeepForm, ...]:
     """The melds that can hold ``meld`` (a legal meld with table jokers) whole, its own
     shape first.
 
     Real cards of one suit and different ranks fit only a sequence, real cards of one
     rank and different suits only a group; a single real card (beside two jokers) fits
     either, a real ace at either end of a sequence where ace-high is allowed (``top``
-    14).  Cached: the same melds lie on the table turn after turn."""
+    14).  Without ``freeable`` jokers, only its own shape, with its jokers on slots of
+    their cards (``KeepForm.pinnable``).  Cached: the same melds lie on the table turn
+    after turn."""
     reals = meld.real_cards
-    single = reals[0] if len(reals) == 1 else None
+    single = reals[0] if len(reals) == 1 and freeable else None
+    pinnable = None
+    if not freeable:
+        pinnable = frozenset(joker.declared.index for joker in meld.jokers if joker.declared is not None)
     if shape == "sequence":
         low = _first_position(meld)
         at = [low + k for k, piece in enumerate(meld.pieces) if isinstance(piece, Card)]
-        forms = [_sequence_form(at, reals[0].suit, top, (low, low + len(meld.pieces) - 1))]
+        forms = [_sequence_form(at, reals[0].suit, top, (low, low + len(meld.pieces) - 1), pinnable)]
         if single is not None:
             others = [p for p in _places(single, top) if p != at[0]]
             forms.extend(_sequence_form([p], single.suit, top) for p in others)
@@ -300,7 +352,8 @@ def _keep_forms(meld: Meld, shape: str | None, top: int) -> tuple[KeepForm, ...]
         return tuple(forms)
     # A group: its own suits tell which slot lies right beyond it (a three-card group's
     # missing suit).
-    forms = [_group_form(reals[0], {card.suit for card in meld.cards}, {card.suit for card in reals})]
+    suits = {card.suit for card in meld.cards}
+    forms = [_group_form(reals[0], suits, {card.suit for card in reals}, pinnable)]
     if single is not None:
         forms.extend(_sequence_form([p], single.suit, top) for p in _places(single, top))
     return tuple(forms)
@@ -314,15 +367,22 @@ def _places(card: Card, top: int) -> tuple[int, ...]:
 
 
 def _sequence_form(
-    at: list[int], suit: Suit, top: int, span: tuple[int, int] | None = None
+    at: list[int],
+    suit: Suit,
+    top: int,
+    span: tuple[int, int] | None = None,
+    pinnable: frozenset[int] | None = None,
 ) -> KeepForm:
     """A sequence through real cards at positions ``at``: the gaps between them inside,
-    a chain down to position 1 and one up to ``top``.  ``span``: the old meld's first
-    and last positions, when this is its own form (for ``adjacent``)."""
+    a chain down to position 1 and one up to ``top`` (with ``pinnable`` cards, each cut
+    two slots beyond its last slot of one of them).  ``span``: the old meld's first and
+    last positions, when this is its own form (for ``adjacent``)."""
     low, high = min(at), max(at)
     inside = tuple(position_card(p, suit).index for p in range(low + 1, high) if p not in at)
     down = tuple(range(low - 1, 0, -1))
     up = tuple(range(high + 1, top + 1))
+    if pinnable is not None:
+        down, up = (_cut(chain, suit, pinnable) for chain in (down, up))
     chains: list[tuple[int, ...]] = []
     adjacent: list[int] = []
     # How far the old meld's ends lie beyond the real cards (its end jokers), per chain.
@@ -334,11 +394,21 @@ def _sequence_form(
             adjacent.append(len(inside) + sum(map(len, chains)) + steps)
         chains.append(chain)
     cards = tuple(tuple(position_card(p, suit).index for p in chain) for chain in chains)
-    return KeepForm(inside, cards, tuple(adjacent), int(suit), tuple(chains))
+    return KeepForm(inside, cards, tuple(adjacent), int(suit), tuple(chains), pinnable)
+
+
+def _cut(chain: tuple[int, ...], suit: Suit, pinnable: frozenset[int]) -> tuple[int, ...]:
+    """A chain of positions cut two slots beyond its last slot of a ``pinnable`` card:
+    supply slots beyond the outermost joker number two at most."""
+    last = max((k for k, p in enumerate(chain) if position_card(p, suit).index in pinnable), default=-1)
+    return chain[: last + 1 + EXTENSION_REACH]
 
 
 def _group_form(
-    card: Card, old_suits: set[Suit] | None = None, real_suits: set[Suit] | None = None
+    card: Card,
+    old_suits: set[Suit] | None = None,
+    real_suits: set[Suit] | None = None,
+    pinnable: frozenset[int] | None = None,
 ) -> KeepForm:
     """A group of ``card``'s rank: one slot per suit its real cards (``real_suits``, else
     ``card``'s alone) lack.  ``old_suits``: the old meld's suits, when this is its own
@@ -348,4 +418,4 @@ def _group_form(
     adjacent: tuple[int, ...] = ()
     if old_suits is not None and len(old_suits) == 3:
         adjacent = tuple(k for k, (index,) in enumerate(chains) if ALL_CARDS[index].suit not in old_suits)
-    return KeepForm((), chains, adjacent)
+    return KeepForm((), chains, adjacent, pinnable=pinnable)

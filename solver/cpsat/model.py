@@ -19,7 +19,9 @@ Variables:
   the joker's place, or one anywhere on the table).  The pins of a form in use number
   the meld's jokers; slots between the real cards are in use, a chain slot only if the
   one nearer the real cards is, and at most two supply slots lie beyond a chain's
-  outermost pin (three more make a meld of their own);
+  outermost pin (three more make a meld of their own).  A meld whose jokers no real card
+  can free has pins only on slots of their own cards (``KeepForm.pinnable``): the block
+  with its extensions, as without jokers;
 - ``inside[i][f][j]``: a joker moving along its meld may pass another old meld ``j`` of
   the suit, which then lies whole in the same meld, its real cards on the form's chain
   slots and its jokers pinned like the form's own (``solver.cpsat.instance.Nest``; only
@@ -71,8 +73,8 @@ class HintModel:
     extensions, chain by chain, nearest first; with them every keep form's slots in
     ``KeepForm.slot_cards`` order, form after form."""
     pins: list[list[tuple[int, int]]]
-    """Per old meld with table jokers: (card index, pin variable) of every keep form's
-    slots in the same order: one of the meld's own jokers, declared as that card."""
+    """Per old meld with table jokers: (card index, pin variable) of the keep forms' slots
+    a joker may take (``KeepForm.pinnable``): one of the jokers, declared as that card."""
     nested: list[list[tuple[int, int]]]
     """Per old meld with table jokers: (old meld, variable) of the old melds its keep
     forms may hold whole too (``solver.cpsat.instance.Nest``)."""
@@ -256,44 +258,38 @@ class _ModelWriter:
                 self.nested[i].append((nest.meld, inside))
                 for slot in nest.slots:
                     taken.setdefault((nest.chain, slot), []).append(inside)
-            form_pins: list[int] = []
+            form_pins: list[tuple[int, int]] = []
             for c in form.inside:
-                ext, pin = writer.new_var(0, 1), writer.new_var(0, 1)
-                writer.add_linear([ext, pin, used], [1, 1, -1], 0, 0)
-                supply.append((c, ext))
-                pins.append((c, pin))
-                form_pins.append(pin)
+                ext, pinned = self._slot(c, form.pinnable, supply, form_pins)
+                writer.add_linear([ext, *pinned, used], [1] * (1 + len(pinned)) + [-1], 0, 0)
             for number, chain in enumerate(form.chains):
                 previous = [used]
                 chain_exts: list[int] = []
-                chain_pins: list[int] = []
+                chain_pins: list[list[int]] = []
                 for step, c in enumerate(chain):
-                    ext, pin = writer.new_var(0, 1), writer.new_var(0, 1)
+                    ext, pinned = self._slot(c, form.pinnable, supply, form_pins)
                     # Its supply, a pin, or a real card of a nested meld: one of them.
-                    here = [ext, pin, *taken.get((number, step), ())]
+                    here = [ext, *pinned, *taken.get((number, step), ())]
                     writer.add_linear([*here, *previous], [1] * len(here) + [-1] * len(previous), AT_MOST, 0)
                     previous = here
-                    supply.append((c, ext))
-                    pins.append((c, pin))
                     chain_exts.append(ext)
-                    chain_pins.append(pin)
+                    chain_pins.append(pinned)
                 for step in range(2, len(chain)):
                     # A third supply slot in a row beyond the outermost pin would be a meld
                     # of its own: some pin lies at most two slots nearer.
-                    outer = chain_pins[step - 2 :]
+                    outer = [pin for pins_here in chain_pins[step - 2 :] for pin in pins_here]
                     writer.add_linear([chain_exts[step], *outer], [1] + [-1] * len(outer), AT_MOST, 0)
                 for nest, inside in nested:
                     if nest.chain == number:
                         # Nested only where a pin lies beyond it (else two melds would do).
-                        beyond = chain_pins[nest.slots[-1] + 1 :]
+                        beyond = [pin for pins_here in chain_pins[nest.slots[-1] + 1 :] for pin in pins_here]
                         writer.add_linear([inside, *beyond], [1] + [-1] * len(beyond), AT_MOST, 0)
-                form_pins.extend(chain_pins)
             # As many pins as the jokers of the form's meld and of the melds nested in it.
             owners = [(_joker_count(old), used)]
             owners.extend((_joker_count(old_melds[nest.meld]), inside) for nest, inside in nested)
             owners = [(count, var) for count, var in owners if count]
             writer.add_linear(
-                [*form_pins, *(var for _, var in owners)],
+                [*(pin for _, pin in form_pins), *(var for _, var in owners)],
                 [1] * len(form_pins) + [-count for count, _ in owners],
                 0,
                 0,
@@ -304,17 +300,35 @@ class _ModelWriter:
             for nest, inside in nested:
                 for c, count in old_melds[nest.meld].jokers:
                     declared.setdefault(c, []).append((count, inside))
-            self._kept_declarations(form.slot_cards, form_pins, declared, used)
+            self._kept_declarations(form_pins, declared, used)
+            pins.extend(form_pins)
         for c, ext in supply:
             self.demand[c].append(ext)
-        for _, pin in pins:
-            self.joker_vars.append(pin)
+        for _, var in pins:
+            self.joker_vars.append(var)
             self.joker_coefficients.append(1)
         self.extend.append(supply)
         self.pins.append(pins)
 
+    def _slot(
+        self,
+        c: int,
+        pinnable: frozenset[int] | None,
+        supply: list[tuple[int, int]],
+        pins: list[tuple[int, int]],
+    ) -> tuple[int, list[int]]:
+        """A keep form's slot of card ``c``: its supply variable, and a pin where the
+        form's jokers may sit (``KeepForm.pinnable``), appended to ``supply`` and ``pins``."""
+        ext = self.writer.new_var(0, 1)
+        supply.append((c, ext))
+        if pinnable is not None and c not in pinnable:
+            return ext, []
+        pin = self.writer.new_var(0, 1)
+        pins.append((c, pin))
+        return ext, [pin]
+
     def _kept_declarations(
-        self, cards: tuple[int, ...], pins: list[int], declared: dict[int, list[tuple[int, int]]], used: int
+        self, pins: list[tuple[int, int]], declared: dict[int, list[tuple[int, int]]], used: int
     ) -> None:
         """Pins on slots of a card ``c`` that jokers of the form's melds were declared as
         keep that declaration, at most as many as those jokers (``declared[c]``: count
@@ -323,7 +337,7 @@ class _ModelWriter:
         ``c`` than they, the pins need no cap (a pin implies the form); else a variable
         caps them."""
         on: dict[int, list[int]] = {}
-        for c, pin in zip(cards, pins, strict=True):
+        for c, pin in pins:
             if c in declared:
                 on.setdefault(c, []).append(pin)
         for c, here in on.items():
