@@ -4,6 +4,7 @@
     python -m benchmarks.speed --quick    # every 4th position of each suite, about a minute
     python -m benchmarks.speed --suite manipulation-midgame --suite rummikub-midgame
     python -m benchmarks.speed --collect-all   # the cold-cache method of earlier runs
+    python -m benchmarks.speed --cp-sat --suite manipulation-locked   # CP-SAT alone
 
 The whole ``hint()`` call is timed (validation, then the fast path's search, or the
 instance, model, solve and extract of CP-SAT; parsing is not), one position at a time on
@@ -142,8 +143,9 @@ def spec_named(name: str) -> Spec:
     return suite_named(name)
 
 
-def run(specs: list[Spec], stride: int, *, collect_all: bool = False) -> list[Row]:
-    """Time ``hint()`` on every ``stride``-th position of each suite.
+def run(specs: list[Spec], stride: int, *, collect_all: bool = False, fast_path: bool = True) -> list[Row]:
+    """Time ``hint()`` on every ``stride``-th position of each suite (``fast_path=False``:
+    the CP-SAT model alone, as ``hint(..., fast_path=False)`` answers).
 
     Before each call the garbage of the calls before is collected and the collector is
     off during the call, so that no collection pause lands in one hint's time; what the
@@ -164,7 +166,7 @@ def run(specs: list[Spec], stride: int, *, collect_all: bool = False) -> list[Ro
             gc.collect()
             gc.disable()
             started = time.perf_counter()
-            result = hint(entry.position, variant=variant)
+            result = hint(entry.position, variant=variant, fast_path=fast_path)
             elapsed = (time.perf_counter() - started) * 1000
             gc.enable()
             if result.played and not check_play(entry.position, result.table, variant=variant).ok:
@@ -336,7 +338,14 @@ def main(argv: list[str] | None = None) -> None:
         f"default the engine's, {fastpath.LP_AFTER}.  Results go to speed-prices-after-N.json "
         "(N 'never' for -1)",
     )
+    parser.add_argument(
+        "--cp-sat",
+        action="store_true",
+        help="time the CP-SAT model alone (hint(..., fast_path=False)); results go to speed-cp-sat.json",
+    )
     args = parser.parse_args(argv)
+    if args.cp_sat and args.prices_after is not None:
+        parser.error("--prices-after sets the fast path's search, which --cp-sat leaves out")
     if args.prices_after is not None:
         if args.prices_after < -1:
             parser.error("--prices-after must be -1 (never) or a number of expansions")
@@ -344,11 +353,12 @@ def main(argv: list[str] | None = None) -> None:
     stride = args.stride or (QUICK_STRIDE if args.quick else 1)
     specs = [spec_named(name) for name in args.suite] if args.suite else list(ALL_SUITES)
     pin_one_core()
+    called = "hint(fast_path=False)" if args.cp_sat else "hint()"
     print(
-        f"hint() speed on {', '.join(s.name for s in specs)}, "
+        f"{called} speed on {', '.join(s.name for s in specs)}, "
         f"every {stride}. position, one core, {date.today()}"
     )
-    rows = run(specs, stride, collect_all=args.collect_all)
+    rows = run(specs, stride, collect_all=args.collect_all, fast_path=not args.cp_sat)
     summary = report(rows)
     print(overall(rows))
     RESULTS.mkdir(exist_ok=True)
@@ -360,8 +370,14 @@ def main(argv: list[str] | None = None) -> None:
         "suites": {s.name: _describe(s) for s in specs},
         "objective": "points",
         "prices_after": fastpath.LP_AFTER,
+        "fast_path": not args.cp_sat,
     }
     data = json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=1)
+    if args.cp_sat:
+        out = RESULTS / "speed-cp-sat.json"
+        out.write_text(data)
+        print(f"wrote {out}")
+        return
     if args.prices_after is not None:
         label = "never" if args.prices_after < 0 else str(args.prices_after)
         out = RESULTS / f"speed-prices-after-{label}.json"

@@ -39,14 +39,34 @@ cases the other choice leaves the same pieces with a stricter obligation).
 The memo keeps the best move of every state, so the winning table is rebuilt and
 can be judged by ``solver.referee.check_play``: every answer of the oracle comes
 with a play the referee accepts.
+
+*Tie-break* (``best_play(..., tie_break=True)``).  Among the plays of the optimum, the
+fewest old melds broken (docs/rules.md): an old meld is unbroken when all of its pieces
+end in one meld of the new table, its table jokers included, whatever they are
+declared as there.  A branch and bound over the old melds in table order decides each
+one: *broken* (its pieces join the items above), or *kept*, by every way to complete a
+meld around it from the state: a sequence through its real cards or a group of their
+rank (a single real card may take either), each of its table jokers on a slot of that
+meld (a locked one on a slot of its own card; a freed one, counted against the
+jokers of its card that the configuration frees, anywhere: the joker moving along its
+meld), the other slots filled like any slot above (at most two beyond the outermost
+real card or joker at each end: three more are a meld of their own).  A joker moving
+along its meld may pass another old meld of the suit, which then lies whole inside the
+same meld: a sequence may hold later old melds too (their real cards on places of their
+own, their jokers pinned like its own), where a joker lies beyond each; melds with
+table jokers are decided first, so those are still open then.  A completion is taken
+only when the items left can still reach the optimum (the partition search above, with
+its memo); a node's proven floor of further melds broken is memoized on the state.
+Every configuration that can reach the optimum is tried.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, permutations, product
 from typing import Literal
 
 from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, Card, Joker, Piece
@@ -90,6 +110,9 @@ class ExactPlay:
     """Points (or cards) left in the hand."""
     table: Table
     """The table after the play; ``check_play(position, table, variant=...)`` accepts it."""
+    melds_broken: int | None = None
+    """With ``tie_break=True``: the fewest old melds a play of ``value`` breaks, and
+    ``table`` breaks that many (``solver.referee.melds_broken``); else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +543,305 @@ def _configs(
             )
 
 
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A meld that can hold an old meld whole: a sequence of ``suit`` with the real cards
+    at ``at`` (sequence positions), or a group (``suit`` -1) of rank ``rank`` with the
+    real cards' suits ``at``."""
+
+    suit: int
+    rank: int
+    at: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _OldMeld:
+    """An old meld as the tie-break reads it: its real cards, its table jokers' cards
+    (card indices) and the shapes that can hold it."""
+
+    reals: tuple[int, ...]
+    jokers: tuple[int, ...]
+    shapes: tuple[_Shape, ...]
+
+
+def _old_meld(meld: Meld, variant: Variant) -> _OldMeld:
+    """Real cards of one suit and different ranks fit only a sequence, of one rank and
+    different suits only a group; a single real card fits either (an ace at either end
+    of a sequence where ace-high is allowed)."""
+    pieces, cards = meld.pieces, meld.cards
+    reals = [(i, piece) for i, piece in enumerate(pieces) if isinstance(piece, Card)]
+    jokers = tuple(card.index for piece, card in zip(pieces, cards, strict=True) if isinstance(piece, Joker))
+    shapes: list[_Shape] = []
+    first = reals[0][1]
+    if meld.kind(variant) == "sequence":
+        low = 1 if cards[0].rank == 1 else int(cards[0].rank)
+        shapes.append(_Shape(int(first.suit), 0, tuple(low + i for i, _ in reals)))
+    else:
+        shapes.append(_Shape(-1, int(first.rank), tuple(sorted(int(card.suit) for _, card in reals))))
+    if len(reals) == 1:
+        places = [int(first.rank)]
+        if first.rank == 1 and variant.ace_high:
+            places.append(ACE_HIGH_POSITION)
+        shapes.extend(_Shape(int(first.suit), 0, (p,)) for p in places)
+        shapes.append(_Shape(-1, int(first.rank), (int(first.suit),)))
+    unique = tuple(dict.fromkeys(shapes))
+    return _OldMeld(tuple(piece.index for _, piece in reals), jokers, unique)
+
+
+class _TieBreak:
+    """The fewest old melds broken among the plays that leave ``target`` (see the module
+    docstring), by branch and bound over the old melds, on a loaded ``_Search``."""
+
+    def __init__(self, search: _Search, olds: list[_OldMeld], target: int) -> None:
+        self.search = search
+        # Melds with table jokers first: only they can hold another old meld besides their
+        # own (a joker passing it), and that one is still to be decided then.
+        self.olds = sorted(olds, key=lambda old: not old.jokers)
+        self.target = target
+        self.best = len(olds) + 1
+        """Fewest melds broken found so far (more than all: none yet)."""
+        self.best_melds: list[Meld] = []
+        self.freed: dict[int, int] = {}
+        """Table jokers freed per card index, not yet placed as a kept meld's own joker."""
+        self.nested = [False] * len(olds)
+        """Old melds already kept inside a meld decided before."""
+        self.cost = 0
+        self.floor: dict[tuple[object, ...], int] = {}
+        """Per node (old meld, state, played, configuration cost, freed jokers, nested
+        melds): a proven floor of the melds broken among the old melds from there on."""
+
+    def run(self, config: _Config, freed: dict[int, int]) -> None:
+        """Search the plays of one configuration (already loaded into the search)."""
+        self.freed = dict(freed)
+        self.cost = config.cost
+        if self._reaches(config.played):
+            self._place(0, config.played, 0, [])
+
+    def _reaches(self, played: int) -> bool:
+        """Whether the items left can still make a play that leaves ``target``."""
+        budget = self.target - self.cost + 1
+        return budget > 0 and self.cost + self.search.solve(0, played, 0, budget) <= self.target
+
+    def _place(self, i: int, played: int, broken: int, kept: list[Meld]) -> None:
+        if broken >= self.best:
+            return
+        search = self.search
+        if i == len(self.olds):
+            saved = bytes(search.state)
+            self._reaches(played)  # the memo holds the rest's best moves again
+            rest = search.melds_of_best(played, 0)
+            search.state[:] = saved
+            self.best, self.best_melds = broken, [*kept, *rest]
+            return
+        if self.nested[i]:
+            self._place(i + 1, played, broken, kept)
+            return
+        freed = tuple(sorted(self.freed.items()))
+        key = (i, bytes(search.state), played, self.cost, freed, tuple(self.nested))
+        floor = self.floor.get(key, 0)
+        if broken + floor >= self.best:
+            return
+        before = self.best
+        with closing(self._completions(i, played)) as completions:
+            # Closing the generator puts the state back when the loop stops early.
+            for pieces, now_played in completions:
+                if self._reaches(now_played):
+                    self._place(i + 1, now_played, broken, [*kept, Meld.of(pieces)])
+                    if self.best <= broken:
+                        break
+        if broken + 1 < self.best:
+            self._place(i + 1, played, broken + 1, kept)
+        # Below this node nothing beats ``before`` (if nothing was found) or the new best.
+        self.floor[key] = max(floor, (before if self.best == before else self.best) - broken)
+
+    # -- completions of a kept meld -------------------------------------------
+
+    def _completions(self, i: int, played: int) -> Generator[tuple[list[Piece], int]]:
+        """Every way to complete a meld that holds old meld ``i`` whole from the state
+        (with, where its jokers pass them, later old melds of its suit whole inside it):
+        yields its pieces and the played flag with the state (the freed jokers, the
+        nested melds) changed to match; they are restored when the generator resumes."""
+        old = self.olds[i]
+        with closing(self._take_reals(old.reals, played)) as own:
+            for now in own:
+                for shape in old.shapes:
+                    for guests in self._guests(i, shape):
+                        yield from self._with_guests(shape, old, guests, now)
+
+    def _take_reals(self, reals: tuple[int, ...], played: int) -> Generator[int]:
+        """Take real cards from the state (yields the played flag once, restores after).
+
+        They are table cards (mandatory items); where a meld kept before took a mandatory
+        copy that a hand copy could have given (``_fills`` offers the mandatory copy
+        first), the hand copy stands in: the same table."""
+        search = self.search
+        state, n, compact = search.state, search.n, search.compact
+        taken: list[tuple[int, int]] = []
+        for kind, count in Counter(compact[index] for index in reals).items():
+            mandatory = min(count, state[kind])
+            optional = count - mandatory
+            if optional > state[n + kind]:
+                return  # a copy of its cards went to a meld kept before
+            taken += [(kind, mandatory), (n + kind, optional)]
+        for where, count in taken:
+            state[where] -= count
+        try:
+            yield played | any(count for where, count in taken if where >= n)
+        finally:
+            for where, count in taken:
+                state[where] += count
+
+    def _guests(self, i: int, shape: _Shape) -> Iterator[list[tuple[int, _Shape]]]:
+        """The sets of later old melds (each with its sequence shape in ``shape``'s suit)
+        that a sequence holding old meld ``i`` may hold too: their real cards on places
+        of their own.  Just the empty set for a group or a meld without jokers."""
+        yield []
+        if shape.suit < 0 or not self.olds[i].jokers:
+            return
+        options = [
+            (j, other)
+            for j in range(i + 1, len(self.olds))
+            if not self.nested[j]
+            for other in self.olds[j].shapes
+            if other.suit == shape.suit and not set(other.at) & set(shape.at)
+        ]
+        for size in range(1, len(options) + 1):
+            for chosen in combinations(options, size):
+                melds = [j for j, _ in chosen]
+                places = [p for _, other in chosen for p in other.at]
+                if len(set(melds)) == size and len(set(places)) == len(places):
+                    yield list(chosen)
+
+    def _with_guests(
+        self, shape: _Shape, old: _OldMeld, guests: list[tuple[int, _Shape]], played: int
+    ) -> Iterator[tuple[list[Piece], int]]:
+        """The completions of ``shape`` holding ``old`` and ``guests`` (nested melds)."""
+        reals = tuple(index for j, _ in guests for index in self.olds[j].reals)
+        jokers = old.jokers + tuple(joker for j, _ in guests for joker in self.olds[j].jokers)
+        at = tuple(sorted(shape.at + tuple(p for _, other in guests for p in other.at)))
+        spans = [(min(other.at), max(other.at)) for _, other in guests]
+        whole = _Shape(shape.suit, shape.rank, at)
+        for j, _ in guests:
+            self.nested[j] = True
+        try:
+            with closing(self._take_reals(reals, played)) as taken:
+                for now in taken:
+                    for pieces, after in self._shape_completions(whole, jokers, now, (shape.at, spans)):
+                        guest_cards: list[Piece] = [Card.from_index(index) for index in reals]
+                        own_cards: list[Piece] = [Card.from_index(index) for index in old.reals]
+                        yield own_cards + guest_cards + pieces, after
+        finally:
+            for j, _ in guests:
+                self.nested[j] = False
+
+    def _shape_completions(
+        self,
+        shape: _Shape,
+        jokers: tuple[int, ...],
+        played: int,
+        nesting: tuple[tuple[int, ...], list[tuple[int, int]]] = ((), []),
+    ) -> Iterator[tuple[list[Piece], int]]:
+        """The pieces besides the real cards: the jokers pinned to slots, the other slots
+        filled from the state.  ``nesting``: the host's own real places and the spans of
+        the melds nested in it, each of which needs a joker beyond it (else the meld
+        could be cut in two, each old meld kept in its own: found without nesting)."""
+        if shape.suit < 0:
+            slots = [(shape.rank - 1) * 4 + suit for suit in range(4) if suit not in shape.at]
+            for used in range(len(slots) + 1):
+                if not 3 <= len(shape.at) + used <= 4 or used < len(jokers):
+                    continue
+                for chosen in combinations(slots, used):
+                    for pins in combinations(range(used), len(jokers)):
+                        pinned = [chosen[k] for k in pins]
+                        others = [slot for k, slot in enumerate(chosen) if k not in pins]
+                        yield from self._pinned(pinned, list(jokers), others, played)
+            return
+        top, suit, at = self.search.top, shape.suit, set(shape.at)
+        free = [p for p in range(1, top + 1) if p not in at]
+        own, spans = nesting
+        for pins in combinations(free, len(jokers)):
+            if spans and not all(_passed(span, own, pins) for span in spans):
+                continue
+            core = sorted(at | set(pins))
+            low, high = core[0], core[-1]
+            for start in range(max(1, low - 2), low + 1):
+                for end in range(high, min(top, high + 2) + 1):
+                    positions = [p for p in range(start, end + 1) if p not in at]
+                    pinned = [_card_at(p, suit) for p in pins]
+                    others = [_card_at(p, suit) for p in positions if p not in pins]
+                    yield from self._pinned(pinned, list(jokers), others, played)
+
+    def _pinned(
+        self, pinned: list[int], jokers: list[int], others: list[int], played: int
+    ) -> Iterator[tuple[list[Piece], int]]:
+        """The old meld's jokers on the slots ``pinned`` (each pairing of jokers and slots,
+        each joker locked on a slot of its own card or freed), then ``others`` filled."""
+        seen: set[tuple[tuple[int, int, bool], ...]] = set()
+        for order in permutations(range(len(jokers))):
+            pairs = [(pinned[k], jokers[order[k]]) for k in range(len(pinned))]
+            for kinds in product((True, False), repeat=len(pairs)):
+                chosen = tuple(
+                    sorted((slot, joker, locked) for (slot, joker), locked in zip(pairs, kinds, strict=True))
+                )
+                if chosen in seen:
+                    continue
+                seen.add(chosen)
+                yield from self._apply_pins(list(chosen), others, played)
+
+    def _apply_pins(
+        self, pins: list[tuple[int, int, bool]], others: list[int], played: int
+    ) -> Iterator[tuple[list[Piece], int]]:
+        """Take the pinned jokers from the state: a locked one of its card, or one of the
+        jokers its card frees (from the wildcards; where a meld kept before took the last
+        wildcard that a hand joker could have given, ``_fills`` offering the wildcard
+        first, the hand joker stands in)."""
+        search = self.search
+        state, n, compact = search.state, search.n, search.compact
+        done: list[tuple[int, int]] = []
+        try:
+            for slot, joker, locked in pins:
+                if locked:
+                    where = 2 * n + compact[joker]
+                    if slot != joker or not state[where]:
+                        return
+                else:
+                    if not self.freed.get(joker):
+                        return
+                    where = 3 * n if state[3 * n] else 3 * n + 1
+                    if not state[where]:
+                        return
+                    self.freed[joker] -= 1
+                    played |= where == 3 * n + 1
+                state[where] -= 1
+                done.append((where, -1 if locked else joker))
+            pieces: list[Piece] = [Joker(Card.from_index(slot)) for slot, _, _ in pins]
+            yield from self._fill_slots(others, 0, pieces, played)
+        finally:
+            for where, joker in done:
+                state[where] += 1
+                if joker >= 0:
+                    self.freed[joker] += 1
+
+    def _fill_slots(
+        self, slots: list[int], k: int, pieces: list[Piece], played: int
+    ) -> Iterator[tuple[list[Piece], int]]:
+        """Fill ``slots[k:]`` from the state in every way ``_Search._fills`` allows."""
+        if k == len(slots):
+            yield list(pieces), played
+            return
+        search = self.search
+        state = search.state
+        slot = slots[k]
+        for fill, where in search._fills(search.compact[slot]):
+            state[where] -= 1
+            pieces.append(_piece(slot, fill))
+            try:
+                yield from self._fill_slots(slots, k + 1, pieces, played | (fill in (_OPT, _JOKER)))
+            finally:  # also when the generator is closed while it waits here
+                pieces.pop()
+                state[where] += 1
+
+
 def best_play(
     position: Position,
     *,
@@ -527,10 +849,13 @@ def best_play(
     objective: Objective = "points",
     keep_jokers: bool = False,
     opened: bool = True,
+    tie_break: bool = False,
 ) -> ExactPlay | None:
     """The exact optimum and a table reaching it, or None when no legal play exists.
 
     Same arguments as ``best_value``; the table is what makes the answer checkable.
+    ``tie_break=True`` also finds the fewest old melds broken among the plays of the
+    optimum (``ExactPlay.melds_broken``), and the table is then one that breaks that few.
     """
     rules = variant or Variant.manipulation()
     opening = not opened and rules.opening_points > 0
@@ -555,11 +880,52 @@ def best_play(
     if best is None:
         return None
     value, config = best
+    if tie_break and not opening:
+        return _tie_break(position, rules, counts, search, kinds, value, keep_jokers=keep_jokers)
     search.load(config)
     melds = search.melds_of_best(config.played, need)
     if opening:
         melds = [*position.table.melds, *melds]
-    return ExactPlay(value, Table.of(melds))
+    return ExactPlay(value, Table.of(melds), 0 if tie_break else None)
+
+
+def _passed(span: tuple[int, int], own: tuple[int, ...], pins: tuple[int, ...]) -> bool:
+    """Whether some joker lies beyond a nested meld's ``span``, seen from its host's own
+    real places ``own``."""
+    low, high = span
+    if low > max(own):
+        return any(p > high for p in pins)
+    if high < min(own):
+        return any(p < low for p in pins)
+    return False
+
+
+def _tie_break(
+    position: Position,
+    rules: Variant,
+    counts: _Counts,
+    search: _Search,
+    kinds: list[int],
+    value: int,
+    *,
+    keep_jokers: bool,
+) -> ExactPlay:
+    """The play of ``value`` that breaks the fewest old melds, over every configuration."""
+    breaker = _TieBreak(search, [_old_meld(meld, rules) for meld in position.table], value)
+    for config in _configs(counts, kinds, search.costs, search.joker_cost, keep_jokers=keep_jokers):
+        if config.cost > value:
+            continue
+        search.load(config)
+        freed = {
+            card_index: counts.table_jokers[card_index] - config.locked[i]
+            for i, card_index in enumerate(kinds)
+            if counts.table_jokers[card_index]
+        }
+        breaker.run(config, freed)
+        if breaker.best == 0:
+            break
+    assert breaker.best <= len(breaker.olds), "the optimum's own play breaks at most every meld"
+    return ExactPlay(value, Table.of(breaker.best_melds), breaker.best)
 
 
 def best_value(

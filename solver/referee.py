@@ -6,11 +6,16 @@ locked-joker rule is judged by counting (RULES.md): for each card X, the table
 jokers declared X before the play that are declared otherwise after it number at
 least ``max(0, before_X - after_X)``, and that many must be covered by real X cards
 on the table after the play.
+
+``melds_broken(before, after)`` counts the old melds a play breaks, the hint engine's
+tie-break (docs/rules.md): an old meld is unbroken when all of its pieces end in one
+meld of the new table, its table jokers included, whatever they are declared as there.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from solver.cards import Card, Joker
@@ -18,7 +23,7 @@ from solver.melds import Meld
 from solver.position import Position, Table, as_position, as_table, count_real, declared_jokers
 from solver.variants import Variant, as_variant
 
-__all__ = ["Verdict", "check_play", "played_pieces"]
+__all__ = ["Verdict", "check_play", "melds_broken", "played_pieces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,3 +146,108 @@ def _opening_problems(before: Table, after: Table, variant: Variant) -> list[str
             f"from the hand alone, this one is worth {value}"
         )
     return found
+
+
+def melds_broken(before: Table | str, after: Table | str) -> int:
+    """How many old melds of ``before`` the table ``after`` breaks (RULES.md's tie-break).
+
+    An old meld is unbroken when all of its pieces end in one meld of ``after``: its real
+    cards, and its table jokers whatever they are declared as there (a joker moving along
+    its own meld does not break it).  Copies of a card are alike and so are jokers, so
+    the count is the fewest over every way of telling them apart that the counting rule
+    allows: for each card X, the table jokers declared X that end declared otherwise (in
+    their kept meld, or anywhere else) are at most the real X on ``after``.  ``after``
+    is taken to be a legal play from ``before`` (``check_play``).
+    """
+    old, new = as_table(before), as_table(after)
+    rooms = [count_real(meld.pieces) for meld in new]
+    joker_rooms = [declared_jokers(meld.pieces) for meld in new]
+    # Melds without jokers first: only the jokers' choices decide the counting rule, so
+    # a failing choice is undone before any other.
+    needs = sorted(
+        ((count_real(meld.pieces), declared_jokers(meld.pieces)) for meld in old),
+        key=lambda need: sum(need[1].values()),
+    )
+    hosts = [
+        [
+            j
+            for j, room in enumerate(rooms)
+            if need <= room and sum(jokers.values()) <= sum(joker_rooms[j].values())
+        ]
+        for need, jokers in needs
+    ]
+    homeless = [0] * (len(needs) + 1)
+    for i in range(len(needs) - 1, -1, -1):
+        homeless[i] = homeless[i + 1] + (not hosts[i])
+    real_after = count_real(as_table(after).pieces)
+    table_jokers = declared_jokers(old.pieces)
+    final_jokers = declared_jokers(new.pieces)
+    kept_jokers: Counter[Card] = Counter()
+    """Table jokers (by their old card) in the old melds kept so far."""
+    taken: Counter[Card] = Counter()
+    """Jokers of the new table (by their card) that those took."""
+    changed: Counter[Card] = Counter()
+    """Of those table jokers, how many are declared otherwise now (by their old card)."""
+    best = len(needs)
+
+    def rule_holds() -> bool:
+        # The other table jokers take the other jokers of the new table, keeping their
+        # cards where they can.
+        for card, count in table_jokers.items():
+            rest = count - kept_jokers[card] - max(0, final_jokers[card] - taken[card])
+            if changed[card] + max(0, rest) > real_after[card]:
+                return False
+        return True
+
+    def place(i: int, broken: int) -> None:
+        nonlocal best
+        if broken + homeless[i] >= best:
+            return
+        if i == len(needs):
+            if rule_holds():
+                best = broken
+            return
+        need, jokers = needs[i]
+        size = sum(jokers.values())
+        for j in hosts[i]:
+            if not need <= rooms[j]:
+                continue  # a copy this meld needs went to another old meld
+            rooms[j].subtract(need)
+            for chosen in _sub_multisets(+joker_rooms[j], size):
+                moved = jokers - chosen
+                joker_rooms[j].subtract(chosen)
+                taken.update(chosen)
+                kept_jokers.update(jokers)
+                changed.update(moved)
+                place(i + 1, broken)
+                changed.subtract(moved)
+                kept_jokers.subtract(jokers)
+                taken.subtract(chosen)
+                joker_rooms[j].update(chosen)
+            rooms[j].update(need)
+            if best == broken + homeless[i]:
+                return
+        place(i + 1, broken + 1)
+
+    place(0, 0)
+    return best
+
+
+def _sub_multisets(pool: Counter[Card], size: int) -> Iterator[Counter[Card]]:
+    """Every sub-multiset of ``pool`` with ``size`` elements (cards in a fixed order)."""
+    cards = sorted(pool, key=lambda card: card.index)
+
+    def pick(at: int, left: int) -> Iterator[Counter[Card]]:
+        if left == 0:
+            yield Counter()
+            return
+        if at == len(cards):
+            return
+        card = cards[at]
+        for count in range(min(pool[card], left), -1, -1):
+            for rest in pick(at + 1, left - count):
+                if count:
+                    rest[card] += count
+                yield rest
+
+    return pick(0, size)

@@ -7,9 +7,11 @@ table.  Exponential on purpose; use it on a handful of pieces only.
 
 ``brute_force_best`` also settles the engine's tie-break: among the plays with the best
 value, the fewest old melds broken, where an old meld is unbroken when all of its pieces
-lie in one meld of the new table, its jokers with their old declarations.  Pieces are
-tracked one by one here (two copies of a card are two items), so every way of telling
-copies apart is tried.
+lie in one meld of the new table, its table jokers included whatever they are declared
+as there (RULES.md's counting rule still holds for every joker: one declared X that ends
+declared otherwise needs a real X on the new table).  Pieces are tracked one by one here
+(two copies of a card are two items, and so are two jokers), so every way of telling
+copies and jokers apart is tried.
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ def _partitions(items: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
                 yield [(first, *companions), *tail]
 
 
-def _legal_melds(pieces: Sequence[Piece], variant: Variant) -> list[Meld]:
-    """Every legal meld the pieces make, over every joker declaration.
+def _legal_melds(pieces: Sequence[Piece], variant: Variant) -> list[tuple[Meld, tuple[Piece, ...]]]:
+    """Every legal meld the pieces make, over every joker declaration, each with the
+    pieces as declared there (in the order of ``pieces``).
 
     A joker may be declared as any card sharing a rank or a suit with a real card of
     the block (no other declaration can fit), or keep its table declaration."""
@@ -65,7 +68,7 @@ def _legal_melds(pieces: Sequence[Piece], variant: Variant) -> list[Meld]:
     for combo in product(*choices):
         meld = Meld.of(combo)
         if meld.is_legal(variant):
-            found.append(meld)
+            found.append((meld, combo))
     return found
 
 
@@ -120,18 +123,24 @@ def _playable(
 
 def _legal_tables(
     position: Position, variant: Variant, pieces: list[Piece], *, opened: bool, opening: bool
-) -> Iterator[tuple[dict[int, int], tuple[Meld, ...]]]:
+) -> Iterator[tuple[dict[int, int], dict[int, Piece]]]:
     """Every partition of ``pieces`` into legal melds that the referee accepts as the new
-    table: which block each piece went to, and the melds (block order)."""
+    table: which block each piece went to, and each piece as declared there."""
     for blocks in _partitions(list(range(len(pieces)))):
         options = [_legal_melds([pieces[i] for i in block], variant) for block in blocks]
         if not all(options):
             continue
         block_of = {item: b for b, block in enumerate(blocks) for item in block}
-        for melds in product(*options):
-            final = [*position.table.melds, *melds] if opening else list(melds)
+        for chosen in product(*options):
+            melds = [meld for meld, _ in chosen]
+            final = [*position.table.melds, *melds] if opening else melds
             if check_play(position, Table.of(final), variant=variant, opened=opened).ok:
-                yield block_of, melds
+                declared = {
+                    item: piece
+                    for block, (_, combo) in zip(blocks, chosen, strict=True)
+                    for item, piece in zip(block, combo, strict=True)
+                }
+                yield block_of, declared
 
 
 def brute_force_best(
@@ -198,48 +207,68 @@ def _fewest_broken(
     old_melds = 0 if opening else len(position.table)
     fewest: int | None = None
     pieces = table_pieces + played
-    for block_of, melds in _legal_tables(position, variant, pieces, opened=opened, opening=opening):
+    for block_of, declared in _legal_tables(position, variant, pieces, opened=opened, opening=opening):
+        if not _jokers_freed(table_pieces, declared):
+            continue  # this way of telling the jokers apart breaks the counting rule
         broken = 0
         for m in range(old_melds):
-            items = [i for i in range(len(table_pieces)) if origin[i] == m]
-            places = {block_of[i] for i in items}
-            kept = len(places) == 1 and all(
-                _keeps_declaration(table_pieces[i], melds[block_of[i]]) for i in items
-            )
-            broken += not kept
+            places = {block_of[i] for i in range(len(table_pieces)) if origin[i] == m}
+            broken += len(places) != 1
         if fewest is None or broken < fewest:
             fewest = broken
     return fewest
 
 
-def _keeps_declaration(piece: Piece, meld: Meld) -> bool:
-    """Whether a table joker keeps its declaration in ``meld`` (real cards always do).
-    Jokers differ only by declaration, so the meld holding a joker declared as this one
-    was is the same table as this one keeping it."""
-    return isinstance(piece, Card) or piece in meld.pieces
+def _jokers_freed(table_pieces: list[Piece], declared: dict[int, Piece]) -> bool:
+    """Whether every table joker (item by item) that changed its declaration is covered
+    by a real copy of its old card on the new table (RULES.md's counting rule, read for
+    these very jokers)."""
+    changed = Counter(
+        piece.declared
+        for i, piece in enumerate(table_pieces)
+        if isinstance(piece, Joker) and declared[i] != piece
+    )
+    real = Counter(piece for piece in declared.values() if isinstance(piece, Card))
+    return all(real[card] >= count for card, count in changed.items() if card is not None)
 
 
-def broken_in(before: Table, after: Table) -> int:
-    """Old melds of ``before`` whose pieces cannot all be found in one meld of ``after``
-    (jokers with their declarations), choosing the best way to tell copies apart."""
-    old = list(before)
-    capacity = [Counter(meld.pieces) for meld in after]
-    best = len(old)
+def broken_in(before: Table, after: Table, *, moves: bool = True) -> int:
+    """Old melds of ``before`` whose pieces cannot all be found in one meld of ``after``,
+    choosing the best way to tell copies and jokers apart: every table piece goes to a
+    piece of ``after`` (a real card to a copy of itself, a table joker to any joker), and
+    the table jokers that change their declarations need real copies of their old cards
+    on ``after`` (RULES.md's counting rule).  ``moves=False`` counts as before issue
+    #34: a table joker goes only to a joker of its own declaration."""
+    old = [(m, piece) for m, meld in enumerate(before) for piece in meld.pieces]
+    slots = [(j, piece) for j, meld in enumerate(after) for piece in meld.pieces]
+    real_after = Counter(piece for _, piece in slots if isinstance(piece, Card))
+    used = [False] * len(slots)
+    where = [0] * len(old)
+    best = len(before)
 
-    def place(m: int, kept: int) -> None:
+    def assign(k: int) -> None:
         nonlocal best
-        if m == len(old):
-            best = min(best, len(old) - kept)
+        if k == len(old):
+            changed = Counter(
+                piece.declared
+                for (_, piece), at in zip(old, where, strict=True)
+                if isinstance(piece, Joker) and slots[at][1] != piece
+            )
+            if any(real_after[card] < count for card, count in changed.items() if card is not None):
+                return
+            homes: dict[int, set[int]] = {}
+            for (m, _), at in zip(old, where, strict=True):
+                homes.setdefault(m, set()).add(slots[at][0])
+            best = min(best, sum(len(places) != 1 for places in homes.values()))
             return
-        if len(old) - m + kept <= len(old) - best:
-            return  # cannot beat the best found
-        need = Counter(old[m].pieces)
-        for room in capacity:
-            if all(room[piece] >= count for piece, count in need.items()):
-                room.subtract(need)
-                place(m + 1, kept + 1)
-                room.update(need)
-        place(m + 1, kept)
+        piece = old[k][1]
+        for at, (_, there) in enumerate(slots):
+            fits = there == piece if isinstance(piece, Card) or not moves else isinstance(there, Joker)
+            if fits and not used[at]:
+                used[at] = True
+                where[k] = at
+                assign(k + 1)
+                used[at] = False
 
-    place(0, 0)
+    assign(0)
     return best

@@ -18,7 +18,13 @@ from solver.melds import Meld, position_card
 from solver.position import Hand, Position, PositionError, Table
 from solver.variants import Variant
 
-__all__ = ["ace_joker_position", "random_options", "random_position", "twin_joker_position"]
+__all__ = [
+    "ace_joker_position",
+    "own_meld_joker_position",
+    "random_options",
+    "random_position",
+    "twin_joker_position",
+]
 
 
 def _random_meld(rng: random.Random, variant: Variant, stock: Counter[Card]) -> list[Card] | None:
@@ -235,3 +241,64 @@ def ace_joker_position(rng: random.Random, variant: Variant, *, max_table_cards:
         return rng.choice([card for card, count in stock.items() if count > 0])
 
     return _fill_and_deal(rng, variant, stock, melds, max_table_cards=max_table_cards, most_hand=6, pick=pick)
+
+
+def own_meld_joker_position(
+    rng: random.Random, variant: Variant, *, max_table_cards: int = 20, most_hand: int = 5
+) -> Position | None:
+    """A random position whose table holds a meld with a table joker (standing for a card
+    X at an end or inside a run, or in a group; now and then a second joker in the same
+    meld) among other random melds; the hand (now and then with a joker) leans toward X
+    and the cards just beyond the meld's ends, so that a real X can free the joker to
+    move along its own meld (the meld then stays whole, RULES.md's tie-break), besides
+    the table's neighbours.  None when the draw does not make a valid position (try
+    again).
+
+    The variant needs jokers."""
+    stock: Counter[Card] = Counter({card: variant.decks for card in (Card(r, s) for r in Rank for s in Suit)})
+    cards = _random_meld(rng, variant, stock)
+    if cards is None:
+        return None
+    stock.subtract(cards)
+    jokers = 2 if variant.jokers >= 2 and rng.random() < 0.15 else 1
+    slots = sorted(rng.sample(range(len(cards)), jokers))
+    for slot in slots:
+        stock[cards[slot]] += 1
+    pieces: list[Piece] = [Joker(card) if i in slots else card for i, card in enumerate(cards)]
+    meld = Meld.of(pieces)
+    if not meld.is_legal(variant):
+        return None
+    declared = [cards[slot] for slot in slots]
+    beyond = _beyond(meld, variant)
+
+    def pick(table_cards: list[Card]) -> Card | None:
+        roll = rng.random()
+        wanted = [card for card in declared if stock[card]] if roll < 0.35 else []
+        if not wanted and roll < 0.7:
+            wanted = [card for card in beyond if stock[card]]
+        if not wanted and roll < 0.9:
+            wanted = [card for card in _near(rng.choice(table_cards)) if stock[card]]
+        if not wanted:
+            wanted = [card for card, count in stock.items() if count > 0]
+        return rng.choice(wanted) if wanted else None
+
+    position = _fill_and_deal(
+        rng, variant, stock, [meld], max_table_cards=max_table_cards, most_hand=most_hand, pick=pick
+    )
+    if position is not None and variant.jokers > jokers and rng.random() < 0.25:
+        # A hand joker too: it may stand in the meld beside the table joker.
+        position = Position(position.table, Hand.of((*position.hand.pieces, Joker()))).validate(variant)
+    return position
+
+
+def _beyond(meld: Meld, variant: Variant) -> list[Card]:
+    """The cards that could lie just beyond a meld's ends: up to two past each end of a
+    sequence, the missing suits of a group."""
+    cards = meld.cards
+    if len({card.rank for card in cards}) == 1:
+        suits = {card.suit for card in cards}
+        return [Card(cards[0].rank, suit) for suit in Suit if suit not in suits]
+    low = 1 if cards[0].rank == Rank.ACE else int(cards[0].rank)
+    high = low + len(cards) - 1
+    positions = [p for p in (low - 2, low - 1, high + 1, high + 2) if 1 <= p <= variant.max_position]
+    return [position_card(p, cards[0].suit) for p in positions]

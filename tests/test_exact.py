@@ -20,7 +20,7 @@ from randpos import random_position
 from solver.cards import Card
 from solver.exact import best_play, best_value
 from solver.position import Position, Table
-from solver.referee import check_play, played_pieces
+from solver.referee import check_play, melds_broken, played_pieces
 from solver.variants import Variant
 
 MANIP = Variant.manipulation()
@@ -130,6 +130,48 @@ def test_freed_joker_must_be_used_and_may_keep_its_card() -> None:
 
 
 # -- the reference suite ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "broken"),
+    [
+        # Laid off at the end: nothing broken.
+        ("5h 6h 7h | Kc Kd Ks / 8h", 0),
+        # Three groups become three sequences for the ace.
+        ("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac", 3),
+        # The real Js takes the joker's place, the joker becomes the fourth suit.
+        ("10d Jd Qd | *Js Jh Jd / Js", 0),
+        # RULES.md's example: the freed joker moves up to 10h in its own meld.
+        ("7h 8h *9h / 9h Jh", 0),
+        # The joker passes the other old meld of its suit, which lies whole inside.
+        ("*4h 5h 6h | 7h 8h 9h / 4h Jh", 0),
+        # Two melds kept in one: 5s 6s 7s with its joker as Js, around 8s 9s 10s.
+        (
+            "As 2s 3s 4s | 5s 6s 7s *8s | 8s 9s 10s | Js Qs Ks As | Jd Qd Kd | *8s 8d 8c | Ks Kd Kc"
+            " / 8s Jh Jd Ac",
+            2,
+        ),
+        # The joker may not change its card: the meld keeps it as 7h.
+        ("*7h 8h 9h / 10h", 0),
+    ],
+)
+def test_tie_break(text: str, broken: int) -> None:
+    position = Position.parse(text)
+    found = best_play(position, tie_break=True)
+    assert found is not None and found.value == 0
+    assert found.melds_broken == broken
+    assert check_play(position, found.table).ok, str(found.table)
+    assert melds_broken(position.table, found.table) == broken, str(found.table)
+    # Without the tie-break the answer names no count; the value is the same.
+    plain = best_play(position)
+    assert plain is not None and (plain.value, plain.melds_broken) == (0, None)
+
+
+def test_tie_break_of_an_opening_and_of_no_play() -> None:
+    # An opening leaves the table as it is: nothing is broken.
+    found = best_play(Position.parse("5s 6s 7s / 10h Jh Qh 8s"), variant=RKUB, opened=False, tie_break=True)
+    assert found is not None and found.melds_broken == 0 and str(found.table) == "5s 6s 7s | 10h Jh Qh"
+    assert best_play(Position.parse("5h 6h 7h / Kc"), tie_break=True) is None
 
 
 def test_reference_suite() -> None:

@@ -15,7 +15,7 @@ from strategies import DECK, positions, scrambled_text
 from solver.cards import Card, Joker
 from solver.melds import Meld, MeldTemplate, catalogue
 from solver.position import Hand, Position, Table
-from solver.referee import Verdict, check_play, played_pieces
+from solver.referee import Verdict, check_play, melds_broken, played_pieces
 from solver.variants import Variant
 
 MANIP = Variant.manipulation()
@@ -346,6 +346,46 @@ def test_played_pieces() -> None:
     real, jokers = played_pieces(before, after)
     assert real == Counter(Card.parse(t) for t in ("9h", "Jh", "2c", "2h"))
     assert jokers == 1
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "broken"),
+    [
+        # Laid off at an end, or a fourth suit: nothing broken.
+        ("5h 6h 7h | Kc Kd Ks", "5h 6h 7h 8h | Kc Kd Ks", 0),
+        ("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc", "Jh Qh Kh | Jd Qd Kd | Jc Qc Kc Ac", 3),
+        # A real card takes the joker's place and the joker moves along its own meld:
+        # every piece of the old meld is in the one new meld (issue #34).
+        ("*3c 4c 5c", "3c 4c 5c *6c", 0),
+        ("*3c 4c 5c", "*2c 3c 4c 5c", 0),
+        ("Ad 2d *3d 4d 5d", "Ad 2d 3d 4d 5d *6d", 0),
+        ("Ad 2d *3d 4d 5d", "Ad 2d *3d | 3d 4d 5d", 1),
+        ("*Jh Qh Kh Ah", "*9h *10h Jh Qh Kh Ah", 0),
+        ("*Jh Qh Kh Ah", "Qh Kh Ah | *Js Jh *Jd", 1),
+        ("7h 8h *9h", "7h 8h 9h *10h Jh", 0),
+        ("*Js Jh Jd", "Js Jh Jd *Jc", 0),
+        # The joker may even leave its old place uncovered, freed by a real copy elsewhere.
+        ("*3c 4c 5c", "3c 3d 3h | 4c 5c *6c 7c", 0),
+        # The joker left the meld: broken, whatever it stands for now.
+        ("*Qh Qd Qs Qc", "10h Jh *Qh | Qd Qs Qc", 1),
+        # Two jokers may not trade places without a real copy of either card: one of the
+        # two melds loses its own joker.
+        ("*3c 4c 5c | *6c 7c 8c", "*3c 3d 3h | 4c 5c *6c 7c 8c", 1),
+        # A hand joker standing where the table joker stood does not keep the meld whole
+        # when the table joker moved without being freed.
+        ("*7s 8s 9s", "5s 6s *7s | 8s 9s 10s *Js", 1),
+    ],
+)
+def test_melds_broken_counts_by_the_rules(before: str, after: str, broken: int) -> None:
+    assert melds_broken(Table.parse(before), Table.parse(after)) == broken
+    assert melds_broken(before, after) == broken  # notation works too
+
+
+def test_melds_broken_tells_copies_apart_the_best_way() -> None:
+    # Two copies of 5h: each old meld finds its own in a different new meld.
+    assert melds_broken("3h 4h 5h | 5h 5d 5c", "3h 4h 5h 6h | 5s 5h 5d 5c") == 0
+    # One 5h in the new table's group: only one of the two old melds can hold it.
+    assert melds_broken("5h 5d 5c | 5h 5s 5c", "5h 5d 5c 5s | 4h 5h 6h | 4c 5c 6c") == 1
 
 
 # --- properties -----------------------------------------------------------------------------------

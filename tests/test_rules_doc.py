@@ -1,8 +1,9 @@
 """docs/rules.md is checked against the code: every ``rummy`` block in it is run.
 
 Each block is a small script (the statements are listed at the end of docs/rules.md):
-melds are judged by ``Meld.problem``, plays by the referee, best plays and "no play"
-by the hint engine, round and game scores by ``solver.game.scoring``.  A statement the
+melds are judged by ``Meld.problem``, plays by the referee (the melds they break by
+``solver.referee.melds_broken``), best plays and "no play" by the hint engine, round and
+game scores by ``solver.game.scoring``.  A statement the
 harness does not know fails the test, so the document cannot hold unchecked examples in
 its blocks.  The README must link the document (issue 20: the rule book travels with
 the project).
@@ -23,7 +24,7 @@ from solver.game import GameSettings
 from solver.game.scoring import RoundEnd, game_bonuses, score_round
 from solver.melds import Meld
 from solver.position import Position, Table
-from solver.referee import check_play, played_pieces
+from solver.referee import check_play, melds_broken, played_pieces
 from solver.variants import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,12 +105,6 @@ def _left_points(position: Position, after: Table, variant: Variant) -> int:
     )
 
 
-def _broken(position: Position, after: Table) -> int:
-    """Old melds whose pieces do not all end in one meld of ``after``."""
-    finals = [Counter(meld.pieces) for meld in after]
-    return sum(not any(not Counter(meld.pieces) - final for final in finals) for meld in position.table)
-
-
 def _position(state: State) -> Position:
     assert state.position is not None, "a play statement needs a position before it"
     return state.position
@@ -141,7 +136,7 @@ def _run(state: State, statement: str) -> None:
         problem = Meld.parse(cards).problem(state.variant)
         assert problem is not None, f"{cards} is legal"
         assert reason is not None and reason in problem, problem
-    elif keyword in ("legal", "illegal", "best"):
+    elif keyword in ("legal", "illegal", "best", "kept"):
         table_text, reason = _split(rest)
         position, table = _position(state), Table.parse(table_text)
         verdict = check_play(position, table, variant=state.variant, opened=state.opened)
@@ -150,10 +145,12 @@ def _run(state: State, statement: str) -> None:
             assert reason is not None and any(reason in r for r in verdict.reasons), verdict.reasons
             return
         assert verdict.ok, verdict.reasons
+        if keyword == "kept":
+            assert melds_broken(position.table, table) == 0, f"{table} breaks an old meld"
         if keyword == "best":
             found = _hint(state)
             assert found.status == "optimal", found.status
-            mine = (_left_points(position, table, state.variant), _broken(position, table))
+            mine = (_left_points(position, table, state.variant), melds_broken(position.table, table))
             assert mine == (found.hand_points, found.melds_broken), f"the engine plays {found.table}"
     elif keyword == "round":
         _check_round(state, rest)
@@ -204,7 +201,8 @@ def test_the_document_covers_every_kind_of_check() -> None:
     keywords = Counter(
         statement.partition("  ")[0].strip() for block in BLOCKS for _, statement in block.statements
     )
-    for keyword in ("meld", "bad meld", "position", "legal", "illegal", "best", "no play", "round", "game"):
+    checks = ("meld", "bad meld", "position", "legal", "illegal", "best", "kept", "no play", "round", "game")
+    for keyword in checks:
         assert keywords[keyword] >= 1, keyword
     assert sum(keywords.values()) >= 60
 

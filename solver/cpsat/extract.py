@@ -2,6 +2,8 @@
 
 The model counts slots per card; here each slot gets a real card or a joker declared
 as that card.  Real cards go to slots first (in a fixed order), jokers fill the rest.
+A kept old meld with table jokers is its real cards, those of the old melds nested in
+it, the jokers on its pinned slots (declared as those cards) and its supply slots in use.
 New sequence pieces (the model's 3-5 card units) of one suit that touch end to end
 are merged back into full-length sequences; kept old melds are left as they were
 (with any cards added at their ends), so the table changes no more than needed.
@@ -72,10 +74,19 @@ def extract_play(instance: Instance, built: HintModel, solver: cp_model.CpSolver
         if value(keep[i]):
             for c, count in old.real:
                 real_left[c] -= count
-    for i, old in enumerate(instance.old_melds):
-        if value(keep[i]):
+    old_melds = instance.old_melds
+    nested = {j for hosted in built.nested for j, var in hosted if value(var)}
+    for i, old in enumerate(old_melds):
+        if value(keep[i]) and i not in nested:
             added = [take(c) for c, var in extend[i] if value(var)]
-            kept_melds.append(Meld.of(old.meld.pieces + tuple(added)))
+            if built.pins[i]:
+                # Its real cards, those of the old melds nested in it, and the jokers.
+                hosted = [j for j, var in built.nested[i] if value(var)]
+                guests = [card for j in hosted for card in old_melds[j].meld.real_cards]
+                pinned = [Joker(ALL_CARDS[c]) for c, var in built.pins[i] if value(var)]
+                kept_melds.append(Meld.of((*old.meld.real_cards, *guests, *pinned, *added)))
+            else:
+                kept_melds.append(Meld.of(old.meld.pieces + tuple(added)))
 
     pieces: list[tuple[str, tuple[Piece, ...]]] = []
     for m, var in enumerate(copies):

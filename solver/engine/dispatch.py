@@ -47,9 +47,10 @@ def hint(
     Rummy.  ``objective="points"`` minimizes the points left in the hand (a joker counts
     the variant's joker points), ``"cards"`` maximizes the cards played.  Among equal
     plays the one that breaks the fewest old melds wins (an old meld is unbroken when all
-    its cards end in one meld).  ``keep_jokers`` plays hand jokers only to go out.
-    ``opened=False`` applies the variant's opening rule (Rummikub: 30 points from the
-    rack alone, table untouched).  ``Hint.engine`` says which backend answered.
+    its pieces end in one meld, a table joker in it perhaps declared anew there).
+    ``keep_jokers`` plays hand jokers only to go out.  ``opened=False`` applies the
+    variant's opening rule (Rummikub: 30 points from the rack alone, table untouched).
+    ``Hint.engine`` says which backend answered.
 
     Raises NotationError for malformed notation, PositionError for a position the deck
     cannot produce, ValueError for bad options and TypeError for arguments of the wrong

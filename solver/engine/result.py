@@ -38,7 +38,8 @@ class Hint:
     played: tuple[Piece, ...]
     hand: Hand
     melds_broken: int
-    """Old melds whose cards do not all end in one meld of the new table."""
+    """Old melds whose pieces do not all end in one meld of the new table (a table joker
+    declared anew inside the meld that holds the rest of its old meld breaks nothing)."""
     build_ms: float
     solve_ms: float
     engine: Engine = "cp-sat"

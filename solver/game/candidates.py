@@ -43,8 +43,8 @@ from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.bots import best_play
 from solver.game.rollout import PlayedHint
 from solver.game.view import PlayerView
-from solver.position import Hand, Table
-from solver.referee import played_pieces
+from solver.position import Hand
+from solver.referee import melds_broken, played_pieces
 
 __all__ = [
     "BOT_SET",
@@ -265,12 +265,6 @@ def meld_candidates(
     return candidates
 
 
-def _melds_broken(before: Table, after: Table) -> int:
-    """Old melds whose pieces do not all end in one meld of the new table."""
-    new = [Counter(meld.pieces) for meld in after]
-    return sum(not any(Counter(meld.pieces) <= kept for kept in new) for meld in before)
-
-
 def made_candidate(view: PlayerView, action: Action, label: str = "made") -> Candidate:
     """The candidate of an action a player took (a logged move): a play is rebased through
     the referee's count of what it lays, so it is the state that action really produced."""
@@ -286,7 +280,7 @@ def made_candidate(view: PlayerView, action: Action, label: str = "made") -> Can
             table=action.table,
             played=tuple(sorted(played, key=piece_sort_key)),
             hand=hand,
-            melds_broken=_melds_broken(view.table, action.table),
+            melds_broken=melds_broken(view.table, action.table),
             build_ms=0.0,
             solve_ms=0.0,
         )

@@ -6,8 +6,9 @@
 - **Going out**: one legal play puts every hand piece on the table (Rummikub puzzles
   assume the player has opened).
 - **Needs rearranging**: no play goes out while every table meld stays whole (all its
-  pieces in one meld, table jokers keeping their cards); laying cards at the ends of
-  melds does not count as rearranging, so it is allowed in that test.
+  pieces in one meld, as the hint engine's tie-break counts it: a table joker may move
+  along its own meld where a real card frees it); laying cards at the ends of melds does
+  not count as rearranging, so it is allowed in that test.
 - **Unique**: every table the player can go out to has the solution's ``Layout``: the same
   cards in groups, the same cards at the same positions of sequences (an ace low or high),
   the same joker declarations.  Only how a suit's sequence cards are cut into sequences,

@@ -4,7 +4,7 @@ Features (all exact, each measured on the verified puzzle):
 
 - ``broken``: old melds that every way out must break: the hint engine's fewest broken
   melds among plays that empty the hand (an old meld is unbroken when all its pieces
-  end in one meld, jokers keeping their declarations);
+  end in one meld, a table joker perhaps moved along it: docs/rules.md);
 - ``moved``: table pieces that move in the plan of the solution (``solver.plan``: the
   fewest moves that reach the engine's final table; the hand's own cards not counted).
   It is exact for that table; a table of the same layout with sequences cut elsewhere

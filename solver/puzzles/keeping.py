@@ -5,12 +5,14 @@ played in one legal play in which the old melds numbered in ``keep`` (0-based) s
 and each ``(meld, card)`` of ``attach`` has that hand card laid at the end of that old meld
 (a sequence end, or the fourth suit of a three-card group), which then also stays whole.
 
-"Whole" is the hint engine's notion (``solver.cpsat.model``): every piece of the old meld
-ends in one meld, table jokers keeping their declarations, and that meld only grows at
-its ends.  The model is the engine's ``build_model`` unchanged, with its objective dropped
-and a few constraints added: all hand pieces played, ``keep[i] = 1`` for the kept melds,
-and for an attached card, its slot right beyond the meld's end filled (by an extension
-variable, or by a new sequence piece that continues the meld).  The model counts slots,
+"Whole" is the hint engine's notion (``solver.cpsat.model``, RULES.md's tie-break): every
+piece of the old meld ends in one meld, which grows at its ends; a table joker in it keeps
+its declaration, or moves along the meld where a real copy of its card frees it (a real
+card taking its place, the joker going to an end).  The model is the engine's
+``build_model`` unchanged, with its objective dropped and a few constraints added: all
+hand pieces played, ``keep[i] = 1`` for the kept melds, and for an attached card, its slot
+right beyond the meld's end filled (by an extension variable, or by a new sequence piece
+that continues the meld).  The model counts slots,
 so "the card fills the slot" also covers a joker declared as that card filling it while
 the real card sits elsewhere: the same table up to a ``Layout``'s joker swaps.
 """
@@ -86,16 +88,26 @@ def _adjacent_slot(instance: Instance, built: HintModel, meld: int, card: Card) 
 
     That slot is filled either by the first extension variable of a chain (the model lists
     a meld's extension variables chain by chain, in the order of
-    ``OldMeld.extension_chains``, nearest slot first), or, for a sequence, by a new
+    ``OldMeld.extension_chains``, nearest slot first), or for a meld with table jokers by
+    the supply variable of an ``adjacent`` slot of its own keep form (the model lists
+    those in ``KeepForm.slot_cards`` order, form after form), or, for a sequence, by a new
     sequence piece that starts (or ends) right beyond the meld: the kept meld and that
     piece join into one legal sequence.
     """
     old = instance.old_melds[meld]
     variables = built.extend[meld]
-    if sum(len(chain) for chain in old.extension_chains) != len(variables):
-        raise AssertionError("the hint model's extension variables do not follow the instance's chains")
+    slots = [len(form.slot_cards) for form in old.forms] or [len(chain) for chain in old.extension_chains]
+    if sum(slots) != len(variables):
+        raise AssertionError("the hint model's extension variables do not follow the instance's slots")
     terms: list[cp_model.IntVar] = []
     at = 0
+    if old.forms:
+        for form in old.forms:
+            for slot in form.adjacent:
+                c, index = variables[at + slot]
+                if c == card.index:
+                    terms.append(built.variable(index))
+            at += len(form.slot_cards)
     for chain in old.extension_chains:
         c, index = variables[at]
         if c == card.index == chain[0]:
