@@ -20,14 +20,42 @@ int placeable(const Problem *p, int card, uint64_t present, int jokers) {
     return 0;
 }
 
+/* Whether ``card`` may take the place of a table joker standing for it in an intact
+   block, the joker moving inside the block's meld (a redeclared keep: moves.c). */
+static int takes_a_jokers_place(const Problem *p, const State *s, int card) {
+    for (int i = 0; i < p->njokers; i++)
+        if (p->joker_cards[i] == card && (s->mask >> p->joker_blocks[i]) & 1 &&
+            jokers_freed(p, s, card) < p->free[card])
+            return 1;
+    return 0;
+}
+
+/* Whether ``card`` could join a run with an intact block whose table jokers move inside
+   its meld (a redeclared keep, moves.c): a window of three around it filled by loose
+   cards, intact blocks' cards and jokers, the movable ones counted as jokers.  Generous
+   (where the jokers may go is not checked), which keeps the bound a bound. */
+static int placeable_by_moved_jokers(const Problem *p, const State *s, int card, uint64_t loose, int jokers) {
+    int movable = 0;
+    for (int i = 0; i < p->njokers; i++)
+        if ((s->mask >> p->joker_blocks[i]) & 1 && jokers_freed(p, s, p->joker_cards[i]) < p->free[p->joker_cards[i]])
+            movable++;
+    if (!movable) return 0;
+    uint64_t present = loose;
+    for (uint64_t m = s->mask; m; m &= m - 1) present |= p->blocks[__builtin_ctzll(m)].cards_mask;
+    return placeable(p, card, present, jokers + movable);
+}
+
 /*
  * Whether loose card ``card`` fits a meld without breaking a block: with loose cards
  * (``loose``, a bit per card) and jokers only, or growing an intact block (a run block
  * next to it or one slot away, that slot a loose card or a joker; a group block of
- * three that lacks its suit).  Longer gaps are covered by the loose-only runs.
+ * three that lacks its suit), or taking a table joker's place in one, or in a run that
+ * keeps a block whose jokers move (generous in those two: the jokers' new and old
+ * places are not checked, which keeps the bound a bound).  Longer gaps are covered by
+ * the loose-only runs.
  */
 int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose, int jokers) {
-    if (placeable(p, card, loose, jokers)) return 1;
+    if (placeable(p, card, loose, jokers) || takes_a_jokers_place(p, s, card)) return 1;
     int rank = card / 4 + 1, suit = card % 4;
     for (int i = 0; i < p->ngroups_at[rank]; i++) {
         int b = p->groups_at[rank][i];
@@ -45,7 +73,7 @@ int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose,
                 return 1;
         }
     }
-    return 0;
+    return placeable_by_moved_jokers(p, s, card, loose, jokers);
 }
 
 /* Table jokers in intact blocks that their card's freeing capacity could still free. */

@@ -225,8 +225,16 @@ static void lp_entry(Program *program, int row, double value) {
 /* A run's card at each of ``count`` places from ``first`` of ``suit``, with the places in
    ``joker_places`` (bits from 0) held by jokers: a column when every real card is
    present.  ``block_row`` >= 0: the run is that old meld kept, grown by these places. */
-static void lp_run_places(Program *program, const int *places, int count, int suit, int joker_places, const int *present,
-                          int block_row) {
+/* Entries a kept old meld's columns add besides its row: its moved jokers released, and
+   real copies for their places (see ``lp_redeclared``). */
+typedef struct {
+    int n;
+    int row[2 * MAX_JOKERS];
+    double value[2 * MAX_JOKERS];
+} LpExtra;
+
+static void lp_run_places(Program *program, const int *places, int count, int suit, int joker_places,
+                          const int *present, int block_row, const LpExtra *extra) {
     int jokers = 0;
     for (int i = 0; i < count; i++) {
         if ((joker_places >> i) & 1) jokers++;
@@ -234,6 +242,7 @@ static void lp_run_places(Program *program, const int *places, int count, int su
     }
     lp_column(program, 0, HUGE_VAL);
     if (block_row >= 0) lp_entry(program, block_row, 1);
+    for (int i = 0; extra && i < extra->n; i++) lp_entry(program, extra->row[i], extra->value[i]);
     for (int i = 0; i < count; i++)
         if (!((joker_places >> i) & 1)) lp_entry(program, card_at(places[i], suit), 1);
     if (jokers) lp_entry(program, LP_JOKER_ROW, jokers);
@@ -241,11 +250,12 @@ static void lp_run_places(Program *program, const int *places, int count, int su
 
 /* Every way of filling ``count`` places with real cards and up to ``max_jokers`` jokers
    (at least one real card for a new meld: ``block_row`` < 0). */
-static void lp_run_fills(Program *program, const int *places, int count, int suit, int max_jokers, const int *present, int block_row) {
+static void lp_run_fills(Program *program, const int *places, int count, int suit, int max_jokers, const int *present,
+                         int block_row, const LpExtra *extra) {
     for (int mask = 0; mask < (1 << count); mask++) {
         int jokers = suits_in(mask & 15) + suits_in((mask >> 4) & 15);
         if (jokers > max_jokers || (block_row < 0 && jokers == count)) continue;
-        lp_run_places(program, places, count, suit, mask, present, block_row);
+        lp_run_places(program, places, count, suit, mask, present, block_row, extra);
     }
 }
 
@@ -314,7 +324,7 @@ static void lp_new_melds(Program *program, const Problem *p, const int *present,
             for (int length = 3; length <= 5 && first + length - 1 <= p->max_position; length++) {
                 int places[5];
                 for (int i = 0; i < length; i++) places[i] = first + i;
-                lp_run_fills(program, places, length, suit, all_jokers, present, -1);
+                lp_run_fills(program, places, length, suit, all_jokers, present, -1, NULL);
             }
 }
 
@@ -334,8 +344,9 @@ static void lp_hand(Program *program, const Problem *p, const State *root, int a
 }
 
 /* Old meld ``b`` kept in one of its forms: a run grown by up to two places at each end,
-   a group as it is or with its fourth suit. */
-static void lp_kept_forms(Program *program, const Problem *p, int b, const int *present, int all_jokers) {
+   a group as it is or with its fourth suit; each column with ``extra`` entries. */
+static void lp_kept_forms(Program *program, const Problem *p, int b, const int *present, int all_jokers,
+                          const LpExtra *extra) {
     const Block *block = &p->blocks[b];
     int row = NKINDS + 1 + b;
     if (block->is_run) {
@@ -345,13 +356,14 @@ static void lp_kept_forms(Program *program, const Problem *p, int b, const int *
                 int places[4], count = 0;
                 for (int at = block->first - below; at < block->first; at++) places[count++] = at;
                 for (int at = block->last + 1; at <= block->last + above; at++) places[count++] = at;
-                lp_run_fills(program, places, count, block->suit, all_jokers, present, row);
+                lp_run_fills(program, places, count, block->suit, all_jokers, present, row, extra);
             }
         return;
     }
     lp_column(program, 0, HUGE_VAL);
     lp_entry(program, row, 1);
-    if (block->ncards != 3) return;
+    for (int i = 0; extra && i < extra->n; i++) lp_entry(program, extra->row[i], extra->value[i]);
+    if (block->ncards != 3 || extra) return;
     int missing = 0;
     while ((block->suits >> missing) & 1) missing++;
     int card = (block->rank - 1) * 4 + missing;
@@ -364,6 +376,40 @@ static void lp_kept_forms(Program *program, const Problem *p, int b, const int *
         lp_column(program, 0, HUGE_VAL);
         lp_entry(program, row, 1);
         lp_entry(program, LP_JOKER_ROW, 1);
+    }
+}
+
+/*
+ * Old meld ``b`` kept with some of its table jokers moved inside its meld (the search's
+ * redeclared keep, moves.c): for each set of its jokers the capacity could free, its
+ * forms again, each releasing the moved jokers (their piece rows, as a broken meld
+ * does: the relaxation may then use them anywhere, or not at all), and taking a real
+ * copy of the card of each joker in a set of them (``filled``: a moved joker's place
+ * inside the meld takes one; one at an end may be left empty).  Every such set is a
+ * column, so the relaxation holds whichever the search finds.  A group takes this form
+ * only as three cards, one joker moving to its fourth suit.
+ */
+static void lp_redeclared(Program *program, const Problem *p, int b, const int *present, int all_jokers) {
+    const Block *block = &p->blocks[b];
+    if (!all_jokers || !block->joker_mask || (!block->is_run && block->ncards != 3)) return;
+    int entries = 0;
+    for (int i = 0; i < p->njokers; i++)
+        if (p->joker_blocks[i] == b && p->free[p->joker_cards[i]] > 0) entries |= 1 << i;
+    for (int moved = entries; moved; moved = (moved - 1) & entries) {
+        for (int filled = moved;; filled = (filled - 1) & moved) {
+            LpExtra extra = {0, {0}, {0}};
+            for (int i = 0; i < p->njokers; i++) {
+                if (!((moved >> i) & 1)) continue;
+                extra.row[extra.n] = NKINDS + 1 + p->nblocks + i;
+                extra.value[extra.n++] = -1;
+                if (!((filled >> i) & 1)) continue;
+                extra.row[extra.n] = p->joker_cards[i];
+                extra.value[extra.n++] = 1;
+            }
+            if (block->is_run || (extra.n == 2 && filled == moved))
+                lp_kept_forms(program, p, b, present, all_jokers, &extra);
+            if (!filled) break;
+        }
     }
 }
 
@@ -382,7 +428,8 @@ static void lp_old_melds(Program *program, const Problem *p, const int *present,
         }
         for (int i = 0; i < p->njokers; i++)
             if (p->joker_blocks[i] == b) lp_entry(program, piece_row0 + i, -1);
-        lp_kept_forms(program, p, b, present, all_jokers);
+        lp_kept_forms(program, p, b, present, all_jokers, NULL);
+        lp_redeclared(program, p, b, present, all_jokers);
     }
     for (int i = 0; i < p->njokers; i++) {
         lp_column(program, 0, HUGE_VAL);

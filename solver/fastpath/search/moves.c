@@ -9,6 +9,7 @@
  */
 
 #include <stddef.h>
+#include <string.h>
 
 #include "search.h"
 
@@ -265,107 +266,301 @@ static int slot_options(Search *S, const State *s, int card, int low, int allow_
  * Runs of one suit starting at ``first``, filled from position ``t`` upwards, that
  * must cover the prefilled positions ``held_first..held_last`` (the lowest item, or a
  * kept block).  Every end at or past the prefilled part, 3 cards long or more, is a leaf.
- * ``jokers`` marks the positions filled by jokers so far.
  *
  * A run is built from segments: single slots, absorbed blocks and the prefilled part.
  * When a segment starts 3 or more positions after ``first`` (the first such start is
  * ``cut``) and the run reaches 3 positions past it, the run splits there into two legal
  * runs without breaking anything, so it is left out: the two halves are found apart.
+ *
+ * Redeclared keeps.  An old meld is kept when all its pieces end in one meld, its table
+ * jokers included whatever they stand for there (docs/rules.md): a run block may keep
+ * its real cards in place, take real cards where some of its jokers stood, and carry
+ * those jokers (freed, within the capacity) to other places of the same run.  Such a
+ * run is ``whole``: it sets no new cut once the block or one of its jokers is in it (the
+ * two halves would part the jokers from their block; a cut set before stays good, as
+ * everything after it lies on one side).  ``own`` counts the block's jokers still to
+ * place in this run, or, below 0, jokers placed ahead of a block the run will absorb
+ * later; a run ends only with ``own`` at 0.
  */
 typedef struct {
     int suit, first, held_first, held_last, low;
+    int whole; /* no new cut (see above) */
 } RunShape;
 
-static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, int64_t extra, int cut,
-                        int jokers, int kept, uint64_t locked);
+/* A run under way: what its slots so far cost and hold. */
+typedef struct {
+    int64_t extra;   /* the cost of its steps so far */
+    int cut;         /* see above; 0: none */
+    int jokers;      /* positions wildcards fill */
+    int kept;        /* whether it holds a whole old meld */
+    uint64_t locked; /* positions of table jokers kept in their old meld */
+    int own;         /* redeclared jokers still to place (> 0), or placed ahead of their block (< 0) */
+} RunSoFar;
 
-/* The run's slot at ``t`` filled each way it can be; ``here`` as ``cut``. */
-static int64_t run_slot(Search *S, Frame *F, const State *s, const RunShape *r, int t, int64_t extra, int here,
-                        int jokers, int kept, uint64_t locked) {
-    const Problem *p = &S->problem;
+static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, RunSoFar so);
+
+/* The run ends at ``last``: a leaf, unless a redeclared joker is not in it yet. */
+static int64_t run_leaf(Search *S, Frame *F, const State *s, const RunShape *r, int last, const RunSoFar *so) {
+    if (so->own != 0) return INF;
+    Laid laid = {1, r->suit, r->first, last, so->jokers, 0, 0, 0, so->kept, so->locked};
+    return leaf(S, F, s, so->extra, STEP_MELD, &laid);
+}
+
+/* The run goes on from ``t`` (``s``, ``so``): a leaf where it may end there, and the rest. */
+static int64_t run_step(Search *S, Frame *F, const State *s, const RunShape *r, int t, const RunSoFar *so) {
     int64_t best = INF;
-    Laid laid = {1, r->suit, r->first, 0, jokers, 0, 0, 0, kept, locked};
+    if (t > r->held_last && t - r->first + 1 >= 3) best = run_leaf(S, F, s, r, t, so);
+    if (t < S->problem.max_position) {
+        int64_t v = run_from(S, F, s, r, t + 1, *so);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* Whether an intact run block of ``suit`` that reaches above ``t`` has a table joker the
+   capacity could free: a joker placed at ``t`` may then be that block's, moved ahead. */
+static int debt_possible(const Problem *p, const State *s, int suit, int t) {
+    for (int i = 0; i < p->njokers; i++) {
+        const Block *block = &p->blocks[p->joker_blocks[i]];
+        if (block->is_run && block->suit == suit && block->last > t && (s->mask >> p->joker_blocks[i]) & 1 &&
+            jokers_freed(p, s, p->joker_cards[i]) < p->free[p->joker_cards[i]])
+            return 1;
+    }
+    return 0;
+}
+
+/* The run's slot at ``t`` filled each way it can be (``here``: the cut from here on),
+   a redeclared joker among them. */
+static int64_t run_slot(Search *S, Frame *F, const State *s, const RunShape *r, int t, const RunSoFar *so,
+                        int here) {
+    int64_t best = INF;
     Option options[MAX_OPTIONS];
     int n = slot_options(S, s, card_at(t, r->suit), r->low, 1, options);
     for (int i = 0; i < n; i++) {
-        int64_t spent = extra + options[i].extra;
-        int marked = jokers | (options[i].joker << t);
-        if (t > r->held_last && t - r->first + 1 >= 3) {
-            laid.last = t;
-            laid.jokers = marked;
-            int64_t v = leaf(S, F, &options[i].state, spent, STEP_MELD, &laid);
-            if (v < best) best = v;
-        }
-        if (t < p->max_position) {
-            int64_t v = run_from(S, F, &options[i].state, r, t + 1, spent, here, marked, kept, locked);
-            if (v < best) best = v;
-        }
+        RunSoFar next = *so;
+        next.extra += options[i].extra;
+        next.jokers |= options[i].joker << t;
+        next.cut = here;
+        int64_t v = run_step(S, F, &options[i].state, r, t, &next);
+        if (v < best) best = v;
+    }
+    if (so->own > 0 || (so->own > -MAX_JOKERS && debt_possible(&S->problem, s, r->suit, t))) {
+        RunShape whole = *r;
+        whole.whole = 1;
+        RunSoFar next = *so;
+        next.own--;
+        next.jokers |= 1 << t;
+        next.cut = here;
+        int64_t v = run_step(S, F, s, &whole, t, &next);
+        if (v < best) best = v;
     }
     return best;
 }
 
-/* The run goes on at ``t`` with a whole intact run block that starts there. */
-static int64_t run_blocks(Search *S, Frame *F, const State *s, const RunShape *r, int t, int64_t extra, int here,
-                          int jokers, uint64_t locked) {
+/* Where a redeclared run block's holes are filled: the run goes on past the block. */
+typedef struct {
+    const RunShape *r;
+    int end;
+    RunSoFar so;
+} Absorbed;
+
+typedef int64_t (*AfterHoles)(Search *S, Frame *F, const State *s, int64_t extra, const void *arg);
+
+/* Each way of filling the ``n`` holes ``cards`` (places a redeclared joker left) with real
+   copies, then ``then``. */
+static int64_t fill_holes(Search *S, Frame *F, const State *s, const int *cards, int n, int low, int64_t extra,
+                          AfterHoles then, const void *arg) {
+    if (n == 0) return then(S, F, s, extra, arg);
+    int64_t best = INF;
+    Option options[MAX_OPTIONS];
+    int count = slot_options(S, s, cards[0], low, 0, options);
+    for (int i = 0; i < count; i++) {
+        int64_t v = fill_holes(S, F, &options[i].state, cards + 1, n - 1, low, extra + options[i].extra, then, arg);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+static int64_t after_absorbed(Search *S, Frame *F, const State *s, int64_t extra, const void *arg) {
+    const Absorbed *at = (const Absorbed *)arg;
+    RunSoFar so = at->so;
+    so.extra = extra;
+    int64_t best = at->end >= at->r->held_last ? run_leaf(S, F, s, at->r, at->end, &so) : INF;
+    if (at->end < S->problem.max_position) {
+        int64_t v = run_from(S, F, s, at->r, at->end + 1, so);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+/* The position a joker entry ``i`` of run block ``block`` stands at. */
+static int joker_place(const Problem *p, const Block *block, int i) {
+    int rank = p->joker_cards[i] / 4 + 1;
+    return rank == 1 && block->last == 14 ? 14 : rank;
+}
+
+/*
+ * The sets of block ``b``'s table jokers that may move inside its meld (a redeclared
+ * keep): each nonempty set of its joker entries that the capacity lets free together,
+ * as bits of the joker list, at ``out`` (at most 7); returns how many.
+ */
+static int moved_sets(const Problem *p, const State *s, int b, int *out) {
+    int entries = 0, n = 0;
+    for (int i = 0; i < p->njokers; i++)
+        if (p->joker_blocks[i] == b) entries |= 1 << i;
+    for (int moved = entries; moved; moved = (moved - 1) & entries) {
+        State trial = *s;
+        int fits = 1;
+        for (int i = 0; i < p->njokers; i++) {
+            if (!((moved >> i) & 1)) continue;
+            if (jokers_freed(p, &trial, p->joker_cards[i]) >= p->free[p->joker_cards[i]]) fits = 0;
+            trial.w[3] |= (uint64_t)1 << (FREED_SHIFT + i);
+        }
+        if (fits) out[n++] = moved;
+    }
+    return n;
+}
+
+/*
+ * A redeclared keep of a block: its jokers ``moved`` leave their places for others in the
+ * same meld.  A run's *core* is the span of the places that stay (its real cards and the
+ * jokers that do not move); a moved joker's place inside the core is a hole a real copy
+ * fills, one at an end of the block simply drops out of the run (the real copy the
+ * counting rule asks for is elsewhere on the table).  A group of three has one joker
+ * moved: a real copy takes its suit, the joker the fourth.
+ */
+typedef struct {
+    int moved;              /* jokers that move */
+    int first, last;        /* a run's core */
+    int holes[MAX_JOKERS];  /* the cards real copies must give */
+    int nholes;
+    uint64_t locked;        /* the jokers that stay: a run's by place, a group's by card */
+} Core;
+
+/* Block ``b`` kept with its jokers ``moved`` (bits of the joker list) freed: ``s``
+   without the block, the jokers marked; its core into ``core``; 0, or -1 when nothing
+   of the block would stay. */
+static int redeclare(const Problem *p, State *s, int b, int moved, Core *core) {
+    const Block *block = &p->blocks[b];
+    uint64_t gone = 0, gone_cards = 0;
+    memset(core, 0, sizeof(*core));
+    s->mask &= ~((uint64_t)1 << b);
+    for (int i = 0; i < p->njokers; i++) {
+        if (!((moved >> i) & 1)) continue;
+        s->w[3] |= (uint64_t)1 << (FREED_SHIFT + i);
+        core->moved++;
+        gone_cards |= (uint64_t)1 << p->joker_cards[i];
+        if (block->is_run) gone |= (uint64_t)1 << joker_place(p, block, i);
+        else core->holes[core->nholes++] = p->joker_cards[i];
+    }
+    if (!block->is_run) {
+        core->locked = block->joker_mask & ~gone_cards;
+        return core->moved == 1 ? 0 : -1;
+    }
+    core->first = block->first;
+    while (core->first <= block->last && (gone >> core->first) & 1) core->first++;
+    core->last = block->last;
+    while (core->last >= core->first && (gone >> core->last) & 1) core->last--;
+    if (core->first > core->last) return -1;
+    for (int at = core->first + 1; at < core->last; at++)
+        if ((gone >> at) & 1) core->holes[core->nholes++] = card_at(at, block->suit);
+    core->locked = block->joker_places & ~gone;
+    return 0;
+}
+
+/* The run at ``t`` takes block ``b`` whole, as it is. */
+static int64_t absorb_kept(Search *S, Frame *F, const State *s, const RunShape *r, const RunSoFar *so, int here,
+                           int b) {
+    const Block *block = &S->problem.blocks[b];
+    State next = *s;
+    next.mask &= ~((uint64_t)1 << b);
+    RunSoFar kept = *so;
+    kept.cut = here;
+    kept.kept = 1;
+    kept.locked |= block->joker_places;
+    Absorbed at = {r, block->last, kept};
+    return after_absorbed(S, F, &next, kept.extra, &at);
+}
+
+/* The run at ``t`` takes intact block ``b`` redeclared, each way whose core starts at
+   ``t`` (the run's cut before is ``so->cut``: a redeclared block sets none). */
+static int64_t absorb_redeclared(Search *S, Frame *F, const State *s, const RunShape *r, int t, const RunSoFar *so,
+                                 int b) {
     const Problem *p = &S->problem;
     int64_t best = INF;
-    Laid laid = {1, r->suit, r->first, 0, jokers, 0, 0, 0, 1, locked};
-    for (int i = 0; i < p->nruns_at[r->suit][t]; i++) {
-        int b = p->runs_at[r->suit][t][i];
-        if (!(s->mask & ((uint64_t)1 << b))) continue;
-        const Block *block = &p->blocks[b];
-        if (t < r->held_first && block->last >= r->held_first) continue;
-        int end = block->last;
-        if (here && end - here + 1 >= 3) continue;
+    int sets[8], nsets = moved_sets(p, s, b, sets);
+    RunShape whole = *r;
+    whole.whole = 1;
+    for (int k = 0; k < nsets; k++) {
         State next = *s;
-        next.mask &= ~((uint64_t)1 << b);
-        if (end >= r->held_last) {
-            laid.last = end;
-            laid.locked = locked | block->joker_places;
-            int64_t v = leaf(S, F, &next, extra, STEP_MELD, &laid);
-            if (v < best) best = v;
-        }
-        if (end < p->max_position) {
-            int64_t v = run_from(S, F, &next, r, end + 1, extra, here, jokers, 1, locked | block->joker_places);
-            if (v < best) best = v;
-        }
+        Core core;
+        if (redeclare(p, &next, b, sets[k], &core) != 0 || core.first != t) continue;
+        if (t < r->held_first && core.last >= r->held_first) continue;
+        if (so->cut && core.last - so->cut + 1 >= 3) continue;
+        Absorbed at = {&whole, core.last, *so};
+        at.so.kept = 1;
+        at.so.locked |= core.locked;
+        at.so.own += core.moved;
+        int64_t v = fill_holes(S, F, &next, core.holes, core.nholes, r->low, so->extra, after_absorbed, &at);
+        if (v < best) best = v;
     }
     return best;
 }
 
-static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, int64_t extra, int cut,
-                        int jokers, int kept, uint64_t locked) {
+/* The run goes on at ``t`` with a whole intact run block: one that starts there, kept
+   as it is, or one whose redeclared core starts there. */
+static int64_t run_blocks(Search *S, Frame *F, const State *s, const RunShape *r, int t, const RunSoFar *so,
+                          int here) {
+    const Problem *p = &S->problem;
+    int64_t best = INF;
+    for (int i = 0; i < p->nruns_at[r->suit][t]; i++) {
+        int b = p->runs_at[r->suit][t][i];
+        const Block *block = &p->blocks[b];
+        if (!(s->mask & ((uint64_t)1 << b)) || (t < r->held_first && block->last >= r->held_first)) continue;
+        if (here && block->last - here + 1 >= 3) continue;
+        int64_t v = absorb_kept(S, F, s, r, so, here, b);
+        if (v < best) best = v;
+    }
+    for (int i = 0; i < p->njokers; i++) {
+        int b = p->joker_blocks[i];
+        const Block *block = &p->blocks[b];
+        if (!block->is_run || block->suit != r->suit || !((s->mask >> b) & 1) || !first_joker_entry(p, i)) continue;
+        if (block->first > t || block->last < t) continue;
+        int64_t v = absorb_redeclared(S, F, s, r, t, so, b);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, RunSoFar so) {
     const Problem *p = &S->problem;
     int64_t best = INF;
     if (t == r->held_first) {
-        if (!cut && t >= r->first + 3) cut = t;
-        if (cut && r->held_last - cut + 1 >= 3) return best;
+        if (!so.cut && !r->whole && t >= r->first + 3) so.cut = t;
+        if (so.cut && r->held_last - so.cut + 1 >= 3) return best;
         t = r->held_last + 1;
-        if (r->held_last - r->first + 1 >= 3) {
-            Laid laid = {1, r->suit, r->first, r->held_last, jokers, 0, 0, 0, kept, locked};
-            int64_t v = leaf(S, F, s, extra, STEP_MELD, &laid);
-            if (v < best) best = v;
-        }
+        if (r->held_last - r->first + 1 >= 3) best = run_leaf(S, F, s, r, r->held_last, &so);
         if (t > p->max_position) return best;
     }
-    int here = !cut && t >= r->first + 3 ? t : cut;
+    int here = !so.cut && !r->whole && t >= r->first + 3 ? t : so.cut;
     if (!(here && t - here + 1 >= 3)) {
-        int64_t v = run_slot(S, F, s, r, t, extra, here, jokers, kept, locked);
+        int64_t v = run_slot(S, F, s, r, t, &so, here);
         if (v < best) best = v;
     }
-    int64_t v = run_blocks(S, F, s, r, t, extra, here, jokers, locked);
+    int64_t v = run_blocks(S, F, s, r, t, &so, here);
     return v < best ? v : best;
 }
 
 /* Every run start at or below ``held_first`` (lower slots are jokers or later cards);
    ``kept`` when the prefilled part is a kept block, whose table jokers are at the
-   positions ``locked``. */
+   positions ``locked``; ``own`` redeclared jokers to place (then the run is whole). */
 static int64_t runs_through(Search *S, Frame *F, const State *s, int suit, int held_first, int held_last, int low,
-                            int64_t base, int kept, uint64_t locked) {
+                            int64_t base, int kept, uint64_t locked, int own) {
     int64_t best = INF;
     for (int first = held_first; first >= 1 && held_last - first + 1 <= S->problem.max_position; first--) {
-        RunShape r = {suit, first, held_first, held_last, low};
-        int64_t v = run_from(S, F, s, &r, first, base, 0, 0, kept, locked);
+        RunShape r = {suit, first, held_first, held_last, low, own != 0};
+        RunSoFar so = {base, 0, 0, kept, locked, own};
+        int64_t v = run_from(S, F, s, &r, first, so);
         if (v < best) best = v;
     }
     return best;
@@ -443,10 +638,10 @@ static int64_t expand_card(Search *S, Frame *F, const State *s, int card, int lo
     int64_t v = group_members(S, F, &placed, rank, 0, suit, low, base, 1 << suit);
     if (v < best) best = v;
     /* Runs: the card at its rank, and an ace also at the top. */
-    v = runs_through(S, F, &placed, suit, rank, rank, low, base, 0, 0);
+    v = runs_through(S, F, &placed, suit, rank, rank, low, base, 0, 0, 0);
     if (v < best) best = v;
     if (rank == 1 && p->max_position == 14) {
-        v = runs_through(S, F, &placed, suit, 14, 14, low, base, 0, 0);
+        v = runs_through(S, F, &placed, suit, 14, 14, low, base, 0, 0, 0);
         if (v < best) best = v;
     }
     /* Last, as the most costly choice: the card stays in the hand. */
@@ -467,7 +662,7 @@ static int64_t keep_block(Search *S, Frame *F, const State *s, int b) {
     kept.mask &= ~((uint64_t)1 << b);
     if (block->is_run)
         return runs_through(S, F, &kept, block->suit, block->first, block->last, block->key, 0, 1,
-                            block->joker_places);
+                            block->joker_places, 0);
     Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 0, 1, block->joker_mask};
     int64_t best = leaf(S, F, &kept, 0, STEP_MELD, &laid);
     if (block->ncards != 3) return best;
@@ -485,6 +680,45 @@ static int64_t keep_block(Search *S, Frame *F, const State *s, int b) {
     return best;
 }
 
+/* Where a redeclared block's holes are filled: the block, as the lowest item, kept in a
+   run through its core, or in its group with the moved joker as the fourth suit. */
+typedef struct {
+    int b;
+    const Core *core;
+} Redeclared;
+
+static int64_t after_redeclared(Search *S, Frame *F, const State *s, int64_t extra, const void *arg) {
+    const Redeclared *at = (const Redeclared *)arg;
+    const Block *block = &S->problem.blocks[at->b];
+    const Core *core = at->core;
+    if (block->is_run)
+        return runs_through(S, F, s, block->suit, core->first, core->last, block->key, extra, 1, core->locked,
+                            core->moved);
+    int missing = 0;
+    while ((block->suits >> missing) & 1) missing++;
+    Laid laid = {0, 0, 0, 0, 0, block->rank, block->suits, 1 << missing, 1, core->locked};
+    return leaf(S, F, s, extra, STEP_MELD, &laid);
+}
+
+/* Intact block ``b`` kept with some of its table jokers moved inside its meld (see
+   ``Core``). */
+static int64_t keep_redeclared(Search *S, Frame *F, const State *s, int b) {
+    const Problem *p = &S->problem;
+    const Block *block = &p->blocks[b];
+    if (!block->joker_mask || (!block->is_run && block->ncards != 3)) return INF;
+    int64_t best = INF;
+    int sets[8], nsets = moved_sets(p, s, b, sets);
+    for (int k = 0; k < nsets; k++) {
+        State next = *s;
+        Core core;
+        if (redeclare(p, &next, b, sets[k], &core) != 0) continue;
+        Redeclared at = {b, &core};
+        int64_t v = fill_holes(S, F, &next, core.holes, core.nholes, block->key, 0, after_redeclared, &at);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
 /*
  * The lowest pending item is intact block ``b``: kept first, broken last.  Broken, its
  * lowest card is at once the lowest loose card, so its meld is chosen in the same step,
@@ -493,7 +727,8 @@ static int64_t keep_block(Search *S, Frame *F, const State *s, int b) {
 static int64_t expand_block(Search *S, Frame *F, const State *s, int b) {
     const Problem *p = &S->problem;
     const Block *block = &p->blocks[b];
-    int64_t best = keep_block(S, F, s, b), v;
+    int64_t best = keep_block(S, F, s, b), v = keep_redeclared(S, F, s, b);
+    if (v < best) best = v;
     int avoid = F->avoid;
     for (int lock = 0; lock >= 0; lock = next_lock(p, s, b, lock)) {
         State broken = *s;

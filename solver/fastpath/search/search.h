@@ -18,14 +18,18 @@
  * outgrows its budget.
  *
  * Items.  Every old meld starts as a *block*: a whole meld that is still intact.  A
- * block is *kept* when one final meld holds all its cards (as it is, extended, or
- * joined with others), and *broken* otherwise; breaking costs 1 in the tie-break.  A
+ * block is *kept* when one final meld holds all its pieces (as it is, extended, or
+ * joined with others; its table jokers may stand for other cards there, a *redeclared
+ * keep*: see moves.c's ``Core``), and *broken* otherwise; breaking costs 1 in the
+ * tie-break (docs/rules.md: an old meld is unbroken when all its cards end in one meld).  A
  * broken block's cards become *mandatory* loose cards (they must go into some meld);
  * hand cards are *optional* loose cards (they may stay in the hand at their cost).
  * Hand jokers are optional wildcards.
  *
- * Table jokers.  A block records which of its cards are table jokers.  Kept, a joker
- * keeps its declaration (it is a card of its kind in the block).  Broken, it is freed
+ * Table jokers.  A block records which of its cards are table jokers.  Kept as it is, a
+ * joker keeps its declaration (it is a card of its kind in the block); in a redeclared
+ * keep it is freed within the same meld (marked, and counted against the capacity
+ * below).  Broken, it is freed
  * (a *mandatory wildcard*: it must go into some meld, declared as anything) while fewer
  * jokers of its card are freed than the card's freeing capacity, else it stays locked: a
  * mandatory card of its declared kind, like a real copy.  The state marks which jokers
