@@ -10,17 +10,13 @@ the table and the melds broken of:
   (``solver.fastpath.search``); None where it does not apply (``fastpath.applies``);
 - ``hint``: ``hint()`` as users call it (the search where it applies, else CP-SAT).
 
-``METHODS`` parametrizes a test over the four.  The C search still counts a table joker
-declared anew inside its own meld as breaking that meld (issue #34), so its two cases are
-marked ``xfail(strict=True)``: a test marked so fails loudly (XPASS strict) as soon as
-the C search follows the rule, and the mark is then to be removed.
+``METHODS`` parametrizes a test over the four: all four follow docs/rules.md's tie-break
+(a table joker declared anew inside its own meld leaves that meld unbroken; issue #34).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pytest
 
 import solver.fastpath as fastpath
 from solver.engine import hint
@@ -28,20 +24,14 @@ from solver.exact import best_play
 from solver.position import Position, Table
 from solver.variants import Variant
 
-__all__ = ["FAST_PATH_PENDING", "METHODS", "Answer", "NotApplicable", "answer"]
+__all__ = ["METHODS", "Answer", "NotApplicable", "answer"]
 
-FAST_PATH_PENDING = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="C search not yet changed: it counts a table joker declared anew inside its own "
-    "meld as breaking that meld (issue #34); remove this mark once it passes",
-)
 
 METHODS = [
     "cp-sat",
     "exact",
-    pytest.param("search", marks=FAST_PATH_PENDING),
-    pytest.param("hint", marks=FAST_PATH_PENDING),
+    "search",
+    "hint",
 ]
 
 

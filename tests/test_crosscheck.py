@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 from bruteforce import broken_in
-from methods import FAST_PATH_PENDING, NotApplicable, answer
+from methods import NotApplicable, answer
 from randpos import (
     ace_joker_position,
     own_meld_joker_position,
@@ -390,7 +390,7 @@ def moved_along_check(method: str, seed: int, count: int, variant: Variant) -> t
     return played, moved
 
 
-MOVED_ALONG_METHODS = ["cp-sat", pytest.param("search", marks=FAST_PATH_PENDING)]
+MOVED_ALONG_METHODS = ["cp-sat", "search"]
 
 
 @pytest.mark.parametrize("method", MOVED_ALONG_METHODS)
