@@ -30,19 +30,34 @@ static int takes_a_jokers_place(const Problem *p, const State *s, int card) {
     return 0;
 }
 
-/* Whether ``card`` could join a run with an intact block whose table jokers move inside
-   its meld (a redeclared keep, moves.c): a window of three around it filled by loose
-   cards, intact blocks' cards and jokers, the movable ones counted as jokers.  Generous
-   (where the jokers may go is not checked), which keeps the bound a bound. */
+/* Whether ``card`` could join the run of an intact run block of its suit whose table
+   jokers move inside its meld (a redeclared keep, moves.c): the places between the
+   block and the card filled by loose cards, intact blocks' cards and jokers, the suit's
+   movable ones counted as jokers.  Generous (where the jokers go is not checked), which
+   keeps the bound a bound. */
 static int placeable_by_moved_jokers(const Problem *p, const State *s, int card, uint64_t loose, int jokers) {
-    int movable = 0;
-    for (int i = 0; i < p->njokers; i++)
-        if ((s->mask >> p->joker_blocks[i]) & 1 && jokers_freed(p, s, p->joker_cards[i]) < p->free[p->joker_cards[i]])
+    int rank = card / 4 + 1, suit = card % 4, movable = 0;
+    for (int i = 0; i < p->njokers; i++) {
+        const Block *block = &p->blocks[p->joker_blocks[i]];
+        if (block->is_run && block->suit == suit && (s->mask >> p->joker_blocks[i]) & 1 &&
+            jokers_freed(p, s, p->joker_cards[i]) < p->free[p->joker_cards[i]])
             movable++;
+    }
     if (!movable) return 0;
     uint64_t present = loose;
     for (uint64_t m = s->mask; m; m &= m - 1) present |= p->blocks[__builtin_ctzll(m)].cards_mask;
-    return placeable(p, card, present, jokers + movable);
+    for (int i = 0; i < p->njokers; i++) {
+        const Block *block = &p->blocks[p->joker_blocks[i]];
+        if (!block->is_run || block->suit != suit || !((s->mask >> p->joker_blocks[i]) & 1)) continue;
+        for (int at = rank; at <= (rank == 1 ? p->max_position : rank); at += 13) {
+            if (at >= block->first && at <= block->last) return 1;
+            int from = at < block->first ? at + 1 : block->last + 1, to = at < block->first ? block->first - 1 : at - 1;
+            int missing = 0;
+            for (int place = from; place <= to; place++) missing += !((present >> card_at(place, suit)) & 1);
+            if (missing <= jokers + movable) return 1;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -52,9 +67,13 @@ static int placeable_by_moved_jokers(const Problem *p, const State *s, int card,
  * three that lacks its suit), or taking a table joker's place in one, or in a run that
  * keeps a block whose jokers move (generous in those two: the jokers' new and old
  * places are not checked, which keeps the bound a bound).  Longer gaps are covered by
- * the loose-only runs.
+ * the loose-only runs.  The last test only ``for_bound``: the pivot's choice
+ * (``critical_card``) leaves it out, since a card that needs a block's moving jokers
+ * is best settled first like one that needs a break, and its runs find that block's
+ * redeclared keeps (a card taking a joker's place is never chosen: its runs could not
+ * hold the block around it).
  */
-int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose, int jokers) {
+int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose, int jokers, int for_bound) {
     if (placeable(p, card, loose, jokers) || takes_a_jokers_place(p, s, card)) return 1;
     int rank = card / 4 + 1, suit = card % 4;
     for (int i = 0; i < p->ngroups_at[rank]; i++) {
@@ -73,7 +92,7 @@ int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose,
                 return 1;
         }
     }
-    return placeable_by_moved_jokers(p, s, card, loose, jokers);
+    return for_bound && placeable_by_moved_jokers(p, s, card, loose, jokers);
 }
 
 /* Table jokers in intact blocks that their card's freeing capacity could still free. */
@@ -130,7 +149,7 @@ int64_t lower_bound(Search *S, const State *s, int64_t limit, const Prices *loca
     if (priced >= limit) return priced > bound ? priced : bound;
     if (bound + 1 == limit) {
         for (uint64_t m = placed; m; m &= m - 1)
-            if (!placeable_freely(p, s, __builtin_ctzll(m), loose, jokers)) {
+            if (!placeable_freely(p, s, __builtin_ctzll(m), loose, jokers, 1)) {
                 bound++;
                 break;
             }

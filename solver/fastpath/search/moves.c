@@ -773,7 +773,7 @@ static int critical_card(const Problem *p, const State *s) {
     int chosen = -1, fewest = 1 << 30;
     for (uint64_t m = loose; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
-        if (!placeable(p, k, present, all_jokers) || placeable_freely(p, s, k, loose, jokers)) continue;
+        if (!placeable(p, k, present, all_jokers) || placeable_freely(p, s, k, loose, jokers, 0)) continue;
         int count = partners(p, k, present);
         if (count < fewest) {
             fewest = count;

@@ -200,7 +200,7 @@ int lowest_card(const State *s);
 
 /* bounds.c */
 int placeable(const Problem *p, int card, uint64_t present, int jokers);
-int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose, int jokers);
+int placeable_freely(const Problem *p, const State *s, int card, uint64_t loose, int jokers, int for_bound);
 int freeable_in_blocks(const Problem *p, const State *s);
 int64_t lower_bound(Search *S, const State *s, int64_t limit, const Prices *local);
 
