@@ -385,10 +385,32 @@ static void lp_kept_forms(Program *program, const Problem *p, int b, const int *
  * forms again, each releasing the moved jokers (their piece rows, as a broken meld
  * does: the relaxation may then use them anywhere, or not at all), and taking a real
  * copy of the card of each joker in a set of them (``filled``: a moved joker's place
- * inside the meld takes one; one at an end may be left empty).  Every such set is a
- * column, so the relaxation holds whichever the search finds.  A group takes this form
+ * between places that stay takes one, ``moved_inside``; one at an end may be left
+ * empty).  Every such set is a column, so the relaxation holds whichever the search
+ * finds.  A group takes this form
  * only as three cards, one joker moving to its fourth suit.
  */
+/* Of the jokers ``moved`` of run block ``b``, those whose places lie between places that
+   stay (their real cards, or jokers that do not move): a real copy must fill each. */
+static int moved_inside(const Problem *p, int b, int moved) {
+    const Block *block = &p->blocks[b];
+    uint64_t gone = 0;
+    for (int i = 0; i < p->njokers; i++) {
+        if (!((moved >> i) & 1)) continue;
+        int rank = p->joker_cards[i] / 4 + 1;
+        gone |= (uint64_t)1 << (rank == 1 && block->last == 14 ? 14 : rank);
+    }
+    int first = block->first, last = block->last, inside = 0;
+    while (first <= last && (gone >> first) & 1) first++;
+    while (last >= first && (gone >> last) & 1) last--;
+    for (int i = 0; i < p->njokers; i++) {
+        if (!((moved >> i) & 1)) continue;
+        int rank = p->joker_cards[i] / 4 + 1, at = rank == 1 && block->last == 14 ? 14 : rank;
+        if (at > first && at < last) inside |= 1 << i;
+    }
+    return inside;
+}
+
 static void lp_redeclared(Program *program, const Problem *p, int b, const int *present, int all_jokers) {
     const Block *block = &p->blocks[b];
     if (!all_jokers || !block->joker_mask || (!block->is_run && block->ncards != 3)) return;
@@ -396,18 +418,20 @@ static void lp_redeclared(Program *program, const Problem *p, int b, const int *
     for (int i = 0; i < p->njokers; i++)
         if (p->joker_blocks[i] == b && p->free[p->joker_cards[i]] > 0) entries |= 1 << i;
     for (int moved = entries; moved; moved = (moved - 1) & entries) {
+        int inside = block->is_run ? moved_inside(p, b, moved) : moved;
         for (int filled = moved;; filled = (filled - 1) & moved) {
-            LpExtra extra = {0, {0}, {0}};
-            for (int i = 0; i < p->njokers; i++) {
-                if (!((moved >> i) & 1)) continue;
-                extra.row[extra.n] = NKINDS + 1 + p->nblocks + i;
-                extra.value[extra.n++] = -1;
-                if (!((filled >> i) & 1)) continue;
-                extra.row[extra.n] = p->joker_cards[i];
-                extra.value[extra.n++] = 1;
+            if ((filled & inside) == inside) {
+                LpExtra extra = {0, {0}, {0}};
+                for (int i = 0; i < p->njokers; i++) {
+                    if (!((moved >> i) & 1)) continue;
+                    extra.row[extra.n] = NKINDS + 1 + p->nblocks + i;
+                    extra.value[extra.n++] = -1;
+                    if (!((filled >> i) & 1)) continue;
+                    extra.row[extra.n] = p->joker_cards[i];
+                    extra.value[extra.n++] = 1;
+                }
+                if (block->is_run || extra.n == 2) lp_kept_forms(program, p, b, present, all_jokers, &extra);
             }
-            if (block->is_run || (extra.n == 2 && filled == moved))
-                lp_kept_forms(program, p, b, present, all_jokers, &extra);
             if (!filled) break;
         }
     }
