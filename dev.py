@@ -28,6 +28,10 @@ STAMP = VENV / ".installed-from"
 EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
 HEARTBEAT_SECONDS = 15.0
 """How often a long set-up step says it is still working."""
+APT_LOG = ROOT / "test-artifacts" / "apt-get.log"
+"""Where the Chromium install's apt-get output goes (hundreds of lines), so that the
+terminal shows one line of progress and the tests' output."""
+JOBS = ("hint", "test", "rummy")
 
 Runner = Callable[[Sequence[str]], int]
 """Runs a command and returns its exit code (replaced in the tests)."""
@@ -40,6 +44,16 @@ def say(message: str) -> None:
 
 def run_command(command: Sequence[str]) -> int:
     return subprocess.run(list(command), check=False).returncode
+
+
+def run_logged(command: Sequence[str], log: Path = APT_LOG) -> int:
+    """Run a command with its output appended to ``log`` (created with its folder), not
+    shown; the exit code as ``run_command``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as out:
+        out.write(f"$ {' '.join(command)}\n")
+        out.flush()
+        return subprocess.run(list(command), check=False, stdout=out, stderr=subprocess.STDOUT).returncode
 
 
 def run_with_heartbeat(command: Sequence[str], what: str, runner: Runner = run_command) -> None:
@@ -127,7 +141,7 @@ def browser_install_command(
 
 
 def ensure_browser(
-    runner: Runner = run_command,
+    runner: Runner = run_logged,
     which: Callable[[str], str | None] = shutil.which,
     is_root: Callable[[], bool] = _is_root,
 ) -> bool:
@@ -144,9 +158,10 @@ def ensure_browser(
     commands, problem = browser_install_command(which, is_root)
     if problem is None:
         say(f"Chromium is missing at {browser}: installing Debian's chromium for the browser tests")
+        say(f"  (apt-get's output goes to {APT_LOG}; a minute or two)")
         for command in commands:
             if runner(command) != 0:
-                problem = f"{' '.join(command)} failed"
+                problem = f"{' '.join(command)} failed (its output is in {APT_LOG})"
                 break
     if problem is None and browser.exists():
         say("Chromium installed")
@@ -162,7 +177,9 @@ def ensure_browser(
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"hint", "test", "rummy"}:
+    if not argv or argv[0] not in JOBS:
+        if argv:
+            say(f"unknown job {argv[0]!r}: the jobs are {', '.join(JOBS)}")
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]

@@ -129,6 +129,23 @@ def test_failed_install_is_reported(no_browser: Path, capsys: pytest.CaptureFixt
     assert "apt-get update -q failed" in capsys.readouterr().err
 
 
+def test_apt_output_goes_to_a_log_not_the_terminal(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "logs" / "apt-get.log"
+    code = dev.run_logged(
+        [sys.executable, "-c", "print('Reading package lists...'); raise SystemExit(3)"], log
+    )
+    assert code == 3
+    assert capfd.readouterr().out == ""
+    assert "Reading package lists..." in log.read_text()
+
+
+def test_an_unknown_job_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert dev.main(["foo"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown job 'foo': the jobs are hint, test, rummy" in err
+    assert "python3 dev.py test" in err
+
+
 def test_skip_browser_checks_nothing(no_browser: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RUMMY_SKIP_BROWSER", "1")
     runner = Recorder()
