@@ -147,15 +147,20 @@ def test_the_prices_of_the_linear_relaxation_are_available() -> None:
     assert solver.fastpath.prices_available()
 
 
+NINE_D_UNPLAYABLE = (
+    "3s 4s 5s | 7s 8s 9s 10s Js Qs | Qs Ks As | 2h 3h 4h 5h | 6h 7h 8h 9h 10h | 2d 3d 4d"
+    " | 9d 10d Jd Qd Kd | *Qd Kd Ad | Ac 2c 3c 4c 5c | 8c 9c 10c Jc | 10c Jc Qc Kc"
+    " | As Ah Ac | 2s 2h 2d 2c | 4s 4h 4d | 5h 5d 5c | 6h 6d 6c | 7s 7h 7d | 8s 8h 8c / Jh 9d"
+)
+"""67 table cards and a 9d no meld can take: the cheap bound cannot prove it (the plain
+search needs over 100,000 expansions), the relaxation's prices can."""
+
+
 def test_a_hand_card_no_play_can_take_is_proved_with_prices() -> None:
     # The 9d fits no meld however the 67 table cards are laid out; the cheap bound sees a
     # meld for it (9s, 9h and 9c are on the table), and the plain search took about
     # 150,000 expansions to prove it.  The relaxation's prices prove it at once.
-    position = Position.parse(
-        "3s 4s 5s | 7s 8s 9s 10s Js Qs | Qs Ks As | 2h 3h 4h 5h | 6h 7h 8h 9h 10h | 2d 3d 4d"
-        " | 9d 10d Jd Qd Kd | *Qd Kd Ad | Ac 2c 3c 4c 5c | 8c 9c 10c Jc | 10c Jc Qc Kc"
-        " | As Ah Ac | 2s 2h 2d 2c | 4s 4h 4d | 5h 5d 5c | 6h 6d 6c | 7s 7h 7d | 8s 8h 8c / Jh 9d"
-    )
+    position = Position.parse(NINE_D_UNPLAYABLE)
     variant = Variant.manipulation()
     assert search(position, variant, objective="points", started=0.0, budget=2_000, prices_after=-1) is None
     with searches() as made:
@@ -549,11 +554,7 @@ def test_the_search_lets_other_threads_run() -> None:
     # only before and after; released, it counts all along.
     import threading
 
-    position = Position.parse(
-        "3s 4s 5s | 7s 8s 9s 10s Js Qs | Qs Ks As | 2h 3h 4h 5h | 6h 7h 8h 9h 10h | 2d 3d 4d"
-        " | 9d 10d Jd Qd Kd | *Qd Kd Ad | Ac 2c 3c 4c 5c | 8c 9c 10c Jc | 10c Jc Qc Kc"
-        " | As Ah Ac | 2s 2h 2d 2c | 4s 4h 4d | 5h 5d 5c | 6h 6d 6c | 7s 7h 7d | 8s 8h 8c / Jh 9d"
-    )
+    position = Position.parse(NINE_D_UNPLAYABLE)
     variant = Variant.manipulation()
     with searches() as made:
         worker = threading.Thread(
