@@ -24,10 +24,15 @@ from service.routes import advise, analyze, check, hint, meta, puzzles
 from service.settings import Settings
 from service.web import install_page
 
-__all__ = ["SOLVING_PATHS", "create_app"]
+__all__ = ["LONG_PATHS", "SHORT_PATHS", "SOLVING_PATHS", "create_app"]
 
-SOLVING_PATHS = frozenset({"/v1/hint", "/v1/analyze", "/v1/check", "/v1/puzzles"})
-"""Endpoints whose work runs on the solver pool (and may be refused with 503, or abandoned when
+SHORT_PATHS = frozenset({"/v1/hint", "/v1/analyze", "/v1/check"})
+"""Endpoints whose work (milliseconds) runs on the solver pool."""
+LONG_PATHS = frozenset({"/v1/advise", "/v1/puzzles"})
+"""Endpoints whose work (seconds) runs on the long-job pool, with workers, queue and
+priority of its own: however many of them arrive, the short work keeps its workers."""
+SOLVING_PATHS = SHORT_PATHS | LONG_PATHS
+"""Endpoints whose work runs on a pool (and may be refused with 503, or abandoned when
 the client disconnects)."""
 
 DESCRIPTION = """\
@@ -55,14 +60,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         start_seconds=settings.worker_start_timeout,
         spares=settings.worker_spares,
     )
+    long_pool = SolvePool(
+        workers=settings.long_workers,
+        queue=settings.long_queue,
+        kind=settings.executor,
+        retry_after=settings.retry_after,
+        watchdog=settings.worker_watchdog,
+        start_seconds=settings.worker_start_timeout,
+        spares=settings.worker_spares,
+        name="long",
+        niceness=settings.long_nice,
+        max_wait=settings.long_wait,
+        grace=settings.wait_grace,
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await anyio.to_thread.run_sync(pool.start)
+        async with anyio.create_task_group() as group:  # both pools start at once
+            group.start_soon(anyio.to_thread.run_sync, pool.start)
+            group.start_soon(anyio.to_thread.run_sync, long_pool.start)
         try:
             yield
         finally:
             pool.close()
+            long_pool.close()
 
     app = FastAPI(
         title="Rummy hint service",
@@ -75,9 +96,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.pool = pool
+    app.state.long_pool = long_pool
     install_error_handlers(app)
     # Added last, runs first: the request limits, then load shedding, then the app.
-    app.add_middleware(LoadShedMiddleware, pool=pool, paths=SOLVING_PATHS)
+    lanes = {path: pool for path in SHORT_PATHS} | {path: long_pool for path in LONG_PATHS}
+    app.add_middleware(LoadShedMiddleware, lanes=lanes)
     app.add_middleware(
         RequestLimitMiddleware,
         max_bytes=settings.max_body_bytes,

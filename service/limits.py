@@ -165,7 +165,7 @@ class RequestLimitMiddleware:
 
 
 class LoadShedMiddleware:
-    """Answer 503 + Retry-After at once to a POST on ``paths`` while ``pool`` is full.
+    """Answer 503 + Retry-After at once to a POST on a path of ``lanes`` while its pool is full.
 
     The pool's own admission check stays the authority (the pool may fill between this
     look and the job's submission); this one only spares the server the parsing of
@@ -173,19 +173,16 @@ class LoadShedMiddleware:
     read the body by then, so the connection stays usable.
     """
 
-    def __init__(self, app: ASGIApp, *, pool: SolvePool, paths: frozenset[str]) -> None:
+    def __init__(self, app: ASGIApp, *, lanes: dict[str, SolvePool]) -> None:
         self.app = app
-        self.pool = pool
-        self.paths = paths
+        self.lanes = lanes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] == "http"
-            and scope["method"] == "POST"
-            and scope["path"] in self.paths
-            and self.pool.full()
-        ):
-            busy = self.pool.busy()
+        pool = (
+            self.lanes.get(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        )
+        if pool is not None and pool.full():
+            busy = pool.busy()
             response = error_response(busy.status, busy.kind, busy.message, headers=busy.headers)
             await response(scope, receive, send)
             return

@@ -64,6 +64,31 @@ class Settings(BaseSettings):
         le=600,
         description="Highest budget_seconds an advice request may ask for.",
     )
+    long_workers: int = Field(
+        default=1,
+        ge=1,
+        le=256,
+        description=(
+            "Long jobs (advice, puzzles: seconds each) that run at once, on workers of their own "
+            "so that they never take a hint's worker."
+        ),
+    )
+    long_queue: int = Field(default=4, ge=0, le=10_000, description="Long jobs that may wait; more get 503.")
+    long_wait: float = Field(
+        default=10.0,
+        gt=0,
+        le=3600,
+        description=(
+            "Seconds a long job may wait for a worker: one that the jobs ahead (counted at their "
+            "budgets) would keep waiting longer is refused at once with 503 and Retry-After."
+        ),
+    )
+    long_nice: int = Field(
+        default=10,
+        ge=0,
+        le=19,
+        description="Niceness of the long jobs' workers: the operating system runs hints first.",
+    )
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
     )

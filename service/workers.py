@@ -36,7 +36,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-__all__ = ["JobAbandoned", "JobTimeout", "WorkerDied", "WorkerProcesses", "warm_up"]
+__all__ = ["JobAbandoned", "JobTimeout", "WorkerDied", "WorkerProcesses", "lower_priority", "warm_up"]
 
 
 class WorkerDied(Exception):
@@ -73,12 +73,24 @@ def warm_up() -> None:
     hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0, fast_path=False)
 
 
-def _worker_main(conn: Connection, server_pid: int, warm: bool) -> None:
+def lower_priority(niceness: int) -> None:
+    """Run the calling thread (and, in a new process, the whole worker) at ``niceness``:
+    the operating system then gives the cores to the hints' workers first.  On Linux
+    niceness is per thread, so a thread worker can be niced too; where the call is not
+    available or not allowed, the worker runs at normal priority."""
+    if niceness <= 0:
+        return
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
+
+
+def _worker_main(conn: Connection, server_pid: int, warm: bool, niceness: int = 0) -> None:
     """A worker's life: say ready, then answer pings and run jobs one at a time.
 
     A job arrives as bytes and is acknowledged *before* it is unpickled: unpickling may
     import modules for seconds, which is the job's time, not a sign of a frozen worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    lower_priority(niceness)
     threading.Thread(target=_watch_server, args=(server_pid,), name="server-watch", daemon=True).start()
     if warm:
         warm_up()
@@ -132,6 +144,7 @@ class _Job:
     abandoned: bool = False
     slot: _Slot | None = None  # the slot that holds it, None while queued
     tries: int = 0
+    on_start: Callable[[], None] | None = None  # told once, when a worker first takes it
 
 
 def _settle(future: Future[Any], *, result: Any = None, error: BaseException | None = None) -> None:
@@ -273,6 +286,8 @@ class _Slot:
                 owner.forget(job)  # cancelled while it waited
                 return
             job.started = True
+            if job.on_start is not None:
+                job.on_start()
         self._drain()
         if job.abandoned:
             owner.finish(job, error=JobAbandoned("the job's caller went away"))
@@ -359,7 +374,8 @@ class WorkerProcesses:
     ``ping_interval``: how often an idle worker is pinged; ``start_seconds``: how long a
     new worker may take to import and warm up the engine; ``spares``: started workers
     kept in reserve, so that a worker stopped or lost is replaced at once instead of
-    after a start (seconds: the engine's imports).
+    after a start (seconds: the engine's imports); ``niceness``: the workers' priority
+    (``lower_priority``).
     """
 
     def __init__(
@@ -371,8 +387,10 @@ class WorkerProcesses:
         start_seconds: float,
         warm: bool = True,
         spares: int = 1,
+        niceness: int = 0,
     ) -> None:
         self.watchdog = watchdog
+        self.niceness = niceness
         self.ping_interval = ping_interval
         self.start_seconds = start_seconds
         self.warm = warm
@@ -399,7 +417,9 @@ class WorkerProcesses:
         """Start a worker process and wait until it is ready (None: it did not start in
         time, or the pool is closing)."""
         parent, child = multiprocessing.Pipe(duplex=True)
-        process = self.context.Process(target=_worker_main, args=(child, os.getpid(), self.warm), name=name)
+        process = self.context.Process(
+            target=_worker_main, args=(child, os.getpid(), self.warm, self.niceness), name=name
+        )
         process.daemon = True
         process.start()
         child.close()
@@ -483,10 +503,19 @@ class WorkerProcesses:
             if slot.failure is not None and slot.process is None:
                 raise RuntimeError(str(slot.failure))
 
-    def submit(self, seconds: float, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-        """Queue ``function(*args, **kwargs)``; it must finish within ``seconds`` once taken."""
+    def submit(
+        self,
+        seconds: float,
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        *,
+        on_start: Callable[[], None] | None = None,
+    ) -> Future[Any]:
+        """Queue ``function(*args, **kwargs)``; it must finish within ``seconds`` once taken.
+        ``on_start`` is called (on a server thread) when a worker first takes the job."""
         future: Future[Any] = Future()
-        job = _Job(future, function, args, kwargs, seconds)
+        job = _Job(future, function, args, kwargs, seconds, on_start=on_start)
         with self._lock:
             if self.closing:
                 raise RuntimeError("the solver pool is shut down")

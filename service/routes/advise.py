@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 
 from service import edge, jobs
-from service.deps import PoolDep, SettingsDep
+from service.deps import LongPoolDep, SettingsDep
 from service.errors import ERROR_RESPONSES, InputError
 from service.schemas import AdviseRequest, AdviseResponse
 from solver.game.advice import DEFAULT_BUDGET
@@ -58,7 +58,7 @@ def budget_of(requested: float | None, cap: float) -> float:
 async def post_advise(
     body: Annotated[AdviseRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
-    pool: PoolDep,
+    pool: LongPoolDep,
 ) -> dict[str, Any]:
     """Every option of the turn (the best play, other plays, smaller plays that hold
     cards back, knock or not, draw) played in the same sampled deals of the hidden cards
@@ -70,8 +70,8 @@ async def post_advise(
     position = edge.position_of(body, variant)
     unseen = edge.unseen_of(body.unseen, position, variant)
     budget = budget_of(body.budget_seconds, settings.max_advise_seconds)
-    return await pool.run_async(
-        budget + settings.wait_grace,
+    return await pool.run_within(
+        budget,
         jobs.advise_job,
         str(position),
         variant,

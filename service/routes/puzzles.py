@@ -14,7 +14,7 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from service import edge
-from service.deps import PoolDep, SettingsDep
+from service.deps import LongPoolDep, SettingsDep
 from service.errors import ERROR_RESPONSES, InputError
 from service.schemas import Rearrangement
 from solver.puzzles import Difficulty, GenerationError, generate_puzzles
@@ -31,8 +31,10 @@ MAX_SEED = 2**53 - 1
 """Largest seed: the largest integer a JSON number keeps exactly in every client (JavaScript's
 ``Number.MAX_SAFE_INTEGER``), so that the schema's bound is an exact integer too."""
 
-SECONDS_PER_PUZZLE = 5.0
-"""Generous wait per puzzle before the request gives up with 503 (plus the server's grace)."""
+SECONDS_PER_PUZZLE = 1.0
+"""The work a request is counted at per puzzle when the long-job pool decides whether it can
+start in time (an expert puzzle takes about a tenth of a second); the request may then take
+that plus the pool's wait and grace before it gives up with 503."""
 
 
 class PuzzleRequest(BaseModel):
@@ -151,7 +153,7 @@ def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int)
 async def post_puzzles(
     body: Annotated[PuzzleRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
-    pool: PoolDep,
+    pool: LongPoolDep,
 ) -> dict[str, Any]:
     """Positions whose whole hand can be played only by rearranging the table, in exactly
     one way (up to how sequences are cut), each verified and graded, with the solution
@@ -161,8 +163,8 @@ async def post_puzzles(
     # this handler waits for it on the event loop, holding no server thread meanwhile.
     variant = edge.variant_of(body)
     seed = body.seed if body.seed is not None else random.SystemRandom().randrange(2**31)
-    found = await pool.run_async(
-        settings.wait_grace + SECONDS_PER_PUZZLE * body.count,
+    found = await pool.run_within(
+        SECONDS_PER_PUZZLE * body.count,
         puzzles_job,
         body.count,
         body.difficulty,
