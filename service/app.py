@@ -19,8 +19,9 @@ from fastapi import FastAPI
 from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
+from service.observe import ObserveMiddleware, Observer
 from service.pool import SolvePool
-from service.routes import advise, analyze, check, hint, meta, puzzles
+from service.routes import advise, analyze, check, hint, meta, ops, puzzles
 from service.settings import Settings
 from service.web import install_page
 
@@ -101,6 +102,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added last, runs first: the request limits, then load shedding, then the app.
     lanes = {path: pool for path in SHORT_PATHS} | {path: long_pool for path in LONG_PATHS}
     app.add_middleware(LoadShedMiddleware, lanes=lanes)
+    observer = Observer({"short": pool, "long": long_pool})
+    app.state.observer = observer
     app.add_middleware(
         RequestLimitMiddleware,
         max_bytes=settings.max_body_bytes,
@@ -108,12 +111,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body_timeout=settings.body_timeout,
         watch=None,  # every POST queues work on the pool
     )
+    app.add_middleware(
+        ObserveMiddleware, observer=observer, paths=SOLVING_PATHS
+    )  # outermost: sees every answer
     app.include_router(hint.router)
     app.include_router(analyze.router)
     app.include_router(advise.router)
     app.include_router(check.router)
     app.include_router(puzzles.router)
     app.include_router(meta.router)
+    app.include_router(ops.router)
     install_docs(app)
     integer_bounds(app)
     install_page(app)

@@ -37,6 +37,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from service.errors import Busy
 from service.settings import ExecutorKind
+from service.timing import Timed, current_times, timed_call
 from service.workers import JobAbandoned, JobTimeout, WorkerDied, WorkerProcesses, lower_priority, warm_up
 
 __all__ = ["SolvePool"]
@@ -248,24 +249,40 @@ class SolvePool:
 
     def _submit(
         self, seconds: float, work: float | None, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-    ) -> Future[T]:
-        """Admit the job and queue it for a worker, or raise ``Busy``."""
+    ) -> tuple[Future[Timed[T]], _Entry]:
+        """Admit the job and queue it for a worker (run through ``timed_call``), or raise ``Busy``."""
         entry = self._admit(work)
         try:
             executor = self._executor()
             if isinstance(executor, WorkerProcesses):
-                future: Future[T] = executor.submit(
-                    seconds, function, args, kwargs, on_start=lambda: self._started(entry)
+                future: Future[Timed[T]] = executor.submit(
+                    seconds, timed_call, (function, *args), kwargs, on_start=lambda: self._started(entry)
                 )
             else:
                 future = executor.submit(
-                    _mark_started, self._started, entry, functools.partial(function, *args, **kwargs)
+                    _mark_started,
+                    self._started,
+                    entry,
+                    functools.partial(timed_call, function, *args, **kwargs),
                 )
         except RuntimeError:  # shut down meanwhile
             self._release(entry)
             raise Busy("the solver pool is shutting down; retry", retry_after=self.retry_after) from None
         future.add_done_callback(lambda _: self._release(entry))
-        return future
+        return future, entry
+
+    def _unwrap(self, timed: Timed[T], entry: _Entry) -> T:
+        """The job's result; its times go to the request's ``RequestTimes``, if any."""
+        times = current_times.get()
+        if times is not None:
+            ended = time.monotonic()
+            started = entry.started if entry.started is not None else entry.admitted
+            times.lane = self.name
+            times.queue_ms = (started - entry.admitted) * 1000
+            times.worker_ms = timed.worker_ms
+            times.transfer_ms = max((ended - started) * 1000 - timed.worker_ms, 0.0)
+            times.phases.update(timed.phases)
+        return timed.result
 
     def _abandon(self, future: Future[Any]) -> None:
         """The caller stopped waiting: drop the job, or stop it where it runs (processes)."""
@@ -299,9 +316,9 @@ class SolvePool:
         seconds (the job is then stopped), or when its worker process died.  Exceptions
         of the job itself propagate unchanged.
         """
-        future = self._submit(timeout, None, function, *args, **kwargs)
+        future, entry = self._submit(timeout, None, function, *args, **kwargs)
         try:
-            return future.result(timeout=timeout)
+            return self._unwrap(future.result(timeout=timeout), entry)
         except FutureTimeout:
             self._abandon(future)
             raise self._late(timeout) from None
@@ -321,18 +338,18 @@ class SolvePool:
         caller goes away (timeout, or the task is cancelled because the client
         disconnected) the job is abandoned: dropped if it waits, stopped if it runs.
         """
-        return await self._await(self._submit(timeout, None, function, *args, **kwargs), timeout)
+        return await self._await(*self._submit(timeout, None, function, *args, **kwargs), timeout)
 
     async def run_within(self, work: float, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``run_async`` for a job whose work takes at most ``work`` seconds (its budget):
         refused at once (``Busy``) when the jobs ahead would keep it from starting within
         ``max_wait``; once admitted it may take ``work`` + ``max_wait`` + ``grace`` seconds."""
         timeout = work + (self.max_wait or 0.0) + self.grace
-        return await self._await(self._submit(timeout, work, function, *args, **kwargs), timeout)
+        return await self._await(*self._submit(timeout, work, function, *args, **kwargs), timeout)
 
-    async def _await(self, future: Future[T], timeout: float) -> T:
+    async def _await(self, future: Future[Timed[T]], entry: _Entry, timeout: float) -> T:
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+            return self._unwrap(await asyncio.wait_for(asyncio.wrap_future(future), timeout), entry)
         except TimeoutError:
             self._abandon(future)
             raise self._late(timeout) from None

@@ -499,3 +499,24 @@ class HealthResponse(BaseModel):
     max_time_limit: float
     default_time_limit: float
     max_body_bytes: int
+
+
+class EngineBuild(BaseModel):
+    """Which compiled engine answers: its modules' fingerprints and whether it prices states."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    search: str = Field(description="sha256 of the C search module as built (first 16 hex digits).")
+    points: str = Field(description="sha256 of the C points module as built (first 16 hex digits).")
+    prices: bool = Field(description="Whether the search bounds its states with HiGHS's linear prices.")
+
+
+class VersionResponse(BaseModel):
+    """What answers: the package, the solver library, the engine build and the Python."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    package: str = Field(description="Version of this service's package (manipulation-rummy).")
+    ortools: str | None = Field(description="OR-Tools version (CP-SAT and HiGHS), None if not installed.")
+    python: str
+    engine: EngineBuild

@@ -26,15 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import resource
 import socket
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from service.observe import ACCESS_LOGGER
 from service.settings import Settings
 
 __all__ = [
@@ -254,6 +257,23 @@ def guarded_protocol(settings: Settings) -> type[GuardedHttpToolsProtocol]:
     )
 
 
+def _access_log(enabled: bool, log_level: str) -> None:
+    """One JSON line per request on standard output (``service.observe``), at info level
+    and below; nothing when ``enabled`` is False."""
+    logger = logging.getLogger(ACCESS_LOGGER)
+    logger.propagate = False
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    level = 5 if log_level.lower() == "trace" else logging.getLevelName(log_level.upper())  # uvicorn's TRACE
+    if not enabled or not isinstance(level, int) or level > logging.INFO:
+        logger.setLevel(logging.WARNING)
+        return
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
 def serve(
     *,
     host: str,
@@ -287,8 +307,9 @@ def serve(
         port=bound_port,
         http=guarded_protocol(settings),
         log_level=log_level.lower(),
-        access_log=access_log,
+        access_log=False,  # the service writes its own, with the time split (service.observe)
     )
+    _access_log(access_log, log_level)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -63,14 +63,20 @@ _STOP = b"stop"
 
 
 def warm_up() -> None:
-    """Import the engine and the jobs, build the catalogue and load OR-Tools once (about
-    0.3 s), so the first real job, and the first that needs CP-SAT, is not slow."""
-    import service.jobs  # noqa: F401  # what the jobs need, FastAPI's error types included
+    """Import the engine and the jobs, build the catalogue, load OR-Tools and make one
+    plan (about 0.6 s), so the first real job, and the first that needs CP-SAT, is not slow."""
+    from service.jobs import hint_job  # what the jobs need, FastAPI's error types included
     from solver.engine import hint
     from solver.position import Position
+    from solver.variants import Variant
 
-    hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0)
     hint(Position.parse("/ 7h 8h 9h"), time_limit=1.0, fast_path=False)
+    # A whole hint job: the search, and the plan of a rearranging play (its first call
+    # imports SciPy's assignment solver, about 0.2 s).
+    worked = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+    hint_job(
+        worked, Variant.manipulation(), objective="points", keep_jokers=False, opened=True, time_limit=1.0
+    )
 
 
 def lower_priority(niceness: int) -> None:

@@ -37,7 +37,9 @@ def serve(
     log_level: Annotated[
         str, typer.Option(metavar=choices(LOG_LEVELS), help="uvicorn's log level.")
     ] = "info",
-    access_log: Annotated[bool, typer.Option(help="Log every request.")] = True,
+    access_log: Annotated[
+        bool, typer.Option(help="Log every request: one JSON line on stdout, with its time split.")
+    ] = True,
 ) -> None:
     """Serve the web page and the HTTP API (uvicorn); Ctrl-C stops it.
 
@@ -50,8 +52,10 @@ def serve(
     - POST /v1/advise     the turn's options ranked over sampled deals
     - POST /v1/puzzles    verified puzzles with solutions
     - GET  /v1/variants   the rule variants
+    - GET  /v1/version    package, OR-Tools and engine build
     - GET  /healthz       liveness and solver-pool load
     - HEAD /healthz       liveness only
+    - GET  /metrics       Prometheus metrics (requests, latency, queues, shed)
     - GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
@@ -60,7 +64,9 @@ def serve(
     (process or thread), RUMMY_RETRY_AFTER (s, 1), RUMMY_MAX_HEADER_BYTES (16384),
     RUMMY_MAX_HEADERS (100), RUMMY_HEADER_TIMEOUT (s, 10), RUMMY_BODY_TIMEOUT (s, 10),
     RUMMY_KEEP_ALIVE (s, 5), RUMMY_MAX_CONNECTIONS (512), RUMMY_WORKER_WATCHDOG (s, 5),
-    RUMMY_WORKER_SPARES (1);
+    RUMMY_WORKER_SPARES (1); advice and puzzles run on workers of their own:
+    RUMMY_LONG_WORKERS (1), RUMMY_LONG_QUEUE (4), RUMMY_LONG_WAIT (s, 10),
+    RUMMY_LONG_NICE (10);
     the README lists them all.
     """
     server: Any = importlib.import_module(SERVER_MODULE)

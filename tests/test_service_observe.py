@@ -1,0 +1,144 @@
+"""What the service tells its operators: GET /v1/version, GET /metrics (Prometheus text) and
+the structured access log, with each solving request's time split."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from importlib import metadata
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+
+from service import create_app
+from service.observe import ACCESS_LOGGER
+from service.pool import SolvePool
+from service.server import _access_log
+from service.settings import Settings
+from solver import fastpath
+
+WORKED = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.005)
+
+
+@pytest.fixture()
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(executor="thread", workers=1, queue=0))) as made:
+        yield made
+
+
+def samples(client: TestClient) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """Every sample of GET /metrics, by name and labels."""
+    answer = client.get("/metrics")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
+    found = {}
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            found[(sample.name, frozenset(sample.labels.items()))] = sample.value
+    return found
+
+
+def value(found: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
+    return found.get((name, frozenset(labels.items())), 0.0)
+
+
+def test_version_names_the_package_ortools_and_the_engine_build(client: TestClient) -> None:
+    answer = client.get("/v1/version")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert set(body) == {"package", "ortools", "python", "engine"}
+    assert body["package"] == metadata.version("manipulation-rummy")
+    assert body["ortools"] == metadata.version("ortools")
+    assert re.fullmatch(r"3\.\d+\.\d+", body["python"])
+    engine = body["engine"]
+    assert re.fullmatch(r"[0-9a-f]{16}", engine["search"]) and re.fullmatch(r"[0-9a-f]{16}", engine["points"])
+    assert engine["search"] != engine["points"]
+    assert engine["prices"] is fastpath.prices_available()
+
+
+def test_metrics_count_requests_by_route_and_status(client: TestClient) -> None:
+    assert client.post("/v1/hint", json=WORKED).status_code == 200
+    assert client.post("/v1/hint", json=WORKED).status_code == 200
+    assert client.post("/v1/hint", json={"position": "/ Zc"}).status_code == 422
+    assert client.get("/no/such/path/42").status_code == 404
+    found = samples(client)
+    total = "rummy_http_requests_total"
+    assert value(found, total, method="POST", route="/v1/hint", status="200") == 2
+    assert value(found, total, method="POST", route="/v1/hint", status="422") == 1
+    assert value(found, total, method="GET", route="other", status="404") == 1  # the raw path is no label
+    assert not any("/no/such" in str(labels) for _, labels in found)
+    count = "rummy_http_request_duration_seconds_count"
+    assert value(found, count, method="POST", route="/v1/hint") == 3
+    # the solving jobs' time split: the wait for a worker, and the round trip
+    phase = "rummy_job_phase_seconds_count"
+    assert value(found, phase, lane="short", phase="queue") == 2
+    assert value(found, phase, lane="short", phase="transfer") == 2
+
+
+def test_metrics_show_the_lanes_their_load_and_the_requests_shed(client: TestClient) -> None:
+    pool: SolvePool = client.app.state.pool  # type: ignore[attr-defined]
+    release = threading.Event()
+    blocker = threading.Thread(target=pool.run, args=(30.0, release.wait, 30.0))
+    blocker.start()
+    try:
+        wait_for(lambda: pool.stats()["running"] == 1)
+        assert client.post("/v1/hint", json=WORKED).status_code == 503
+        found = samples(client)
+        assert value(found, "rummy_pool_workers", lane="short") == 1
+        assert value(found, "rummy_pool_workers", lane="long") == 1
+        assert value(found, "rummy_pool_running", lane="short") == 1
+        assert value(found, "rummy_pool_waiting", lane="short") == 0
+        assert value(found, "rummy_pool_refused_total", lane="short", reason="full") == 1
+        assert value(found, "rummy_pool_refused_total", lane="long", reason="full") == 0
+        assert value(found, "rummy_http_requests_total", method="POST", route="/v1/hint", status="503") == 1
+        assert value(found, "rummy_worker_restarts_total", lane="short") == 0
+    finally:
+        release.set()
+        blocker.join()
+
+
+def test_the_access_log_is_one_json_line_per_request_with_the_time_split(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        assert client.post("/v1/hint", json=WORKED).status_code == 200
+        assert client.post("/v1/hint", json={"position": "/ Zc"}).status_code == 422
+    lines = [json.loads(record.getMessage()) for record in caplog.records if record.name == ACCESS_LOGGER]
+    assert len(lines) == 2
+    solved, refused = lines
+    assert solved["method"] == "POST" and solved["path"] == "/v1/hint" and solved["status"] == 200
+    assert solved["lane"] == "short"
+    for field in ("ms", "queue_ms", "worker_ms", "transfer_ms"):
+        assert solved[field] >= 0
+    assert solved["worker_ms"] <= solved["ms"]
+    assert refused["status"] == 422 and "lane" not in refused  # refused before it reached a worker
+
+
+def test_serve_writes_the_access_log_only_when_asked() -> None:
+    logger = logging.getLogger(ACCESS_LOGGER)
+    try:
+        _access_log(True, "info")
+        assert len(logger.handlers) == 1 and logger.isEnabledFor(logging.INFO)
+        _access_log(True, "warning")
+        assert not logger.handlers and not logger.isEnabledFor(logging.INFO)
+        _access_log(False, "debug")
+        assert not logger.handlers and not logger.isEnabledFor(logging.INFO)
+        _access_log(True, "trace")
+        assert len(logger.handlers) == 1 and logger.isEnabledFor(logging.INFO)
+    finally:
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        logger.setLevel(logging.NOTSET)
+        logger.propagate = True
