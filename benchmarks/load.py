@@ -35,6 +35,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import metadata
@@ -52,6 +53,12 @@ TABLE_CARDS = 40
 HAND_CARDS = 10
 HINT_STATUSES = {"optimal", "feasible", "no_play", "timeout"}
 STARTUP_SECONDS = 90.0
+ADVISE_CLIENTS = 8
+"""Advice clients in the last row: more than the long lane admits (1 worker, 4 waiting)."""
+ADVISE_BUDGET = 2.0
+"""Each advice request's budget_seconds."""
+ADVISE_HEAD_START = 3.0
+"""Seconds the advice load runs before the hints are measured (the long lane fills)."""
 
 
 @dataclass
@@ -59,6 +66,11 @@ class Level:
     """What happened at one concurrency level."""
 
     clients: int
+    endpoint: str = "POST /v1/hint"
+    condition: str = ""
+    """What else ran meanwhile ("" for nothing)."""
+    background: dict[str, Any] | None = None
+    """The other load's own figures (answered, refused, errors, latencies)."""
     latencies: list[float] = field(default_factory=list)
     rejected: int = 0
     errors: list[str] = field(default_factory=list)
@@ -75,6 +87,9 @@ class Level:
         ordered = sorted(self.latencies)
         done = len(ordered)
         return {
+            "endpoint": self.endpoint,
+            "condition": self.condition,
+            "background": self.background,
             "clients": self.clients,
             "hints": done,
             "rejected_503": self.rejected,
@@ -92,6 +107,37 @@ class Level:
             "server_workers_cpu_ms_per_hint": self._per_hint(self.server_cpu[1]) if self.server_cpu else None,
             "client_cpu_ms_per_hint": round(self.client_cpu * 1000 / done, 2) if done else None,
         }
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The request bodies of each endpoint, for the same positions."""
+
+    hints: list[str]
+    analyses: list[str]
+    checks: list[str]
+    advice: list[str]
+
+
+def workload(texts: list[str], *, checks: bool = True) -> Workload:
+    """Bodies for every endpoint; a check asks about the engine's own best play (found here,
+    before the server starts), so every answer should be ``ok``."""
+    from solver.engine import hint
+    from solver.position import Position
+
+    variant = Variant.manipulation()
+    afters = []
+    if checks:
+        for text in texts:
+            found = hint(Position.parse(text), variant=variant)
+            if found.has_play:
+                afters.append(json.dumps({"position": text, "after": str(found.table)}))
+    return Workload(
+        hints=[json.dumps({"position": text}) for text in texts],
+        analyses=[json.dumps({"position": text}) for text in texts],
+        checks=afters,
+        advice=[json.dumps({"position": text, "budget_seconds": ADVISE_BUDGET, "seed": 1}) for text in texts],
+    )
 
 
 def positions(seed: int, count: int) -> list[str]:
@@ -194,6 +240,23 @@ async def wait_healthy(base: str, server: subprocess.Popen[bytes]) -> dict[str, 
     raise RuntimeError(f"rummy serve did not answer /healthz within {STARTUP_SECONDS:.0f} s")
 
 
+def hint_status(answer: dict[str, Any]) -> str | None:
+    """A hint's status, or None when the answer is not a hint."""
+    status = answer.get("status")
+    return str(status) if status in HINT_STATUSES else None
+
+
+def analysis_status(answer: dict[str, Any]) -> str | None:
+    """An analysis's best play's status, or None when the answer is not an analysis."""
+    best = answer.get("best")
+    return hint_status(best) if isinstance(best, dict) and "playable" in answer else None
+
+
+def check_status(answer: dict[str, Any]) -> str | None:
+    """``legal`` for a play the referee accepts (every check sent is the engine's own play)."""
+    return "legal" if answer.get("ok") is True else None
+
+
 async def run_level(
     base: str,
     bodies: list[str],
@@ -202,11 +265,14 @@ async def run_level(
     max_seconds: float,
     timeout: float,
     server_pid: int | None = None,
+    *,
+    path: str = "/v1/hint",
+    status_of: Callable[[dict[str, Any]], str | None] = hint_status,
 ) -> Level:
     """``clients`` independent clients, each with its own connection, each sending the next
-    position as soon as its last answer is in, until ``max_requests`` answers (503s not
-    counted) or ``max_seconds``."""
-    level = Level(clients)
+    body to ``path`` as soon as its last answer is in, until ``max_requests`` answers (503s
+    not counted) or ``max_seconds``; ``status_of`` names a good answer (None: an error)."""
+    level = Level(clients, endpoint=f"POST {path}")
     headers = {"content-type": "application/json"}
     # One client, one connection: a connection pool shared by all the simulated clients
     # queues requests inside httpx and adds its own latency at 64 clients.  Idle
@@ -230,7 +296,7 @@ async def run_level(
             next_index += 1
             sent = time.perf_counter()
             try:
-                answer = await client.post("/v1/hint", content=body, headers=headers)
+                answer = await client.post(path, content=body, headers=headers)
             except httpx.HTTPError as error:
                 answered += 1
                 level.errors.append(f"{type(error).__name__}: {error}")
@@ -241,8 +307,8 @@ async def run_level(
                 await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
                 continue
             answered += 1
-            status = answer.json().get("status") if answer.status_code == 200 else None
-            if status not in HINT_STATUSES:
+            status = status_of(answer.json()) if answer.status_code == 200 else None
+            if status is None:
                 level.errors.append(f"HTTP {answer.status_code}: {answer.text[:200]}")
                 continue
             level.statuses[str(status)] = level.statuses.get(str(status), 0) + 1
@@ -260,24 +326,104 @@ async def run_level(
     return level
 
 
-async def measure(args: argparse.Namespace, base: str, bodies: list[str], server_pid: int) -> list[Level]:
+def report(level: Level) -> None:
+    """One line per level."""
+    summary = level.summary()
+    what = level.endpoint.removeprefix("POST /v1/") + (f" ({level.condition})" if level.condition else "")
+    print(
+        f"{what:<26} {level.clients:>3} clients: {summary['hints']:>5} answers "
+        f"in {summary['seconds']:>5.1f} s = "
+        f"{summary['hints_per_s']:>6.1f}/s, p50 {summary['p50_ms']:>6.1f} ms, "
+        f"p99 {summary['p99_ms']:>6.1f} ms, "
+        f"503s {summary['rejected_503']}, errors {summary['errors']}; CPU ms/answer: server "
+        f"{summary['server_cpu_ms_per_hint']} (main {summary['server_main_cpu_ms_per_hint']}, "
+        f"workers {summary['server_workers_cpu_ms_per_hint']}), "
+        f"client {summary['client_cpu_ms_per_hint']}",
+        flush=True,
+    )
+    if level.background:
+        print(f"{'':<26} meanwhile: {level.background}", flush=True)
+
+
+async def advise_load(base: str, bodies: list[str], clients: int, stop: asyncio.Event) -> dict[str, Any]:
+    """``clients`` clients asking for advice back to back (a 503: wait its Retry-After) until
+    ``stop``: the long work the hints must not be starved by."""
+    answered = refused = 0
+    errors: list[str] = []
+    latencies: list[float] = []
+    refusal_ms: list[float] = []
+    turn = 0
+
+    async def one_client() -> None:
+        nonlocal answered, refused, turn
+        async with httpx.AsyncClient(base_url=base, timeout=120.0) as client:
+            while not stop.is_set():
+                body = bodies[turn % len(bodies)]
+                turn += 1
+                sent = time.perf_counter()
+                try:
+                    answer = await client.post(
+                        "/v1/advise", content=body, headers={"content-type": "application/json"}
+                    )
+                except httpx.HTTPError as error:
+                    errors.append(f"{type(error).__name__}: {error}")
+                    continue
+                elapsed = (time.perf_counter() - sent) * 1000
+                if answer.status_code == 503:
+                    refused += 1
+                    refusal_ms.append(elapsed)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), float(answer.headers.get("retry-after", "1")))
+                elif answer.status_code == 200 and "options" in answer.json():
+                    answered += 1
+                    latencies.append(elapsed)
+                else:
+                    errors.append(f"HTTP {answer.status_code}: {answer.text[:200]}")
+
+    await asyncio.gather(*(one_client() for _ in range(clients)))
+    return {
+        "endpoint": "POST /v1/advise",
+        "clients": clients,
+        "answered": answered,
+        "refused_503": refused,
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "p50_ms": round(percentile(latencies, 50), 1) if latencies else None,
+        "max_ms": round(max(latencies), 1) if latencies else None,
+        "refusal_max_ms": round(max(refusal_ms), 1) if refusal_ms else None,
+    }
+
+
+async def measure(args: argparse.Namespace, base: str, work: Workload, server_pid: int) -> list[Level]:
     # Warm up: connections, worker processes and the engine's caches.
-    await run_level(base, bodies, 2, 2 * args.warmup, 30.0, 30.0)
+    await run_level(base, work.hints, 2, 2 * args.warmup, 30.0, 30.0)
     levels = []
     for clients in args.levels:
-        level = await run_level(base, bodies, clients, args.requests, args.seconds, 60.0, server_pid)
-        summary = level.summary()
-        print(
-            f"{clients:>3} clients: {summary['hints']:>5} hints in {summary['seconds']:>5.1f} s = "
-            f"{summary['hints_per_s']:>6.1f}/s, p50 {summary['p50_ms']:>6.1f} ms, "
-            f"p99 {summary['p99_ms']:>6.1f} ms, "
-            f"503s {summary['rejected_503']}, errors {summary['errors']}; CPU ms/hint: server "
-            f"{summary['server_cpu_ms_per_hint']} (main {summary['server_main_cpu_ms_per_hint']}, "
-            f"workers {summary['server_workers_cpu_ms_per_hint']}), "
-            f"client {summary['client_cpu_ms_per_hint']}",
-            flush=True,
-        )
+        level = await run_level(base, work.hints, clients, args.requests, args.seconds, 60.0, server_pid)
+        report(level)
         levels.append(level)
+    if args.hint_only:
+        return levels
+    others: list[tuple[str, list[str], Callable[[dict[str, Any]], str | None]]] = [
+        ("/v1/analyze", work.analyses, analysis_status),
+        ("/v1/check", work.checks, check_status),
+    ]
+    for path, bodies, status_of in others:
+        level = await run_level(
+            base, bodies, 8, args.requests, args.seconds, 60.0, server_pid, path=path, status_of=status_of
+        )
+        report(level)
+        levels.append(level)
+    # Hints while advice keeps the long lane full (more advice clients than it admits).
+    stop = asyncio.Event()
+    background = asyncio.create_task(advise_load(base, work.advice, ADVISE_CLIENTS, stop))
+    await asyncio.sleep(ADVISE_HEAD_START)
+    level = await run_level(base, work.hints, 8, args.requests, args.seconds, 60.0, server_pid)
+    stop.set()
+    level.condition = f"{ADVISE_CLIENTS} advising"
+    level.background = await background
+    report(level)
+    levels.append(level)
     return levels
 
 
@@ -290,6 +436,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=400, help="Distinct positions, sent in turn.")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=int, default=20, help="Requests per worker before measuring.")
+    parser.add_argument(
+        "--hint-only",
+        action="store_true",
+        help="Only the hint levels (no analyze, check, or hints under advice).",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
     parser.add_argument("serve_args", nargs="*", help="Extra options for rummy serve (after --).")
     args = parser.parse_args(argv)
@@ -298,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
 
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     texts = positions(args.seed, args.positions)
-    bodies = [json.dumps({"position": text}) for text in texts]
+    work = workload(texts, checks=not args.hint_only)
     hint_ms, payload_ms = library_cpu_ms(texts[:100])
     print(f"library, no HTTP: hint() {hint_ms:.2f} CPU ms, with its plan {payload_ms:.2f} CPU ms", flush=True)
     port = free_port()
@@ -307,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         health = asyncio.run(wait_healthy(base, server))
         print(f"rummy serve on {base}: {health['executor']} pool, {health['pool']}", flush=True)
-        levels = asyncio.run(measure(args, base, bodies, server.pid))
+        levels = asyncio.run(measure(args, base, work, server.pid))
     finally:
         server.terminate()
         try:
@@ -332,7 +483,12 @@ def main(argv: list[str] | None = None) -> int:
             "pool": {"workers": health["pool"]["workers"], "queue": health["pool"]["queue"]},
         },
         "workload": {
-            "endpoint": "POST /v1/hint",
+            "endpoint": "POST /v1/hint (and /v1/analyze, /v1/check, /v1/advise on the same positions)",
+            "advise": {
+                "clients": ADVISE_CLIENTS,
+                "budget_seconds": ADVISE_BUDGET,
+                "head_start_s": ADVISE_HEAD_START,
+            },
             "variant": "manipulation",
             "table_cards": TABLE_CARDS,
             "hand_cards": HAND_CARDS,
