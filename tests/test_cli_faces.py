@@ -150,7 +150,7 @@ def test_advise_shows_tiles() -> None:
 
 def test_puzzle_shows_tiles_and_keeps_the_position_to_paste(tmp_path: Path) -> None:
     solutions = tmp_path / "solutions.txt"
-    args = ["puzzle", "-v", "rummikub", "--seed", "1", "--difficulty", "hard"]
+    args = ["puzzle", "-v", "rummikub", "--seed", "1", "--difficulty", "hard", "--solutions"]
     shown = invoke([*args, "--solutions-to", str(solutions)])
     notation = next(line for line in shown.splitlines() if line.startswith("Position (notation): "))
     position = Position.parse(notation.removeprefix("Position (notation): "))

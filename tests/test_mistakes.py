@@ -181,7 +181,11 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
         data = json.loads(line)
         assert data["position"] == source.position and data["game"]["action"] == source.action
         assert Position.parse(data["position"])
-    shown = runner.invoke(app, ["puzzle", "--from", str(puzzles)])
+    hidden = runner.invoke(app, ["puzzle", "--from", str(puzzles)])
+    assert hidden.exit_code == 0, hidden.output
+    assert "Puzzle 1 of" in hidden.stdout and "Advised:" not in hidden.stdout  # the answer is hidden
+    assert f"run: rummy puzzle --from {puzzles} --solutions" in hidden.stdout
+    shown = runner.invoke(app, ["puzzle", "--from", str(puzzles), "--solutions"])
     assert shown.exit_code == 0, shown.output
     assert "Puzzle 1 of" in shown.stdout and "Advised:" in shown.stdout
     first = read_puzzles(lines)[0]

@@ -117,7 +117,7 @@ def test_no_solutions_hides_them_and_says_how_to_see_them(tmp_path: Path) -> Non
     assert last.startswith(f"Solutions hidden. To see them, read {answers}, or run: rummy puzzle ")
     # The command it gives prints the same puzzles, now with their solutions.
     again = shlex.split(last.split("or run: ", 1)[1])
-    assert again[:2] == ["rummy", "puzzle"] and "--no-solutions" not in again
+    assert again[:2] == ["rummy", "puzzle"] and again[-1] == "--solutions"
     shown = CliRunner().invoke(app, again[1:])
     assert shown.exit_code == 0, shown.output
     assert _positions(shown.stdout) == _positions(hidden.stdout)
@@ -130,13 +130,43 @@ def test_no_solutions_hides_them_and_says_how_to_see_them(tmp_path: Path) -> Non
     ]
 
 
+def test_puzzles_hide_their_answers_unless_asked() -> None:
+    """Issue 37: by default nothing gives the answer away, the score's make-up included
+    (``3*2 broken + 2 moved`` says how many melds to break); ``--solutions`` shows it all."""
+    args = ["puzzle", "--count", "5", "--difficulty", "hard", "--seed", "7"]
+    hidden = CliRunner().invoke(app, args)
+    assert hidden.exit_code == 0, hidden.output
+    lines = hidden.stdout.splitlines()
+    assert not any(line.startswith(("Solution", "Decoy", "Steps", "Verified")) for line in lines[:-1])
+    assert lines[-1].startswith("Solutions hidden. To see them, run: ")
+    assert " broken" not in hidden.stdout and " moved" not in hidden.stdout
+    scores = [line for line in hidden.stdout.splitlines() if line.startswith("score ")]
+    assert len(scores) == 5 and all(line.split() == ["score", line.split()[1]] for line in scores)
+    shown = CliRunner().invoke(app, [*args, "--solutions"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines().count("Solution") == 5
+    assert sum(" broken + " in line for line in shown.stdout.splitlines()) == 5
+
+
+def test_a_decoy_held_twice_is_said_to_be() -> None:
+    """Issue 37: puzzle 5 of ``--difficulty hard --seed 7`` counts 2 decoys (two copies of one
+    card) and printed one line that spoke of one card."""
+    puzzle = _puzzles("hard", 7)[4]
+    assert puzzle.features.decoys == sum(decoy.copies for decoy in puzzle.decoys) == 2
+    with out.capture() as captured:
+        print_puzzle(puzzle, 5, 5)
+    decoys = [line for line in captured.get().splitlines() if line.startswith("Decoy: ")]
+    assert len(decoys) == 1 and decoys[0].startswith("Decoy: each of the 2 copies of 10♠ fits meld")
+
+
 def test_no_solutions_json_leaves_out_solution_and_decoys() -> None:
     outcome = CliRunner().invoke(app, [*HIDE, "--json"])
     assert outcome.exit_code == 0, outcome.output
     for line in outcome.stdout.splitlines():
         record = json.loads(line)
         assert "solution" not in record and "decoys" not in record
-        assert record["position"] and record["features"]
+        assert "features" not in record  # how many melds to break and cards to move: a give-away
+        assert record["position"] and record["score"]
 
 
 def test_solutions_file_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:

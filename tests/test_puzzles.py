@@ -313,7 +313,7 @@ PUZZLE_KEYS = {
 
 def test_cli_json_prints_one_verified_puzzle_per_line() -> None:
     outcome = CliRunner().invoke(
-        app, ["puzzle", "--count", "2", "--difficulty", "easy", "--seed", "3", "--json"]
+        app, ["puzzle", "--count", "2", "--difficulty", "easy", "--seed", "3", "--json", "--solutions"]
     )
     assert outcome.exit_code == 0, outcome.output
     lines = outcome.stdout.splitlines()
@@ -332,13 +332,13 @@ def test_cli_json_prints_one_verified_puzzle_per_line() -> None:
         position = Position.parse(record["position"])
         assert check_play(position, Table.parse(record["solution"]["table"]), variant=MANIPULATION).ok
     again = CliRunner().invoke(
-        app, ["puzzle", "--count", "2", "--difficulty", "easy", "--seed", "3", "--json"]
+        app, ["puzzle", "--count", "2", "--difficulty", "easy", "--seed", "3", "--json", "--solutions"]
     )
     assert again.stdout == outcome.stdout
 
 
 def test_cli_human_output_shows_features_solution_and_steps() -> None:
-    outcome = CliRunner().invoke(app, ["puzzle", "--difficulty", "hard", "--seed", "7"])
+    outcome = CliRunner().invoke(app, ["puzzle", "--difficulty", "hard", "--seed", "7", "--solutions"])
     assert outcome.exit_code == 0, outcome.output
     text = outcome.stdout
     for part in (

@@ -5,13 +5,15 @@ move made in the game and the question; with ``--play`` (the default when stdin 
 terminal) it reads an answer per puzzle (``draw``, ``pass``, ``knock``, the table after
 a play, ``show`` for the answer, ``skip``), says why an answer that is not a legal move
 is refused and asks again, then judges it against the advised answer and shows that
-answer with its steps.  Without ``--play`` it prints the puzzles, each with its answer
-unless ``--no-solutions``.  ``--json`` prints the puzzles' records, checked.
+answer with its steps.  Without ``--play`` it prints the puzzles, with their answers
+when ``--solutions`` is given (and says how to see them otherwise).  ``--json`` prints
+the puzzles' records, checked.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -126,6 +128,10 @@ def play_mistakes(path: Path, *, play: bool, json_output: bool, solutions: bool)
         out.print()
     if asking:
         _finish(right, answered, len(puzzles))
+    elif not solutions:
+        out.print(
+            f"Answers hidden. To see them, run: rummy puzzle --from {shlex.quote(str(path))} --solutions"
+        )
 
 
 def _finish(right: int, answered: int, total: int) -> None:

@@ -89,7 +89,11 @@ class _LateProgress:
             self.bar.stop()
 
 
-def _features_text(puzzle: Puzzle) -> str:
+def _features_text(puzzle: Puzzle, *, solution: bool = True) -> str:
+    """The score, and with the solution what it is made of (melds broken, cards moved...:
+    a hint a player should not get before trying)."""
+    if not solution:
+        return f"score {puzzle.score}"
     f = puzzle.features
     return (
         f"score {puzzle.score} = 3*{f.broken} broken + {f.moved} moved + {f.hand} in hand"
@@ -109,7 +113,7 @@ def print_puzzle(
     # Notation, to paste back into a command (also for tiles, where it is labelled so).
     tiles = isinstance(console, FacesConsole) and console.faces.tiles
     console.print(Verbatim(f"Position{' (notation)' if tiles else ''}: {puzzle.position}"), markup=False)
-    console.print(_features_text(puzzle), markup=False)
+    console.print(_features_text(puzzle, solution=solution), markup=False)
     if solution:
         print_solution(puzzle, console)
     console.print()
@@ -161,11 +165,12 @@ def puzzle_command(
     seed: Annotated[
         int | None, typer.Option(help="Random seed: the same seed gives the same puzzles (default: random).")
     ] = None,
-    no_solutions: Annotated[
+    solutions: Annotated[
         bool,
         typer.Option(
-            "--no-solutions",
-            help="Hide the solutions (and decoys); the same --seed shows them again later.",
+            "--solutions/--no-solutions",
+            help="Show the solutions, decoys and what the score is made of (hidden by default; "
+            "the same --seed shows them later).",
         ),
     ] = False,
     solutions_to: Annotated[
@@ -192,8 +197,8 @@ def puzzle_command(
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
     Every puzzle is verified (referee, rearrangement needed, unique solution) and graded.
-    --no-solutions keeps the answers for later: rerun with the same seed without it, or read
-    the file of --solutions-to.
+    The answers are kept for later: rerun with the same seed and --solutions, or read the
+    file of --solutions-to.
     The same seed gives the same puzzles whatever --jobs, --scheduler or --scheduler-file.
 
     --from FILE plays the mistakes of a review (rummy review LOG --puzzles FILE) again: each
@@ -209,7 +214,7 @@ def puzzle_command(
         if count != 1 or seed is not None or difficulty != "medium":
             fail("--count, --difficulty and --seed make new puzzles; --from plays the puzzles of a file")
 
-        play_mistakes(from_file, play=play, json_output=json_output, solutions=not no_solutions)
+        play_mistakes(from_file, play=play, json_output=json_output, solutions=solutions)
         return
     if play:
         fail("--play needs --from FILE: generated puzzles are printed, not played")
@@ -248,14 +253,14 @@ def puzzle_command(
         _save_solutions(solutions_to, puzzles, heading)
     if json_output:
         for number, found in enumerate(puzzles, start=1):
-            record = found.to_dict(solution=not no_solutions)
+            record = found.to_dict(solution=solutions)
             print(json.dumps({"number": number, "seed": chosen_seed, **record}))
         return
     out.print(heading, markup=False)
     out.print()
     for number, found in enumerate(puzzles, start=1):
-        print_puzzle(found, number, count, solution=not no_solutions)
-    if no_solutions:
+        print_puzzle(found, number, count, solution=solutions)
+    if not solutions:
         again = _same_puzzles_command(count, level, variant, players, chosen_seed)
         where = f"read {solutions_to}, or run: " if solutions_to is not None else "run: "
         out.print(f"Solutions hidden. To see them, {where}{again}", markup=False)
@@ -268,4 +273,4 @@ def _same_puzzles_command(count: int, level: str, variant: str, players: int | N
         parts += ["--variant", variant]
     if players is not None:
         parts += ["--players", str(players)]
-    return shlex.join([*parts, "--seed", str(seed)])
+    return shlex.join([*parts, "--seed", str(seed), "--solutions"])

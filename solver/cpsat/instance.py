@@ -253,9 +253,7 @@ def _within_reach(form: KeepForm, real_cards: list[int], total_jokers: int) -> K
         if k in new_starts and slot - starts[k] < len(cut[k]):
             adjacent.append(new_starts[k] + slot - starts[k])
     positions = tuple(form.positions[k][: len(cut[k])] for k in kept) if form.positions else ()
-    return replace(
-        form, chains=tuple(cut[k] for k in kept), adjacent=tuple(adjacent), positions=positions
-    )
+    return replace(form, chains=tuple(cut[k] for k in kept), adjacent=tuple(adjacent), positions=positions)
 
 
 def _with_nests(old_melds: tuple[OldMeld, ...]) -> tuple[OldMeld, ...]:

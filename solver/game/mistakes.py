@@ -48,7 +48,6 @@ FORMAT = 1
 """The version of the mistake-puzzle records."""
 
 
-
 class PuzzleFileError(ValueError):
     """A puzzle file that cannot be read: the message names the line."""
 

@@ -74,8 +74,11 @@ def _fate_text(fate: DecoyFate, pretty: bool) -> str:
 def decoy_text(decoy: Decoy, position: Position, plan: Plan, *, pretty: bool = False) -> str:
     """One sentence per decoy, true of the solution, e.g. ``8c fits meld 4 as it stands, but
     laying it off there with the meld kept whole leads to no way out: the solution plays
-    it in new meld 3, built on meld 4 after 5c leaves it``."""
+    it in new meld 3, built on meld 4 after 5c leaves it``; a decoy held twice is said to be
+    (``each of the 2 copies of 8c fits ...``)."""
     card = _name(decoy.card, pretty)
+    if decoy.copies > 1:  # the features count each copy: say so, or "2 decoys" shows one line
+        card = f"each of the {decoy.copies} copies of {card}"
     melds = decoy.melds
     if len(melds) == 1:
         fits = f"fits meld {melds[0]} as it stands, but laying it off there"

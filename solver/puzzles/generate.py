@@ -99,8 +99,9 @@ class Puzzle:
     def to_dict(self, *, solution: bool = True) -> dict[str, object]:
         """The machine-readable form (CLI ``--json`` and the service share it).
 
-        ``solution=False`` leaves out the solution and the decoys (their text says where the
-        solution plays each card), to hand the puzzle to a player."""
+        ``solution=False`` leaves out the solution, the decoys (their text says where the
+        solution plays each card) and the features (how many melds the solution breaks and
+        cards it moves), to hand the puzzle to a player."""
         found: dict[str, object] = {
             "variant": self.variant.name,
             "difficulty": self.difficulty,
@@ -122,7 +123,7 @@ class Puzzle:
             "verification": self.verification.to_dict(),
         }
         if not solution:
-            del found["decoys"], found["solution"]
+            del found["decoys"], found["solution"], found["features"]
         return found
 
 
