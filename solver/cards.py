@@ -122,6 +122,11 @@ _RANK_BY_TEXT: dict[str, Rank] = {str(r.value): r for r in Rank}
 _RANK_BY_TEXT.update({"A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING})
 
 
+_NOT_SEPARATORS = frozenset(",;/")
+"""Characters people type between cards that the notation does not use there (cards are
+separated by spaces, melds by ``|``, the table from the hand by one ``/``)."""
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
     """A real card.  Ordered by rank, then suit (s h d c); hashable, immutable."""
@@ -142,6 +147,12 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse one real card such as ``7h``, ``10s``, ``Td``, ``13c`` or ``Q♠``."""
         token = text.strip()
+        separator = next((char for char in token if char in _NOT_SEPARATORS), None)
+        if separator is not None:  # "10h," would be blamed on its rank "10h"
+            raise NotationError(
+                f"{separator!r} is not part of a card: separate cards with spaces and melds with '|'",
+                token=text,
+            )
         if len(token) < 2:
             raise NotationError("a card needs a rank and a suit", token=text)
         rank_text, suit_text = token[:-1], token[-1]

@@ -48,6 +48,21 @@ def test_check_bad_notation_is_one_line_and_exit_2() -> None:
     assert err.strip().count("\n") == 0 and "bad card '9x': unknown suit 'x'" in err
 
 
+def test_a_comma_between_cards_is_named_not_the_card_before_it() -> None:
+    """Issue 37: ``/ 10h, Jh`` said "unknown rank '10h'"; the comma is the problem."""
+    for position, token, separator in (("/ 10h, Jh", "10h,", ","), ("7h 8h;9h / Jh", "8h;9h", ";")):
+        code, out, err = run("hint", position)
+        assert code == 2 and out == "" and err.strip().count("\n") == 0
+        assert f"bad card '{token}': '{separator}' is not part of a card: separate cards with spaces" in err
+        assert "unknown rank" not in err
+
+
+def test_counts_say_one_card_not_one_cards() -> None:
+    from solver.cli.common import counted
+
+    assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+
+
 def test_show_pretty_prints_and_json() -> None:
     code, out, _ = run("show", "Kh Kd Kc | *Qh Qd Qc / Ac *")
     assert code == 0 and "K♥ K♦ K♣" in out and "Hand points: 26" in out

@@ -404,6 +404,15 @@ def test_a_malformed_position_shows_the_error_next_to_the_input(watched: Watched
     page.wait_for_selector("#entry-error:not([hidden])")
     error = page.inner_text("#entry-error")
     assert "cannot be read" in error and "bad card 'Xc'" in error and "unknown rank 'X'" in error
+    # Issue 37: a comma is named as the problem, not the card before it.
+    page.fill("#notation", "Kh Kd Kc / 10h, Jh")
+    page.click("#hint-button")
+    page.wait_for_function("document.querySelector('#entry-error').innerText.includes(',')")
+    error = page.inner_text("#entry-error")
+    assert "',' is not part of a card" in error and "unknown rank" not in error
+    page.fill("#notation", "Kh Kd Xc / Ac")
+    page.click("#hint-button")
+    page.wait_for_function("document.querySelector('#entry-error').innerText.includes('Xc')")
     assert page.get_attribute("#notation", "aria-invalid") == "true"
     assert page.get_attribute("#entry-error", "role") == "alert"
     assert page.is_hidden("#hint-view")
@@ -717,6 +726,16 @@ def test_analyze_takes_the_unseen_cards(watched: Watched) -> None:
     page.wait_for_selector("#unseen-error:not([hidden])")
     assert page.get_attribute("#unseen", "aria-invalid") == "true"
     assert "7h" in page.inner_text("#unseen-error")
+    assert page.is_hidden("#entry-error")
+    # Issue 37: unseen cards that cannot be read are said to be the unseen cards' problem,
+    # not the position's ("This position cannot be read").
+    page.fill("#unseen", "10h, Ks")
+    page.click("#analyze-button")
+    page.wait_for_function("document.querySelector('#unseen-error').innerText.includes(',')")
+    unseen_error = page.inner_text("#unseen-error")
+    assert unseen_error.startswith("These unseen cards cannot be read."), unseen_error
+    assert "',' is not part of a card" in unseen_error
+    assert "position" not in unseen_error.lower()
     assert page.is_hidden("#entry-error")
 
 

@@ -27,6 +27,13 @@ const ERROR_LEADS = {
   empty_hand: "Nothing to play.",
 };
 
+/** What kind of problem an error is, said about the field it is in (a notation error in
+ * the unseen cards is not the position's). */
+function leadOf(error) {
+  if (error.type === "notation" && error.field === "unseen") return "These unseen cards cannot be read.";
+  return ERROR_LEADS[error.type] || "Something is wrong.";
+}
+
 /** The advice's game facts: the API's field -> the page's input. */
 const FACT_INPUTS = {
   hand_sizes: "hand-sizes", stock: "stock", scores: "scores", draws_left: "draws-left", budget_seconds: "budget",
@@ -85,7 +92,7 @@ function showError(box, error, input = null) {
   if (input) input.setAttribute("aria-invalid", String(Boolean(error)));
   if (!error) return;
   const lead = document.createElement("strong");
-  lead.textContent = ERROR_LEADS[error.type] || "Something is wrong.";
+  lead.textContent = leadOf(error);
   const message = document.createElement("span");
   message.className = "error-message";
   // The box sits next to the input at fault: "position: bad card ..." needs no "position: ".

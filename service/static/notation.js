@@ -35,6 +35,11 @@ function parseRank(text, token) {
 
 /** Read a card such as 7h, 10s, Qd, T♠ (no joker). */
 export function parseCard(token) {
+  const separator = [...token].find((char) => ",;/".includes(char));
+  if (separator) {  // "10h," would be blamed on its rank "10h"
+    throw new NotationError(
+      `bad card '${token}': '${separator}' is not part of a card: separate cards with spaces and melds with '|'`);
+  }
   const suitText = token.slice(-1);
   const suit = SYMBOL_SUITS[suitText] || suitText.toLowerCase();
   if (!SUITS.includes(suit)) {

@@ -146,6 +146,11 @@ NotOpenedOption = Annotated[
 ]
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr naming the problem, then exit."""
     err.print(f"error: {message}", markup=False)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from solver.cli.common import print_melds, print_table, styled_meld
+from solver.cli.common import counted, print_melds, print_table, styled_meld
 from solver.cli.draft import Draft
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.engine import Hint
@@ -208,9 +208,10 @@ class TerminalPlayer:
             console.print(Text("You drew  ") + styled_meld(view.drawn))
         print_table("Table", view.table, console)
         hand = Text("Hand  ", style="bold") + styled_meld(view.hand.pieces)
-        console.print(hand + Text(f"   ({view.hand_points} points, {len(view.hand)} cards)"))
+        left = f"{counted(view.hand_points, 'point')}, {counted(len(view.hand), 'card')}"
+        console.print(hand + Text(f"   ({left})"))
         others = [
-            f"{self.names[seat]}: {size} cards"
+            f"{self.names[seat]}: {counted(size, 'card')}"
             for seat, size in enumerate(view.hand_sizes)
             if seat != view.seat
         ]
