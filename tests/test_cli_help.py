@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from solver.cli import app
 from solver.cli.common import COMMAND_ORDER
@@ -16,8 +16,21 @@ WIDE = {"COLUMNS": "250", "TERMINAL_WIDTH": "250"}
 """A wide terminal, so that rich does not wrap a long metavar in the middle."""
 
 
+def _invoke_at(width: int, args: list[str]) -> Result:
+    """``rummy ARGS`` with a terminal ``width`` columns wide.  Typer reads the width once,
+    when its help module is first imported (``TERMINAL_WIDTH``), so that is set too."""
+    from typer import rich_utils
+
+    saved = rich_utils.MAX_WIDTH
+    rich_utils.MAX_WIDTH = width
+    try:
+        return CliRunner().invoke(app, args, env={"COLUMNS": str(width), "TERMINAL_WIDTH": str(width)})
+    finally:
+        rich_utils.MAX_WIDTH = saved
+
+
 def _help(*command: str) -> str:
-    outcome = CliRunner().invoke(app, [*command, "--help"], env=WIDE)
+    outcome = _invoke_at(250, [*command, "--help"])
     assert outcome.exit_code == 0, outcome.output
     return outcome.stdout
 
@@ -106,9 +119,6 @@ def test_usage_errors_are_one_line_and_exit_2() -> None:
         assert "--help')" in lines[0]
 
 
-NARROW = {"COLUMNS": "80", "TERMINAL_WIDTH": "80"}
-
-
 def _all_commands() -> list[str]:
     return re.findall(r"^│ ([a-z]+) ", _help().split("Commands", 1)[1], flags=re.MULTILINE)
 
@@ -121,11 +131,38 @@ def test_every_command_is_found() -> None:
 def test_descriptions_reflow_at_80_columns(command: str) -> None:
     # A docstring's own line breaks used to be kept, so a line longer than the terminal
     # wrapped and left a word or two alone on the next line ("--jobs," in hint's help).
-    outcome = CliRunner().invoke(app, [command, "--help"], env=NARROW)
+    outcome = _invoke_at(80, [command, "--help"])
     assert outcome.exit_code == 0, outcome.output
-    description = outcome.stdout.split("Usage:", 1)[1].split("╭", 1)[0].splitlines()[1:]
+    # The description ends where the options begin: Rich's first panel, or Click's plain
+    # "Options:" (a command whose panels would not fit: see the test below).
+    body = outcome.stdout.split("Usage:", 1)[1]
+    ends = ("╭",) if "╭" in body else ("\nArguments:", "\nOptions:")
+    description = body[: min(body.index(end) for end in ends if end in body)].splitlines()[1:]
     lines = [line.rstrip() for line in description]
     for number, line in enumerate(lines[:-1]):
         follows = lines[number + 1]
         if line and follows and not follows.lstrip().startswith("•"):
             assert len(line) > 40, f"{command}: a short line inside a paragraph: {line!r}"
+
+
+@pytest.mark.parametrize("command", _all_commands())
+def test_every_option_name_is_whole_at_80_columns(command: str) -> None:
+    """Issue 37: at 80 columns (and when not a TTY, where the width is 80) Rich's table cut
+    option names ("--knock-only-aft…", "--scheduler-fil…"); such a command's help is now
+    Click's plain help, with every name whole."""
+    from typer.main import get_command
+
+    outcome = _invoke_at(80, [command, "--help"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "\u2026" not in outcome.stdout, outcome.stdout
+    assert max(len(line) for line in outcome.stdout.splitlines()) <= 80
+    from typer._click import Context  # Typer's own copy of Click
+
+    group = get_command(app)
+    with Context(group, info_name="rummy") as context:
+        found = group.get_command(context, command)  # type: ignore[attr-defined]
+    assert found is not None
+    for param in found.params:
+        for name in (*param.opts, *param.secondary_opts):
+            if name.startswith("--"):
+                assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", outcome.stdout), (command, name)

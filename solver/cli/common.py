@@ -6,15 +6,17 @@ Errors go to stderr in one line naming the problem; ``--json`` prints JSON only.
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.models import CommandFunctionType
 
 from solver.cards import Piece
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
@@ -70,6 +72,52 @@ class RummyGroup(TyperGroup):
         return command
 
 
+def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> bool:
+    """Whether Rich's help for ``command`` shows every word whole at the terminal's width.
+
+    Rich lays the options out in a table of up to five columns; at 80 columns an option
+    with a long ``--x/--no-x`` pair squeezes the rest, and Rich then cuts option names with
+    an ellipsis ("--knock-only-aft…").  The help is rendered once into a buffer of the real
+    width to find out."""
+    from typer import rich_utils
+
+    real = rich_utils._get_rich_console
+    width = real().width
+    buffer = io.StringIO()
+    trial = Console(file=buffer, width=width, force_terminal=False, color_system=None, highlight=False)
+    rich_utils._get_rich_console = lambda stderr=False: trial
+    try:
+        rich_utils.rich_format_help(obj=command, ctx=ctx, markup_mode=command.rich_markup_mode or "rich")
+    finally:
+        rich_utils._get_rich_console = real
+    return "\u2026" not in buffer.getvalue()
+
+
+class RummyCommand(TyperCommand):
+    """A ``rummy`` command whose help never cuts a word: Rich's panels where they fit the
+    terminal, else Click's plain help (each option on its own line, its help wrapped below
+    it), which has room for every option name at 80 columns and in a pipe."""
+
+    def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        if self.rich_markup_mode is None or _rich_help_fits(self, ctx):
+            super().format_help(ctx, formatter)
+            return
+        markup, self.rich_markup_mode = self.rich_markup_mode, None
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.rich_markup_mode = markup
+
+
+class RummyTyper(typer.Typer):
+    """``typer.Typer`` whose commands are ``RummyCommand``s unless a command names its class."""
+
+    def command(
+        self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **options: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(name, cls=cls or RummyCommand, **options)
+
+
 _UsageError: type[Exception] = typer.BadParameter.__mro__[1]
 """Click's UsageError (an unknown option or command, a missing argument), the base of
 ``typer.BadParameter``: Typer does not export it, and its Click is its own copy."""
@@ -89,7 +137,7 @@ def _usage_errors_in_one_line() -> Iterator[None]:
         fail(f"{message} (see '{context.command_path} --help')" if context is not None else message)
 
 
-app = typer.Typer(
+app = RummyTyper(
     cls=RummyGroup,
     help="Manipulation Rummy hint engine: best plays, rule checks and analysis.",
     no_args_is_help=True,
