@@ -403,14 +403,22 @@ def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
         with _sigint_deferred() as interrupted, warnings.catch_warnings():
             # Its HTTP endpoint takes another port when 8787 is busy: nothing to warn about.
             warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-            cluster = LocalCluster(
-                n_workers=backend.workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
-            local_client = Client(cluster, set_as_default=False)
+            try:
+                cluster = LocalCluster(
+                    n_workers=backend.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                    preload=["solver.dask_quiet"],  # the workers leave Ctrl-C to this process
+                )
+                local_client = Client(cluster, set_as_default=False)
+            except Exception:
+                # The Ctrl-C reached the workers too before they could ignore it, and
+                # they failed to start: that is the Ctrl-C, not a failure to report.
+                if interrupted:
+                    raise KeyboardInterrupt from None
+                raise
 
         def close_cluster() -> None:
             local_client.close()
@@ -422,9 +430,13 @@ def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
                 nannies = list(cluster.workers.values())
                 await asyncio.gather(*(nanny.close(timeout=0.5) for nanny in nannies), return_exceptions=True)
 
-            with contextlib.suppress(Exception):
-                cluster.sync(close_workers)
-            cluster.close()
+            # Stopping workers mid-task is the point here: what the scheduler says about the
+            # connections that close under it ("Closed comm ... while trying to write", at
+            # CRITICAL, with a traceback) is not news to the user.
+            with _quiet_logger("distributed"):
+                with contextlib.suppress(Exception):
+                    cluster.sync(close_workers)
+                cluster.close()
 
         if interrupted:
             close_cluster()
@@ -455,6 +467,18 @@ def _sigint_deferred() -> Iterator[list[int]]:
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _quiet_logger(name: str) -> Iterator[None]:
+    """Nothing from the logger ``name`` (and its children) during the block."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _wait_for_workers(client: Client) -> int:

@@ -284,10 +284,11 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt_tournament(tmp_path: Path, *options: str) -> None:
+def interrupt_tournament(tmp_path: Path, *options: str, group: bool = False) -> None:
     """Start a long tournament, wait until games finish (their logs appear), send one
-    SIGINT to the command alone, and check it stops promptly with no worker left and no
-    --out file."""
+    SIGINT to the command alone (``group``: to its whole process group, workers included,
+    as a terminal's Ctrl-C does), and check it stops promptly with one line, no worker
+    left and no --out file."""
     out, logs = tmp_path / "results.json", tmp_path / "logs"
     command = [RUMMY, "tournament", "--games", "5000", "--bots", "random,random", "--out", str(out)]
     process = subprocess.Popen(
@@ -296,6 +297,7 @@ def interrupt_tournament(tmp_path: Path, *options: str) -> None:
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=default_sigint,
+        start_new_session=group,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and process.poll() is None and not any(logs.glob("game-*.jsonl")):
@@ -303,7 +305,10 @@ def interrupt_tournament(tmp_path: Path, *options: str) -> None:
     children = psutil.Process(process.pid).children(recursive=True)
     assert len(children) >= 2, "the workers did not start"
     assert process.poll() is None
-    process.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
     started = time.monotonic()
     try:
         _, stderr = process.communicate(timeout=20)
@@ -313,6 +318,7 @@ def interrupt_tournament(tmp_path: Path, *options: str) -> None:
     assert time.monotonic() - started < 15
     assert process.returncode == 130, stderr
     assert "interrupted: tournament stopped" in stderr and "Traceback" not in stderr
+    assert stderr.strip().count("\n") == 0, stderr  # one line, nothing from the workers
     _, alive = psutil.wait_procs(children, timeout=5)
     assert not alive, f"workers left running: {alive}"
     assert not out.exists()
@@ -334,6 +340,58 @@ def test_ctrl_c_never_ends_a_pool_tournament_with_a_traceback(tmp_path: Path) ->
 @pytest.mark.slow  # a LocalCluster's start and close: about 15 s on a busy machine
 def test_ctrl_c_stops_a_local_cluster_tournament(tmp_path: Path) -> None:
     interrupt_tournament(tmp_path, "--scheduler", "local:2")
+
+
+def test_a_terminal_ctrl_c_stops_a_pool_tournament_in_one_line(tmp_path: Path) -> None:
+    interrupt_tournament(tmp_path, "--jobs", "2", group=True)
+
+
+@pytest.mark.slow  # two LocalClusters' start and close
+def test_a_terminal_ctrl_c_stops_a_local_cluster_tournament_in_one_line(tmp_path: Path) -> None:
+    # Issue 37: the Ctrl-C reached the cluster's workers too, and 2 runs in 3 printed
+    # their KeyboardInterrupt tracebacks (67 lines); they now ignore it (solver.dask_quiet).
+    for attempt in range(2):
+        interrupt_tournament(tmp_path / str(attempt), "--scheduler", "local:2", group=True)
+
+
+def test_with_logs_each_game_is_its_own_chunk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 37: logs were written per finished chunk (up to 25 games), so a Ctrl-C lost the
+    logs of every game of the chunks under way; each game's log is now written as it ends."""
+    from solver.game import tournament
+
+    sizes: list[int] = []
+    real = tournament.play_games
+
+    def counted(job: tournament.TournamentJob, chunk: Chunk[int]) -> list[tournament.GameSummary]:
+        sizes.append(len(chunk))
+        return real(job, chunk)
+
+    monkeypatch.setattr(tournament, "play_games", counted)
+    written: list[int] = []
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    tournament.run_tournament(
+        ["random", "random"],
+        games=6,
+        seed=3,
+        log_dir=logs,
+        on_game_done=lambda _: written.append(len(list(logs.iterdir()))),
+    )
+    assert sizes == [1] * 6 and written == [1, 2, 3, 4, 5, 6]
+    sizes.clear()
+    tournament.run_tournament(["random", "random"], games=40, seed=3)
+    assert sum(sizes) == 40 and len(sizes) < 40  # without logs, chunks stay as they were
+
+
+def test_local_cluster_workers_leave_ctrl_c_to_the_caller() -> None:
+    client, close = runs._connect(Backend("dask", 1))
+    try:
+        ignored = client.submit(
+            lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN, pure=False
+        ).result()
+    finally:
+        close()
+    assert ignored is True
 
 
 # --- batches and puzzles -------------------------------------------------------------------

@@ -269,7 +269,8 @@ def run_tournament(
     ``scheduler`` (``"local:N"``, a Dask address or a ``distributed.Client``) or
     ``scheduler_file``, or a ready ``backend`` (see ``solver.runs``); the results are
     the same on every backend.  ``log_dir`` gets one JSON-lines log per game, written
-    here as games finish; ``on_game_done`` is called here as each game's chunk finishes
+    here as each game finishes (the games then run one per chunk unless ``chunk_size``
+    says otherwise); ``on_game_done`` is called here as each game's chunk finishes
     (for a progress bar).  Ctrl-C (KeyboardInterrupt) ends the run at once, workers
     included, and propagates.
     """
@@ -286,6 +287,8 @@ def run_tournament(
     for name in bots:
         make_bot(name)  # an unknown bot fails here, before any game starts
     job = TournamentJob(rules, tuple(bots), seed, time_limit, keep_logs=log_dir is not None)
+    if log_dir is not None and chunk_size is None:
+        chunk_size = 1  # each game's log is written as the game ends: a Ctrl-C loses none
 
     def chunk_done(_chunk: Chunk[int], summaries: list[GameSummary]) -> None:
         for summary in summaries:
