@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from solver.cards import parse_piece
 from solver.cli import app
 from solver.game import GameSettings, make_bots, play_game
 from solver.game.log import LogError, LogWriter, read_log
-from solver.game.review import BANDS, MORE_SAMPLES, Review, band_of, review
+from solver.game.review import BANDS, MORE_SAMPLES, Review, SeatSummary, band_of, review
 from solver.position import Hand, Position
 
 QUICK = {"samples": 2, "budget_seconds": 600.0}
@@ -422,3 +423,67 @@ def test_the_plot_draws_the_same_round_lines_on_every_panel() -> None:
         draws=(luck,),
     )
     assert _round_boundaries(found) == [(7 + 12) / 2]
+
+
+def test_each_row_names_its_turn_as_the_replay_does(log_text: str, reviewed: Review, tmp_path: Path) -> None:
+    """Issue 37: a review row names its round and turn, and ``rummy replay --show`` numbers
+    the turns the same way, so the moment a row means can be found in the replay."""
+    log = tmp_path / "game.jsonl"
+    log.write_text(log_text, encoding="utf-8")
+    shown = CliRunner().invoke(app, ["replay", "--show", str(log)])
+    # the log is cut after round 1: the replay says it stops before the game's end (exit 1)
+    assert shown.exit_code == 1 and "stops before the end of the game" in shown.output, shown.output
+    seat_turns = {
+        int(turn): int(seat)
+        for seat, turn in re.findall(r"\(seat (\d)\): (?:final turn \()?turn (\d+)", shown.stdout)
+    }
+    assert reviewed.decisions
+    turns = [decision.turn for decision in reviewed.decisions]
+    assert turns == sorted(turns) and turns[0] >= 1
+    for decision in reviewed.decisions:
+        # the seat whose turn the replay says it is made the decision (seat 0's own turns
+        # are announced too: the replay narrates every seat)
+        assert seat_turns.get(decision.turn, decision.seat) == decision.seat, decision
+        assert decision.to_dict()["turn"] == decision.turn
+    table = CliRunner().invoke(app, ["review", str(log), "--seat", "0", "--samples", "2", "--no-luck"])
+    assert table.exit_code == 0, table.output
+    assert "turn" in table.stdout.split("Summary", 1)[0]
+
+
+def test_the_plot_draws_no_line_across_a_round(tmp_path: Path) -> None:
+    """Issue 37: the advised and made lines were drawn from a round's last decision to the
+    next round's first; each round is its own segment now."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.axes import Axes
+
+    from solver.game.review import Decision
+    from solver.game.review_plot import _score_panel
+    from solver.game.stats import Interval
+
+    def decision(action: int, round_number: int) -> Decision:
+        zero = Interval(0.0, 0.0, 0.0)
+        return Decision(round_number, 0, "meld", "/ 2c", "draw", "draw", zero, "ok", 2, 2, action=action)
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    summary = SeatSummary(0, "a", 4, {"ok": 4}, 0.0)
+    found = Review(
+        players=("a",),
+        decisions=(decision(1, 1), decision(3, 1), decision(9, 2), decision(12, 2)),
+        summaries=(summary,),
+        seconds=0.0,
+        draws=(),
+    )
+    figure, axes = plt.subplots()
+    try:
+        assert isinstance(axes, Axes)
+        _score_panel(axes, found, 0, [6.0])
+        drawn = [line for line in axes.get_lines() if line.get_color() in ("tab:blue", "tab:gray")]
+        segments = [[float(x) for x in line.get_xdata()] for line in drawn]  # type: ignore[union-attr, arg-type]
+    finally:
+        plt.close(figure)
+    # advised and made: one line each per round, none from x=4 (round 1) to x=10 (round 2)
+    assert sorted(segments) == [[2.0, 4.0], [2.0, 4.0], [10.0, 13.0], [10.0, 13.0]], segments

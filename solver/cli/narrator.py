@@ -137,14 +137,17 @@ class Narrator:
         if self._is_me(seat):
             return
         name = self.names[seat]
+        turn = f"turn {state.turns}"  # the round's turns, every player's counted (rummy review's "turn")
         if state.final_turn:
-            self._say(f"{name}: final turn (the stock is exhausted), no draw.")
+            self._say(f"{name}: final turn ({turn}: the stock is exhausted), no draw.")
         elif self.settings.turn == "draw_first":
             if state.drawn:
                 card = Text(" ") + styled_piece(state.drawn[-1]) if self.reveal else Text(" a card")
-                self._say(Text(f"{name}: turn begins, draws") + card + Text("."))
+                self._say(Text(f"{name}: {turn} begins, draws") + card + Text("."))
             else:
-                self._say(f"{name}: turn begins; the stock is empty, nothing drawn.")
+                self._say(f"{name}: {turn} begins; the stock is empty, nothing drawn.")
+        else:
+            self._say(f"{name}: {turn} begins.")
 
     def _acted(self, event: Acted) -> None:
         state = self.state

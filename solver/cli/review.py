@@ -34,11 +34,12 @@ BAND_STYLES = {"ok": "green", "inaccuracy": "yellow", "mistake": "bold yellow", 
 def print_review(found: Review) -> None:
     """Human output: each reviewed decision in game order, then the summary per seat."""
     table = RichTable(title="Decisions", title_justify="left")
-    for heading in ("round", "seat", "made", "advised", "loss", "band"):
-        table.add_column(heading, justify="right" if heading in ("round", "seat", "loss") else "left")
+    for heading in ("round", "turn", "seat", "made", "advised", "loss", "band"):
+        table.add_column(heading, justify="right" if heading in ("round", "turn", "seat", "loss") else "left")
     for decision in found.decisions:
         table.add_row(
             str(decision.round_number),
+            str(decision.turn),
             str(decision.seat),
             decision.made,
             "" if decision.band == "ok" and decision.loss.estimate == 0 else decision.advised,

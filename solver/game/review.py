@@ -206,10 +206,14 @@ class Decision:
     facts: dict[str, Any] = field(default_factory=dict)
     """The public facts of the decision, the reviewed player's first (hand sizes, stock,
     scores, draws left): with ``position`` they make the decision a puzzle."""
+    turn: int = 0
+    """The turn of the round it was made in, counting every player's turns from 1 (as
+    ``rummy replay --show`` numbers them)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "cut": self.cut,
+            "turn": self.turn,
             "advised_kind": self.advised_kind,
             "advised_table": self.advised_table,
             "facts": self.facts,
@@ -242,10 +246,13 @@ class DrawLuck:
     luck: Interval
     action: int = 0
     """The index among the log's actions of the seat's action right after the draw."""
+    turn: int = 0
+    """The turn of the round the card was drawn in (as ``Decision.turn``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round_number,
+            "turn": self.turn,
             "seat": self.seat,
             "card": self.card,
             "before": round(self.before, 2),
@@ -544,6 +551,7 @@ def review(
                         advised_kind=best.kind,
                         advised_table=None if best.hint is None else str(best.hint.table),
                         facts=_seat_facts(view),
+                        turn=game.round.turns,
                     )
                 )
             if luck and _just_drew(view):
@@ -563,6 +571,7 @@ def review(
                         after=after.estimate,
                         luck=_difference(after, before),
                         action=done,
+                        turn=game.round.turns,
                     )
                 )
         game.apply(action)

@@ -16,7 +16,7 @@ on first use, and a missing matplotlib is a ``PlotError`` that says how to get i
 
 from __future__ import annotations
 
-from itertools import accumulate, pairwise
+from itertools import accumulate, groupby, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,13 +55,27 @@ def _score_panel(axes: Axes, found: Review, seat: int, boundaries: list[float]) 
     decisions = [decision for decision in found.decisions if decision.seat == seat]
     summary = next(summary for summary in found.summaries if summary.seat == seat)
     steps = [decision.action + 1 for decision in decisions]
-    axes.plot(steps, [d.value for d in decisions], "-o", color="tab:blue", markersize=3, label="advised")
-    axes.plot(steps, [d.made_value for d in decisions], "--", color="tab:gray", label="move made")
+    # One segment per round: a round's end resets the hands, so no line joins two rounds.
+    for number, (_, group) in enumerate(groupby(decisions, key=lambda d: d.round_number)):
+        part = list(group)
+        xs = [d.action + 1 for d in part]
+        first = number == 0  # one legend entry per line
+        axes.plot(
+            xs,
+            [d.value for d in part],
+            "-o",
+            color="tab:blue",
+            markersize=3,
+            label="advised" if first else None,
+        )
+        axes.plot(
+            xs, [d.made_value for d in part], "--", color="tab:gray", label="move made" if first else None
+        )
     for band, (colour, label) in MARKS.items():
         marked = [(step, d.made_value) for step, d in zip(steps, decisions, strict=True) if d.band == band]
         if marked:
-            xs, ys = zip(*marked, strict=True)
-            axes.scatter(xs, ys, color=colour, s=40, zorder=3, label=label)
+            where, values = zip(*marked, strict=True)
+            axes.scatter(where, values, color=colour, s=40, zorder=3, label=label)
     _round_lines(axes, boundaries)
     axes.axhline(0, color="black", linewidth=0.5)
     axes.set_title(
