@@ -608,6 +608,7 @@ def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watche
     )
     page = _open(watched, puzzle.link()[1:])
     assert page.input_value("#notation") == str(puzzle.position)
+    assert page.is_hidden("#hint-view") and page.is_hidden("#advice-view")  # a puzzle: no answer shown
     assert page.input_value("#players") == "2"
     assert page.evaluate("document.querySelector('#facts-box').open")
     assert [page.input_value(f"#{name}") for name in ("hand-sizes", "stock", "scores", "draws-left")] == [
@@ -626,7 +627,14 @@ def test_a_position_and_its_options_are_shared_by_the_address(watched: Watched) 
     page.fill("#unseen", "2c 3c")
     page.wait_for_function("window.location.search.includes('unseen=')")
     query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
-    assert query == {"p": [EXAMPLE], "objective": ["cards"], "players": ["2"], "unseen": ["2c 3c"]}
+    # nothing asked yet: the link opens the form alone ("show": "none")
+    assert query == {
+        "p": [EXAMPLE],
+        "objective": ["cards"],
+        "players": ["2"],
+        "unseen": ["2c 3c"],
+        "show": ["none"],
+    }
     assert (
         page.get_attribute("#share-link", "href")
         == urllib.parse.urlparse(page.url)._replace(scheme="", netloc="").geturl()
@@ -1045,3 +1053,33 @@ def test_advice_in_rummikub_shows_tiles(watched: Watched) -> None:
     item.locator(".advice-table > summary").click()
     faces = [text.split()[0] for text in item.locator(".advice-table .card").all_inner_texts()]
     assert "13" in faces and "K" not in faces
+
+
+def test_a_shared_link_opens_with_what_it_was_shared_for(watched: Watched) -> None:
+    """Issue 37: a link filled the form and waited for Hint.  A link opens with its hint (the
+    default), or the analysis or advice it names (``show``); the address says what is shown."""
+    position = "5h 6h 7h | Kc Kd Ks / 8h 2c 9d Qd *"
+    plain = urllib.parse.urlencode({"p": position, "v": "rummikub", "players": "2"})
+    page = _open(watched, f"?{plain}")
+    page.wait_for_selector("#hint-view:not([hidden])")
+    assert "Best play" in page.inner_text("#status")
+    assert "show" not in urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)  # the hint: the default
+    page.click("#analyze-button")
+    page.wait_for_selector("#analysis-view:not([hidden])")
+    shared = urllib.parse.urlparse(page.url)
+    assert urllib.parse.parse_qs(shared.query)["show"] == ["analysis"]
+    other = watched.page.context.new_page()
+    try:
+        other.goto(page.url)
+        other.wait_for_selector("#analysis-view:not([hidden])")
+        assert other.is_hidden("#hint-view")
+        assert other.input_value("#notation") == position
+    finally:
+        other.close()
+    quiet = _open(watched, f"?{plain}&show=none")
+    assert quiet.input_value("#notation") == position
+    assert (
+        quiet.is_hidden("#hint-view")
+        and quiet.is_hidden("#analysis-view")
+        and quiet.is_hidden("#advice-view")
+    )

@@ -190,17 +190,24 @@ const PARAMS = {
 /** The game facts a link may carry (a review's mistake puzzles do): they open the facts box. */
 const FACT_FIELDS = ["hand-sizes", "stock", "scores", "draws-left"];
 
+/** What a link opens with, beside its position: the answer it was shared for ("show"). A
+ * link without "show" opens with the hint; "none" only fills the form (a mistake puzzle's
+ * link: the player should think first). */
+const SHOWN = ["hint", "analysis", "advice", "none"];
+
 function readAddress() {
   const query = new URLSearchParams(window.location.search);
   const state = {};
   for (const [key, id] of Object.entries(PARAMS)) if (query.has(key)) state[id] = query.get(key);
+  state.show = SHOWN.includes(query.get("show")) ? query.get("show") : "hint";
   if (query.has("keep_jokers")) state.keepJokers = query.get("keep_jokers") === "1";
   if (query.has("opened")) state.notOpened = query.get("opened") === "0";
   return state;
 }
 
-/** The query string for the current entry: empty values and defaults are left out. */
-function addressOf() {
+/** The query string for the current entry and what is shown for it ("show", left out for
+ * the hint, a link's default): empty values and defaults are left out. */
+function addressOf(shownKind) {
   const query = new URLSearchParams();
   for (const [key, id] of Object.entries(PARAMS)) {
     const value = $(id).value.trim();
@@ -209,6 +216,8 @@ function addressOf() {
   }
   if ($("keep-jokers").checked && !$("keep-jokers-option").hidden) query.set("keep_jokers", "1");
   if ($("not-opened").checked && !$("not-opened-option").hidden) query.set("opened", "0");
+  if (shownKind && shownKind !== "hint" && query.has("p")) query.set("show", shownKind);
+  if (!shownKind && query.has("p")) query.set("show", "none");
   const seed = new URLSearchParams(window.location.search).get("seed");
   if (seed) query.set("seed", seed);  // the puzzles' fixed seed stays
   const text = query.toString();
@@ -248,7 +257,7 @@ async function main() {
 
   /** The address bar and the share link follow the entry (replaceState: no history entry per click). */
   function remember() {
-    const address = addressOf();
+    const address = addressOf(shown && shown.kind);
     $("share-link").href = address;
     window.history.replaceState(null, "", address);
   }
@@ -391,6 +400,7 @@ async function main() {
       analysisView.hidden = adviceView.hidden = true;
       const rules = rulesOf(hint.variant);
       shown = { kind: "hint", data: hint };
+      remember();
       renderHint(hintView, hint, rules);
       hintView.hidden = false;
       $("hint-heading").focus();
@@ -408,6 +418,7 @@ async function main() {
     ask(event.currentTarget, "/v1/analyze", "Analysing: every possible draw…", (data) => {
       hintView.hidden = adviceView.hidden = true;
       shown = { kind: "analysis", data };
+      remember();
       renderAnalysis(analysisView, data, rulesOf(data.variant));
       analysisView.hidden = false;
       $("analysis-heading").focus();
@@ -419,6 +430,7 @@ async function main() {
     ask(event.currentTarget, "/v1/advise", `Weighing every option over sampled deals (about ${seconds} s)…`, (data) => {
       hintView.hidden = analysisView.hidden = true;
       shown = { kind: "advice", data };
+      remember();
       renderAdvice(adviceView, data);
       adviceView.hidden = false;
       for (const [id, text] of Object.entries(factPlaceholders(data))) $(id).placeholder = `default: ${text}`;
@@ -499,6 +511,10 @@ async function main() {
     syncFromField();
   }
   useVariant();
+  // A link opens with what it was shared for: the hint (by default), the analysis or the advice.
+  const opening = { hint: $("hint-button"), analysis: $("analyze-button"), advice: $("advise-button") };
+  const wanted = given.notation && opening[given.show];
+  if (wanted && !entryError.textContent) wanted.click();
   document.body.dataset.ready = "true";
 }
 

@@ -80,8 +80,9 @@ class MistakePuzzle:
 
     def link(self) -> str:
         """The page's address for this position and its facts (the Advice button weighs
-        them).  The page weighs meld decisions; a knock decision's link carries the position
-        and the hands, without the draws left (the page's default: a turn just begun)."""
+        them), opening with no answer shown.  The page weighs meld decisions; a knock
+        decision's link carries the position and the hands, without the draws left (the
+        page's default: a turn just begun)."""
         query = {"p": str(self.position), "v": self.variant.name, "players": str(self.facts["players"])}
         sizes = self.facts.get("hand_sizes", [])
         if len(sizes) > 1:
@@ -90,6 +91,7 @@ class MistakePuzzle:
         query["scores"] = ",".join(map(str, self.facts["scores"]))
         if self.phase == "meld":
             query["draws_left"] = str(self.facts["draws_left"])
+        query["show"] = "none"  # a puzzle: the page opens without an answer
         return "/?" + urlencode(query)
 
     def to_dict(self) -> dict[str, Any]:
