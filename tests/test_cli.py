@@ -5,6 +5,7 @@ and ``--batch``), with their exit codes (0 yes, 1 a negative answer, 2 bad input
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -22,7 +23,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def test_check_a_legal_play() -> None:
     code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h 9h | 5c 5d *5s")
-    assert code == 0 and out.startswith("legal: 7h 8h 9h | *5s 5d 5c")
+    # human output writes cards as every command does, with suit symbols (issue 37); --json keeps notation
+    assert code == 0 and out.startswith("legal: 7♥ 8♥ 9♥ | ★5♠ 5♦ 5♣")
     code, out, _ = run("check", "7h 8h *9h / 9h 5c 5d", "7h 8h 9h | 5c 5d *5s", "--json")
     assert code == 0
     assert json.loads(out) == {
@@ -55,6 +57,22 @@ def test_a_comma_between_cards_is_named_not_the_card_before_it() -> None:
         assert code == 2 and out == "" and err.strip().count("\n") == 0
         assert f"bad card '{token}': '{separator}' is not part of a card: separate cards with spaces" in err
         assert "unknown rank" not in err
+
+
+def test_every_command_writes_cards_one_way() -> None:
+    """Issue 37: hint, show and analyze printed suit symbols, check, advise and review the
+    notation; human output now writes pieces one way (symbols; tiles in Rummikub)."""
+    notation = re.compile(r"(?<![\w*])(?:10|[2-9AJQK])[shdc](?!\w)")
+    position = "7h 8h 9h / 10h Jh 2c"
+    for args in (
+        ("check", position, "7h 8h 9h 10h Jh"),
+        ("advise", position, "--players", "2", "--samples", "4"),
+        ("show", position),
+        ("hint", position),
+    ):
+        code, out, _ = run(*args)
+        assert code == 0, (args, out)
+        assert "10♥" in out and not notation.search(out), (args, out)
 
 
 def test_counts_say_one_card_not_one_cards() -> None:

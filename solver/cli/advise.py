@@ -63,7 +63,10 @@ def _loss(option: Option) -> str:
 
 
 def _what(option: Option) -> Text:
-    return Text(option.describe(), style="bold green" if option.kind == "play" else "bold")
+    """The option in words, its pieces as the game shows them, bold (green for a play)."""
+    said = out.faces.pieces(option.describe())
+    said.style = "bold green" if option.kind == "play" else "bold"
+    return said
 
 
 def print_advice(found: Advice) -> None:
@@ -74,7 +77,7 @@ def print_advice(found: Advice) -> None:
     def fact(name: str, text: str) -> str:
         return f"{text}{' (assumed)' if name in assumed else ''}"
 
-    out.print(Text("Position  ", style="bold") + Text(str(found.position)))
+    out.print(Text("Position  ", style="bold") + out.faces.pieces(str(found.position)))
     out.print(
         "Facts: "
         + ", ".join(

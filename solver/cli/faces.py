@@ -163,6 +163,20 @@ class Faces:
         card = _card(match.group("nrank"), match.group("nsuit"))
         return self.styled(Joker(card) if match.group("nstar") else card)
 
+    def pieces(self, text: str) -> Text:
+        """A text the library wrote with pieces in notation (``play 10h Jh, then knock``)
+        with each piece as this game shows it, styled: ``10♥ J♥`` (cards, red suits red) or
+        ``r10 r11`` (tiles); its words stay as they are.  The one way of writing pieces of
+        every command's human output (``--json`` keeps the notation)."""
+        result = Text()
+        last = 0
+        for match in _TOKEN.finditer(text):
+            result.append(text[last : match.start()])
+            result.append_text(self._token(match))
+            last = match.end()
+        result.append(text[last:])
+        return result
+
     def table(self, table: RichTable) -> RichTable:
         """A rich table with its title, headers and cells said as this game says them."""
         if not self.tiles:

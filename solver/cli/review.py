@@ -41,8 +41,10 @@ def print_review(found: Review) -> None:
             str(decision.round_number),
             str(decision.turn),
             str(decision.seat),
-            decision.made,
-            "" if decision.band == "ok" and decision.loss.estimate == 0 else decision.advised,
+            out.faces.pieces(decision.made),
+            Text("")
+            if decision.band == "ok" and decision.loss.estimate == 0
+            else out.faces.pieces(decision.advised),
             ("≈ " if decision.loss.low <= 0 else "") + f"{decision.loss.estimate:.1f}",
             Text(decision.band, style=BAND_STYLES[decision.band]),
         )

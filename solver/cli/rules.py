@@ -72,9 +72,9 @@ def check(
     if json_output:
         print(json.dumps({"position": str(before), "after": str(after_table), **verdict.to_dict()}))
     elif verdict.ok:
-        out.print(Text("legal", style="bold green") + Text(f": {after_table}"))
+        out.print(Text("legal", style="bold green") + Text(": ") + out.faces.pieces(str(after_table)))
     else:
-        out.print(Text("illegal", style="bold red") + Text(f": {after_table}"))
+        out.print(Text("illegal", style="bold red") + Text(": ") + out.faces.pieces(str(after_table)))
         for reason in verdict.reasons:
             out.print(f"  - {reason}", markup=False)
     raise typer.Exit(0 if verdict.ok else 1)
