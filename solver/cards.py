@@ -9,6 +9,7 @@ suit symbols), formatting is canonical, so ``Card.parse(str(c)) == c`` always.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Self
 
@@ -122,6 +123,13 @@ _RANK_BY_TEXT: dict[str, Rank] = {str(r.value): r for r in Rank}
 _RANK_BY_TEXT.update({"A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING})
 
 
+_TILE = re.compile(r"([krbo])(1[0-3]|[1-9])", re.IGNORECASE)
+"""A Rummikub tile as the commands print it: its colour's letter and its number."""
+TILE_NOTATION = "its colour (k black, r red, b blue, o orange) and its number 1-13, e.g. k13 or r1"
+"""How to write a tile, for messages."""
+_TILE_SUITS = {"k": 0, "r": 1, "b": 2, "o": 3}
+"""A tile colour's letter -> the notation's suit (``Suit``: s black, h red, d blue, c orange)."""
+
 _NOT_SEPARATORS = frozenset(",;/")
 """Characters people type between cards that the notation does not use there (cards are
 separated by spaces, melds by ``|``, the table from the hand by one ``/``)."""
@@ -153,6 +161,12 @@ class Card:
                 f"{separator!r} is not part of a card: separate cards with spaces and melds with '|'",
                 token=text,
             )
+        tile = _TILE.fullmatch(token)
+        if tile is not None:  # Rummikub's tile as printed: colour letter and number (k13, r1)
+            colour, number = tile.groups()
+            return ALL_CARDS[(int(number) - 1) * 4 + _TILE_SUITS[colour.lower()]]
+        if token[:1].lower() in _TILE_SUITS and token[1:].isdigit():
+            raise NotationError(f"a tile is {TILE_NOTATION}", token=text)
         if len(token) < 2:
             raise NotationError("a card needs a rank and a suit", token=text)
         rank_text, suit_text = token[:-1], token[-1]
@@ -215,9 +229,10 @@ Piece = Card | Joker
 
 
 def parse_piece(text: str) -> Piece:
-    """Parse a real card or a joker (``*`` or ``*7h``)."""
+    """Parse a real card or a joker (``*`` or ``*7h``; ``★`` and ``★Q♥`` too, and Rummikub
+    tiles as printed: ``k13``, ``★b12``)."""
     token = text.strip()
-    if token.startswith("*"):
+    if token.startswith(("*", "★")):  # ★ as the commands print a joker
         rest = token[1:]
         return Joker(Card.parse(rest) if rest else None)
     return Card.parse(token)

@@ -225,3 +225,33 @@ def test_notation_error_message_includes_where() -> None:
     assert str(error) == "bad card 'Kx' (table meld 1, card 2)"
     assert error.token == "Kx"
     assert error.where == "table meld 1, card 2"
+
+
+# --- Rummikub tiles as printed (issue 37) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("k13", "Ks"), ("K13", "Ks"), ("r1", "Ah"), ("b12", "Qd"), ("o7", "7c"), ("b10", "10d"), ("r11", "Jh")],
+)
+def test_a_tile_as_printed_reads_as_its_card(text: str, expected: str) -> None:
+    assert parse_piece(text) == Card.parse(expected)
+
+
+def test_jokers_read_as_printed() -> None:
+    assert parse_piece("★") == Joker()
+    assert parse_piece("★b12") == parse_piece("*b12") == Joker(Card.parse("Qd"))
+    assert parse_piece("★Q♥") == Joker(Card.parse("Qh"))
+
+
+@pytest.mark.parametrize("text", ["k14", "r0", "b99", "o00"])
+def test_a_bad_tile_says_how_to_write_one(text: str) -> None:
+    with pytest.raises(NotationError, match=r"a tile is its colour \(k black, r red, b blue, o orange\)"):
+        parse_piece(text)
+
+
+def test_every_tile_round_trips_through_what_the_commands_print() -> None:
+    from solver.cli.faces import tile_name
+
+    for card in ALL_CARDS:
+        assert Card.parse(tile_name(card)) == card

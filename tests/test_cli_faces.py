@@ -227,3 +227,25 @@ def test_json_keeps_the_notation(variant: str) -> None:
     shown = json.loads(invoke(["show", KINGS, "-v", variant, "--json"]))
     assert shown["hand"] == ["Ac"] and not TILE.search(json.dumps(shown))
     assert CARD_NAME.search(json.dumps(payload))
+
+
+def test_rummikub_tiles_can_be_typed_back() -> None:
+    """Issue 37: the commands print ``k13 r13 b13`` and typing them gave "bad card 'k13':
+    unknown rank 'k1'"; what is printed reads back, in the CLI and over HTTP."""
+    shown = invoke(["hint", "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 10h 10d", "-v", "rummikub"])
+    typed = "r13 b13 o13 | r12 b12 o12 | r11 b11 o11 / r10 b10"
+    again = invoke(["hint", typed, "-v", "rummikub"])
+    assert again == shown
+    bad = CliRunner().invoke(app, ["hint", "k14 / r1", "-v", "rummikub"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+    assert "a tile is its colour (k black, r red, b blue, o orange) and its number 1-13" in bad.stderr
+
+    from fastapi.testclient import TestClient
+
+    from service import create_app
+    from service.settings import Settings
+
+    with TestClient(create_app(Settings(executor="thread", workers=1))) as client:
+        answer = client.post("/v1/hint", json={"position": typed, "variant": "rummikub"})
+        assert answer.status_code == 200
+        assert answer.json()["position"] == str(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 10h 10d"))

@@ -682,11 +682,11 @@ def test_the_options_reach_the_hint(watched: Watched) -> None:
 
     # Keep jokers: the joker stays in the hand.
     spent = hint("/ Qs Ks As * 2c")
-    assert "*" in spent["status"]
+    assert "★" in spent["status"]  # the joker, written as the page shows pieces
     page.check("#keep-jokers")
     kept = hint("/ Qs Ks As * 2c")
     assert requests[-1]["keep_jokers"] is True
-    assert kept["status"].startswith("Best play: play As Qs Ks;")
+    assert kept["status"].startswith("Best play: play A♠ Q♠ K♠;")
     assert "*" not in _cards(page, "#after-board .card")
     page.uncheck("#keep-jokers")
 
@@ -711,7 +711,7 @@ def test_the_options_reach_the_hint(watched: Watched) -> None:
     small = hint("/ 2h 3h 4h")
     assert requests[-1]["opened"] is False and "no play" in small["status"]
     page.uncheck("#not-opened")
-    assert "play 2h 3h 4h" in hint("/ 2h 3h 4h")["status"]
+    assert "play r2 r3 r4" in hint("/ 2h 3h 4h")["status"]  # tiles, as Rummikub shows them
     assert requests[-1]["opened"] is True
     page.select_option("#variant", "machiavelli")
     assert page.is_hidden("#not-opened-option") and page.is_hidden("#keep-jokers-option")
@@ -850,6 +850,26 @@ def test_rummikub_shows_tiles_and_no_knocking(watched: Watched) -> None:
     assert page.is_hidden("#knock-chance") or not page.query_selector("#knock-chance")
     assert not page.query_selector("#outs-knock")
     assert "Unseen tiles" in page.inner_text("#analysis-figures")
+
+    # Issue 37: the words are Rummikub's (rack, sets), the status line shows tiles, and the
+    # tiles as the page and the commands print them can be typed back, ★ jokers included.
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-facts")
+    facts = page.inner_text("#hint-facts")
+    assert "Rack points left" in facts and "Hand" not in facts
+    assert page.inner_text("#status").startswith("Best play: play r13;"), page.inner_text("#status")
+    assert "Rummikub (2 sets, 2 jokers)" in page.inner_text("#variant")
+    assert "Manipulation (2 decks, 2 jokers)" in page.inner_text("#variant")
+    page.fill("#notation", "r10 r11 r12 / r13 o5 ★")
+    page.click("#hint-button")
+    page.wait_for_function("document.querySelector('#status').innerText.startsWith('Best play')")
+    assert page.is_hidden("#entry-error")
+    assert _entry_melds(page) == [["10h", "Jh", "Qh"]]
+    page.fill("#notation", "r10 r11 r12 / k14")
+    page.click("#hint-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    error = page.inner_text("#entry-error")
+    assert "a tile is its colour (k black, r red, b blue, o orange)" in error and "unknown" not in error
 
     # Back to Manipulation: cards with suits, and knocking again.
     page.select_option("#variant", "manipulation")

@@ -53,7 +53,7 @@ export function factsText(facts) {
   const players = facts.players === null ? "any number of players" : plural(facts.players, "player");
   const assumed = facts.assumed.includes("players") ? " (assumed)" : "";
   const jokers = facts.jokers ? plural(facts.jokers, "joker") : "no jokers";
-  return `${players}${assumed}: ${plural(facts.decks, "deck")}, ${jokers}; ${facts.unseen} unseen cards.`;
+  return term(`${players}${assumed}: ${plural(facts.decks, "deck")}, ${jokers}; ${facts.unseen} unseen cards.`);
 }
 
 export function renderAnalysis(root, data, rules = {}) {
@@ -79,7 +79,7 @@ export function renderAnalysis(root, data, rules = {}) {
   const add = (term, value) => figures.append(el("dt", "", term), el("dd", "", value));
   add("Points left if you meld now", points(data.meld_now_points));
   add("Expected points if you draw first", points(data.draw_expected_points));
-  add("Hand points now", points(data.hand_points));
+  add(term("Hand points now"), points(data.hand_points));
   add(term("Unseen cards"), String(data.unseen_cards));
   add("Different best plays", `${data.optimal_plays}${data.optimal_plays_capped ? " or more" : ""}`);
 

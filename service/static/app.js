@@ -7,7 +7,7 @@ import { renderHint } from "./hint.js";
 import { NotationError, RANKS, SUITS, SUIT_NAMES } from "./notation.js";
 import { PositionEntry } from "./picker.js";
 import { PuzzleMode } from "./puzzle.js";
-import { TILE_COLOURS, term, tileNumber, useTiles } from "./terms.js";
+import { TILE_COLOURS, pieceText, term, termFor, tileNumber, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
 const $ = (id) => document.getElementById(id);
@@ -172,10 +172,10 @@ function setupTabs(onSelect) {
   });
 }
 
-/** "Manipulation (2 decks, 2 jokers)" for one entry of /v1/variants. */
+/** "Manipulation (2 decks, 2 jokers)", "Rummikub (2 sets, 2 jokers)" for one entry of /v1/variants. */
 function variantOption(item) {
   const jokers = item.jokers ? `, ${item.jokers} joker${item.jokers === 1 ? "" : "s"}` : ", no jokers";
-  const decks = `${item.decks} deck${item.decks === 1 ? "" : "s"}`;
+  const decks = termFor(item.name, `${item.decks} deck${item.decks === 1 ? "" : "s"}`);
   return new Option(`${item.name[0].toUpperCase()}${item.name.slice(1)} (${decks}${jokers})`, item.name);
 }
 
@@ -304,12 +304,13 @@ async function main() {
   function usePlayerCounts(wanted) {
     const counts = playerCounts[variant.value] || [];
     const chosen = info(variant.value);
-    const decks = (n) => `${n.decks} deck${n.decks === 1 ? "" : "s"}`;
+    const decks = (n) => termFor(variant.value, `${n.decks} deck${n.decks === 1 ? "" : "s"}`);
     const jokers = (n) => (n.jokers ? `, ${n.jokers} joker${n.jokers === 1 ? "" : "s"}` : "");
     // No count chosen: the service assumes two players, or more when the cards need a
     // second deck (solver.facts), and says so in its answer.
     const two = counts.find((n) => n.players === 2);
-    const fallback = new Option(two ? `Default: 2 (${decks(two)}${jokers(two)}; more if the cards need it)` : "Default", "");
+    const more = termFor(variant.value, "more if the cards need it");
+    const fallback = new Option(two ? `Default: 2 (${decks(two)}${jokers(two)}; ${more})` : "Default", "");
     players.replaceChildren(fallback, ...counts.map((n) => new Option(`${n.players} (${decks(n)}${jokers(n)})`,
       String(n.players))));
     players.value = counts.some((n) => String(n.players) === wanted) ? wanted : "";
@@ -408,10 +409,10 @@ async function main() {
         status.textContent = "The hand is empty: nothing to play.";
         return;
       }
-      const played = hint.played.length ? `play ${hint.played.join(" ")}` : "no play";
+      const played = hint.played.length ? `play ${hint.played.map(pieceText).join(" ")}` : "no play";
       const end = hint.goes_out ? "; you go out" : !rules.knocks ? ""
         : hint.can_knock ? "; you can knock" : "; you cannot knock";
-      status.textContent = `Best play: ${played}; ${hint.hand_points} points left${end}.`;
+      status.textContent = `Best play: ${played}; ${hint.hand_points} points left${end}.`;  // pieces as shown
     });
   });
   $("analyze-button").addEventListener("click", (event) => {
@@ -436,7 +437,7 @@ async function main() {
       for (const [id, text] of Object.entries(factPlaceholders(data))) $(id).placeholder = `default: ${text}`;
       $("advice-heading").focus();
       const best = data.options[0];
-      const words = best.kind === "play" ? `play ${best.played.join(" ")}` : best.kind;
+      const words = best.kind === "play" ? `play ${best.played.map(pieceText).join(" ")}` : best.kind;
       status.textContent = `Advice: ${words} is best of ${data.options.length} options.`;
     });
   });

@@ -252,13 +252,13 @@ export function renderHint(root, hint, rules = {}) {
 
   const facts = el("dl", "facts");
   facts.id = "hint-facts";
-  fact(facts, "Hand points left", String(hint.hand_points));
+  fact(facts, term("Hand points left"), String(hint.hand_points));
   if (rules.knocks !== false) fact(facts, "Can knock", hint.can_knock ? "Yes" : "No", hint.can_knock);
   fact(facts, "Goes out", hint.goes_out ? "Yes" : "No", hint.goes_out);
   fact(facts, term("Cards played"), String(hint.played.length));
   const left = el("dd", "");
   left.append(miniCards(hint.hand));
-  facts.append(el("dt", "", "Hand left"), left);
+  facts.append(el("dt", "", term("Hand left")), left);
 
   root.append(heading, summary, facts);
   if (!hint.played.length) return;
@@ -267,7 +267,7 @@ export function renderHint(root, hint, rules = {}) {
   after.id = "after-board";
   const before = board(beforeTable, { label: "Table before the play", prefix: "Meld" });
   before.id = "before-board";
-  const hand = handRow(beforeHand, handMarks, "Your hand before the play");
+  const hand = handRow(beforeHand, handMarks, term("Your hand before the play"));
   hand.id = "before-hand";
 
   root.append(el("h3", "", "Table after the play"), legend(), after);
@@ -387,7 +387,7 @@ export function renderHint(root, hint, rules = {}) {
   const start = el("div", "before");
   start.append(
     el("h3", "", "Table before (melds numbered as in the moves)"), before,
-    el("h3", "", "Your hand"), hand,
+    el("h3", "", term("Your hand")), hand,
   );
   root.append(howTo, steps, start);
   show(-1);

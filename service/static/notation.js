@@ -16,6 +16,9 @@ export const RANK_NAMES = {
 };
 
 const SYMBOL_SUITS = { "♠": "s", "♥": "h", "♦": "d", "♣": "c" };
+/** A tile colour's letter -> the notation's suit letter (k black s, r red h, b blue d, o orange c). */
+const TILE_SUITS = { k: "s", r: "h", b: "d", o: "c" };
+const TILE_NOTATION = "its colour (k black, r red, b blue, o orange) and its number 1-13, e.g. k13 or r1";
 const NUMBER_RANKS = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 
 /** An error in the notation, with the one-line reason. */
@@ -40,6 +43,11 @@ export function parseCard(token) {
     throw new NotationError(
       `bad card '${token}': '${separator}' is not part of a card: separate cards with spaces and melds with '|'`);
   }
+  const tile = /^([krbo])(1[0-3]|[1-9])$/i.exec(token);
+  if (tile) {  // a Rummikub tile as the page and the commands print it: k13, r1, b12, o7
+    return { rank: NUMBER_RANKS[Number(tile[2])] || tile[2], suit: TILE_SUITS[tile[1].toLowerCase()] };
+  }
+  if (/^[krbo]\d+$/i.test(token)) throw new NotationError(`bad card '${token}': a tile is ${TILE_NOTATION}`);
   const suitText = token.slice(-1);
   const suit = SYMBOL_SUITS[suitText] || suitText.toLowerCase();
   if (!SUITS.includes(suit)) {
@@ -48,10 +56,10 @@ export function parseCard(token) {
   return { rank: parseRank(token.slice(0, -1), token), suit };
 }
 
-/** Read a piece: a card, '*' (a hand joker) or '*7h' (a joker declared as 7h). */
+/** Read a piece: a card, '*' (a hand joker) or '*7h' (a joker declared as 7h); ★ for *. */
 export function parsePiece(token) {
-  if (token === "*") return { joker: true };
-  if (token.startsWith("*")) return { joker: true, ...parseCard(token.slice(1)) };
+  if (token === "*" || token === "★") return { joker: true };
+  if (token.startsWith("*") || token.startsWith("★")) return { joker: true, ...parseCard(token.slice(1)) };
   return parseCard(token);
 }
 

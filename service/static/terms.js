@@ -22,10 +22,44 @@ export function usingTiles() {
   return tiles;
 }
 
-/** A phrase with "card" as the game says it: "Cards played" -> "Tiles played" in Rummikub. */
+/** Rummikub's words for the card games': tiles, rack, colours, sets (of tiles). */
+const TILE_WORDS = [
+  [/card/g, "tile"], [/Card/g, "Tile"],
+  [/\bhand(s?)\b/g, "rack$1"], [/\bHand(s?)\b/g, "Rack$1"],
+  [/\bsuit(s?)\b/g, "colour$1"], [/\bSuit(s?)\b/g, "Colour$1"],
+  [/\bdeck(s?)\b/g, "set$1"], [/\bDeck(s?)\b/g, "Set$1"],
+];
+
+/** A phrase as the game says it: "Cards played" -> "Tiles played", "Your hand" -> "Your
+ * rack", "2 decks" -> "2 sets" in Rummikub. */
 export function term(words) {
-  return tiles ? words.replace(/card/g, "tile").replace(/Card/g, "Tile") : words;
+  return tiles ? TILE_WORDS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), words) : words;
 }
+
+/** A phrase about a given variant, whatever the page shows now (the variant menus list
+ * every variant: Rummikub's entry says sets). */
+export function termFor(variantName, words) {
+  const before = tiles;
+  tiles = variantName === "rummikub";
+  try {
+    return term(words);
+  } finally {
+    tiles = before;
+  }
+}
+
+/** A piece in notation as the page shows it in text: "Q♥", "★Q♥", "★"; tiles "r12", "★r12". */
+export function pieceText(notation) {
+  const star = notation.startsWith("*") ? "★" : "";
+  const card = star ? notation.slice(1) : notation;
+  if (!card) return "★";
+  const rank = card.slice(0, -1);
+  const suit = card.slice(-1);
+  if (tiles) return `${star}${TILE_LETTERS[suit]}${tileNumber(rank)}`;
+  return `${star}${rank}${SUIT_MARKS[suit]}`;
+}
+const TILE_LETTERS = { s: "k", h: "r", d: "b", c: "o" };
+const SUIT_MARKS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
 /** The number a tile shows for a rank: A -> 1, J -> 11, Q -> 12, K -> 13. */
 export function tileNumber(rank) {
