@@ -8,10 +8,17 @@ arrive validated.  The library's own errors (``NotationError``, ``PositionError`
 pickle whole, so they come back from a worker as they were raised and the app's
 handlers answer them; any other ``ValueError`` the library raises becomes an
 ``InputError`` here.
+
+OR-Tools is loaded by the jobs that need it, never by importing this module: the app
+imports it (for the job functions it hands to the pool) and must start without
+OR-Tools, and a worker process loads it in its warm-up anyway.  The engine loads CP-SAT
+only when a position needs it; the puzzle generator, which always does, is imported in
+``puzzles_job``.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -24,10 +31,11 @@ from solver.facts import EmptyHandError
 from solver.game.advice import advise
 from solver.plan import hint_payload
 from solver.position import Position, PositionError, Table
+from solver.puzzles.grade import Difficulty
 from solver.referee import check_play
 from solver.variants import Variant
 
-__all__ = ["advise_job", "analyze_job", "check_job", "hint_job"]
+__all__ = ["advise_job", "analyze_job", "check_job", "hint_job", "puzzles_job"]
 
 
 def _input_error(error: ValueError) -> Exception:
@@ -143,3 +151,18 @@ def advise_job(
     except ValueError as error:
         raise _input_error(error) from None
     return found.to_dict()
+
+
+def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int) -> list[dict[str, Any]]:
+    """``count`` verified puzzles of ``difficulty``, numbered from 1, as ``Puzzle.to_dict()``;
+    a difficulty the generator cannot reach is an ``InputError`` of kind ``unreachable``."""
+    # Imported here, not at the top: the generator's models load OR-Tools (see the module docstring).
+    from solver.puzzles.generate import GenerationError, generate_puzzles
+
+    try:
+        found = generate_puzzles(count, difficulty, rng=random.Random(seed), variant=variant)
+    except GenerationError as error:
+        raise InputError(str(error), kind="unreachable", field="difficulty") from None
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    return [{"number": number, **puzzle.to_dict()} for number, puzzle in enumerate(found, start=1)]

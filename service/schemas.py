@@ -14,11 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from solver.engine.alternatives import MAX_ALTERNATIVES
 from solver.game.advice import DEFAULT_SAMPLES
+from solver.puzzles.grade import Difficulty
 from solver.variants import VariantName
 
 __all__ = [
     "MAX_NOTATION_CHARS",
     "MAX_PLAYERS",
+    "MAX_PUZZLES",
+    "MAX_SEED",
     "ONE_WAY_TO_GIVE_THE_POSITION",
     "AdviseRequest",
     "AdviseResponse",
@@ -32,6 +35,12 @@ __all__ = [
     "Move",
     "PlayerCount",
     "PositionRequest",
+    "PuzzleFeatures",
+    "PuzzleItem",
+    "PuzzleRequest",
+    "PuzzleSolution",
+    "PuzzleVerification",
+    "PuzzlesResponse",
     "Rearrangement",
     "VariantInfo",
     "VariantsResponse",
@@ -42,6 +51,13 @@ MAX_PLAYERS = 20
 
 MAX_NOTATION_CHARS = 4096
 """Longest notation string accepted: both decks and jokers written out take under 700."""
+
+MAX_PUZZLES = 10
+"""Most puzzles one request may ask for (an expert puzzle takes about a tenth of a second)."""
+
+MAX_SEED = 2**53 - 1
+"""Largest seed: the largest integer a JSON number keeps exactly in every client (JavaScript's
+``Number.MAX_SAFE_INTEGER``), so that the schema's bound is an exact integer too."""
 
 TimeLimit = Field(
     default=None,
@@ -218,7 +234,37 @@ class AdviseRequest(PositionRequest):
         le=100_000,
         description="Deals to sample: the same position, facts, seed and deals give the same answer.",
     )
-    seed: int = Field(default=0, ge=0, le=2**53 - 1, description="Seed of the sampled deals (0 to 2^53-1).")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED, description="Seed of the sampled deals (0 to 2^53-1).")
+
+
+class PuzzleRequest(BaseModel):
+    """Ask for puzzles of one difficulty (strict, like the position requests)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    count: int = Field(
+        default=1, ge=1, le=MAX_PUZZLES, strict=True, description=f"How many puzzles (1-{MAX_PUZZLES})."
+    )
+    difficulty: Difficulty = Field(
+        default="medium",
+        description="easy, medium, hard or expert: score bands 0-8, 9-14, 15-21, 22+ "
+        "(score = 3*broken + moved + hand + 2*decoys + 2*jokers + tangle).",
+    )
+    variant: VariantName = Field(default="manipulation", description="Rule variant.")
+    players: int | None = Field(
+        default=None,
+        ge=2,
+        le=MAX_PLAYERS,
+        strict=True,
+        description="Player count; picks the deck (Manipulation with 2 players: one deck, one joker).",
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SEED,
+        strict=True,
+        description="Random seed: the same seed gives the same puzzles. Omitted: random, reported back.",
+    )
 
 
 class IntervalInfo(BaseModel):
@@ -374,6 +420,60 @@ class HintResponse(BaseModel):
             "each a hint object of this same shape (without alternatives of its own)."
         ),
     )
+
+
+class PuzzleFeatures(BaseModel):
+    broken: int = Field(description="Old melds every way out breaks (the fewest).")
+    moved: int = Field(description="Table pieces the solution's plan moves.")
+    hand: int = Field(description="Pieces in the hand.")
+    decoys: int = Field(
+        description="Hand cards that fit a table meld as it stands, where no way out lays them "
+        "with that meld kept whole."
+    )
+    jokers: int = Field(description="Jokers that take part: in the hand, or in table melds that are broken.")
+    tangle: int = Field(
+        description="Cycle rank of the solution's card flow: 0 when cards pass one way, +1 per trade ring."
+    )
+
+
+class PuzzleSolution(BaseModel):
+    table: str = Field(description="The final table, in notation.")
+    melds: list[list[str]]
+    moves: list[dict[str, Any]] = Field(description="How to get there, step by step ('text' each).")
+    rearrangements: list[Rearrangement] = Field(
+        description="The moves grouped into independent rearrangements, as in the hint answer."
+    )
+
+
+class PuzzleVerification(BaseModel):
+    ok: bool
+    legal: bool = Field(description="The referee accepts the solution, which empties the hand.")
+    untouched_goes_out: str = Field(description="'no': the hand cannot go out with every table meld whole.")
+    other_solution: str = Field(description="'no': no way out with another layout exists.")
+    reasons: list[str]
+
+
+class PuzzleItem(BaseModel):
+    """One verified puzzle (the object ``rummy puzzle --json`` prints)."""
+
+    number: int
+    variant: str
+    difficulty: Difficulty
+    score: int
+    features: PuzzleFeatures
+    position: str = Field(description="The puzzle, 'table / hand'.")
+    table: str
+    hand: list[str]
+    decoys: list[dict[str, Any]]
+    solution: PuzzleSolution
+    verification: PuzzleVerification
+
+
+class PuzzlesResponse(BaseModel):
+    seed: int = Field(description="The seed used: send it back to get the same puzzles.")
+    difficulty: Difficulty
+    variant: str
+    puzzles: list[PuzzleItem]
 
 
 class Outs(BaseModel):
