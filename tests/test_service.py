@@ -257,15 +257,24 @@ def test_docs_are_served(client: TestClient) -> None:
 
 def test_openapi_documents_every_endpoint_and_the_error_shape(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    assert {"/v1/hint", "/v1/check", "/v1/analyze", "/v1/variants", "/healthz"} <= set(spec["paths"])
-    for path in ("/v1/hint", "/v1/check", "/v1/analyze"):
+    operations = {(method, path) for path, methods in spec["paths"].items() for method in methods}
+    solving = ("/v1/hint", "/v1/check", "/v1/analyze", "/v1/advise", "/v1/puzzles")
+    assert operations == {
+        *(("post", path) for path in solving),
+        ("get", "/v1/variants"),
+        ("get", "/healthz"),
+        ("head", "/healthz"),
+    }
+    for path in solving:
+        name = path.removeprefix("/v1/")  # client generators name their methods after these ids
+        assert spec["paths"][path]["post"]["operationId"] == f"post_{name}_v1_{name}_post"
         responses = spec["paths"][path]["post"]["responses"]
-        assert {"200", "400", "413", "422"} <= set(responses)
-        for code in ("400", "413", "422"):
+        assert set(responses) == {"200", "400", "408", "413", "415", "422", "431", "503"}
+        for code in set(responses) - {"200"}:
             ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
             assert ref.endswith("/ErrorResponse")
-    for path in ("/v1/hint", "/v1/analyze"):
-        assert "503" in spec["paths"][path]["post"]["responses"]
+    for path, method in (("/v1/variants", "get"), ("/healthz", "get")):  # no body, no position
+        assert set(spec["paths"][path][method]["responses"]) == {"200"}
     assert "HTTPValidationError" not in spec["components"]["schemas"]
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES, InputError
+from service.errors import InputError
 from service.schemas import AdviseRequest, AdviseResponse
 from solver.game.advice import DEFAULT_BUDGET
 
@@ -50,9 +50,8 @@ def budget_of(requested: float | None, cap: float) -> float:
 
 
 @router.post(
-    "/v1/advise",
+    "/advise",
     response_model=AdviseResponse,
-    responses=ERROR_RESPONSES,
     summary="Rank the options of the turn",
 )
 async def post_advise(

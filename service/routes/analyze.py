@@ -8,7 +8,6 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
 from service.schemas import AnalyzeRequest, AnalyzeResponse
 
 __all__ = ["router"]
@@ -28,9 +27,8 @@ EXAMPLES: dict[str, Any] = {
 
 
 @router.post(
-    "/v1/analyze",
+    "/analyze",
     response_model=AnalyzeResponse,
-    responses=ERROR_RESPONSES,
     summary="Analyze a position",
 )
 async def post_analyze(

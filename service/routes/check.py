@@ -8,7 +8,6 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
 from service.schemas import CheckRequest, CheckResponse
 
 __all__ = ["router"]
@@ -30,7 +29,7 @@ EXAMPLES: dict[str, Any] = {
 }
 
 
-@router.post("/v1/check", response_model=CheckResponse, responses=ERROR_RESPONSES, summary="Judge a play")
+@router.post("/check", response_model=CheckResponse, summary="Judge a play")
 async def post_check(
     body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,

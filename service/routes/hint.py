@@ -8,7 +8,6 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
 from service.schemas import HintRequest, HintResponse
 
 __all__ = ["router"]
@@ -40,10 +39,9 @@ EXAMPLES: dict[str, Any] = {
 
 
 @router.post(
-    "/v1/hint",
+    "/hint",
     response_model=HintResponse,
     response_model_exclude_unset=True,  # "alternatives" only when asked for
-    responses=ERROR_RESPONSES,
     summary="Best play for a position",
 )
 async def post_hint(

@@ -12,9 +12,12 @@ from service.deps import PoolDep, SettingsDep
 from service.schemas import MAX_PLAYERS, HealthResponse, VariantsResponse
 from solver.variants import VARIANT_NAMES, Variant
 
-__all__ = ["router"]
+__all__ = ["router", "v1"]
 
 router = APIRouter(tags=["service"])
+"""Paths outside the API's version: ``/healthz``."""
+v1 = APIRouter(tags=["service"])
+"""Paths of the API, under ``/v1`` (``service.routes.router``): ``/variants``."""
 
 
 @cache
@@ -49,7 +52,7 @@ def _health(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
     }
 
 
-@router.get("/v1/variants", response_model=VariantsResponse, summary="Rule variants")
+@v1.get("/variants", response_model=VariantsResponse, summary="Rule variants")
 def variants() -> dict[str, Any]:
     """Every rule variant the service plays, with its deck and rules (the default player
     count), and for each variant the player counts a request may name with their decks."""

@@ -14,7 +14,6 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
 from service.schemas import PuzzleRequest, PuzzlesResponse
 
 __all__ = ["SECONDS_PER_PUZZLE", "router"]
@@ -37,9 +36,8 @@ EXAMPLES: dict[str, Any] = {
 
 
 @router.post(
-    "/v1/puzzles",
+    "/puzzles",
     response_model=PuzzlesResponse,
-    responses=ERROR_RESPONSES,
     summary="Generate puzzles",
 )
 async def post_puzzles(
