@@ -1,19 +1,23 @@
 """The response models are the API's contract (issue 35): every object the service sends
 declares all its fields, with their types, and allows no other; the models hold every
 field the library's JSON forms really carry; the Literals the service writes down for
-itself are the library's."""
+itself are the library's.  The jobs build the models on the worker and return the
+answer encoded; the server sends those bytes as they are."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, get_args
 
 import pytest
+from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
-from service import create_app
+from service import create_app, jobs
+from service.pool import SolvePool
 from service.schemas import (
     AdviceFact,
     AdviceOption,
@@ -207,3 +211,70 @@ def test_a_body_off_the_contract_is_refused(model: type[BaseModel], data: dict[s
     """An undeclared field, a missing one, a value of another type, a name not in the Literal."""
     with pytest.raises(ValidationError):
         model.model_validate(data)
+
+
+# --- built on the worker, sent as encoded --------------------------------------------------
+
+WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
+HINT: dict[str, Any] = {"objective": "points", "keep_jokers": False, "opened": True, "time_limit": 2.0}
+CHECK = {"position": "7h 8h 9h / 10h", "after": "7h 8h 9h 10h"}
+
+
+def test_a_job_returns_the_answer_as_json_bytes() -> None:
+    answer = jobs.hint_job(WORKED, Variant.manipulation(), **HINT)
+    assert isinstance(answer, bytes)
+    entered = Position.parse(WORKED, keep_order=True)
+    expected = hint_payload(hint(entered.canonical()), before=entered)
+    data = json.loads(answer)
+    assert "alternatives" not in data  # absent unless asked for
+    for payload in (data, expected):
+        payload.pop("stats")
+    assert data == expected
+    asked = json.loads(jobs.hint_job(WORKED, Variant.manipulation(), **HINT, others=2))
+    assert isinstance(asked["alternatives"], list)
+
+
+def test_the_bytes_cross_from_a_worker_process() -> None:
+    pool = SolvePool(workers=1, queue=1, kind="process", retry_after=1, warm=False, spares=0)
+    try:
+        before, after = CHECK["position"], CHECK["after"]
+        answer = pool.run(60.0, jobs.check_job, before, after, Variant.manipulation(), opened=True)
+    finally:
+        pool.close()
+    assert isinstance(answer, bytes)
+    assert json.loads(answer) == {**CHECK, "ok": True, "reasons": []}
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    """A client that gets the server's 500 answers instead of its exceptions."""
+    app = create_app(Settings(executor="thread", workers=1))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def test_the_server_sends_the_jobs_bytes_untouched(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    """No decoding, validation or encoding in the server process: what the job encoded is the body."""
+    encoded = b'{"position": "7h 8h 9h / 10h",  "after": "7h 8h 9h 10h", "ok": true, "reasons": []}'
+    monkeypatch.setattr(jobs, "check_job", lambda *_, **__: encoded)
+    answer = client.post("/v1/check", json=CHECK)
+    assert answer.status_code == 200 and answer.content == encoded
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.headers["content-length"] == str(len(encoded))
+
+
+def test_an_answer_off_the_contract_is_a_server_error(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    """A library answer with a field the contract does not declare fails where it is built:
+    a 500 in the one error shape, never an undocumented body."""
+
+    class Verdict:
+        def to_dict(self) -> dict[str, object]:
+            return {"ok": True, "reasons": [], "confidence": 1.0}
+
+    monkeypatch.setattr(jobs, "check_play", lambda *_, **__: Verdict())
+    answer = client.post("/v1/check", json=CHECK)
+    assert answer.status_code == 500 and answer.json()["error"]["type"] == "internal"

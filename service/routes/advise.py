@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
+from service.encoded import EncodedJSON
 from service.errors import InputError
 from service.schemas import AdviseRequest, AdviseResponse
 from solver.game.advice import DEFAULT_BUDGET
@@ -58,7 +59,7 @@ async def post_advise(
     body: Annotated[AdviseRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """Every option of the turn (the best play, other plays, smaller plays that hold
     cards back, knock or not, draw) played in the same sampled deals of the hidden cards
     and the round played out by the greedy policy: each option's expected value, net
@@ -69,7 +70,7 @@ async def post_advise(
     position = edge.position_of(body, variant)
     unseen = edge.unseen_of(body.unseen, position, variant)
     budget = budget_of(body.budget_seconds, settings.max_advise_seconds)
-    return await pool.run_async(
+    answer = await pool.run_async(
         budget + settings.wait_grace,
         jobs.advise_job,
         str(position),
@@ -84,3 +85,4 @@ async def post_advise(
         samples=body.samples,
         seed=body.seed,
     )
+    return EncodedJSON(answer)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
+from service.encoded import EncodedJSON
 from service.schemas import AnalyzeRequest, AnalyzeResponse
 
 __all__ = ["router"]
@@ -35,7 +36,7 @@ async def post_analyze(
     body: Annotated[AnalyzeRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """The best play, which hand cards can ever be played, how many best plays there are,
     and whether to meld now or draw first: the exact expected points after a draw, the
     chances to knock or go out, and the outs.  Runs several solves, so it takes longer
@@ -50,7 +51,7 @@ async def post_analyze(
     entered = edge.entered_of(body, position)
     unseen = edge.unseen_of(body.unseen, position, variant)
     time_limit = edge.time_limit_of(body.time_limit, settings)
-    return await pool.run_async(
+    answer = await pool.run_async(
         settings.max_analyze_seconds,
         jobs.analyze_job,
         str(entered),
@@ -60,3 +61,4 @@ async def post_analyze(
         time_limit=time_limit,
         players_assumed=assumed,
     )
+    return EncodedJSON(answer)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
+from service.encoded import EncodedJSON
 from service.schemas import CheckRequest, CheckResponse
 
 __all__ = ["router"]
@@ -34,7 +35,7 @@ async def post_check(
     body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """Whether turning the position's table into ``after`` is a legal play, with every rule
     it breaks.  An illegal play is a normal answer (``ok: false``); a malformed or
     impossible before-position is a 422.  Judging a large table costs real CPU, so the
@@ -42,6 +43,7 @@ async def post_check(
     variant = edge.variant_of(body)
     before = edge.position_of(body, variant)
     after = edge.table_of(body.after, "after")
-    return await pool.run_async(
+    answer = await pool.run_async(
         settings.wait_grace, jobs.check_job, str(before), str(after), variant, opened=body.opened
     )
+    return EncodedJSON(answer)

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
+from service.encoded import EncodedJSON
 from service.schemas import PuzzleRequest, PuzzlesResponse
 
 __all__ = ["SECONDS_PER_PUZZLE", "router"]
@@ -44,7 +45,7 @@ async def post_puzzles(
     body: Annotated[PuzzleRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """Positions whose whole hand can be played only by rearranging the table, in exactly
     one way (up to how sequences are cut), each verified and graded, with the solution
     and its moves.  The same seed gives the same puzzles; a difficulty that cannot be
@@ -53,7 +54,7 @@ async def post_puzzles(
     # this handler waits for it on the event loop, holding no server thread meanwhile.
     variant = edge.variant_of(body)
     seed = body.seed if body.seed is not None else random.SystemRandom().randrange(2**31)
-    found = await pool.run_async(
+    answer = await pool.run_async(
         settings.wait_grace + SECONDS_PER_PUZZLE * body.count,
         jobs.puzzles_job,
         body.count,
@@ -61,4 +62,4 @@ async def post_puzzles(
         variant,
         seed,
     )
-    return {"seed": seed, "difficulty": body.difficulty, "variant": variant.name, "puzzles": found}
+    return EncodedJSON(answer)
