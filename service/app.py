@@ -16,12 +16,11 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import FastAPI
 
-from service import routes
 from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.pool import SolvePool
-from service.routes import meta
+from service.routes import advise, analyze, check, hint, meta, puzzles
 from service.settings import Settings
 from service.web import install_page
 
@@ -86,7 +85,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body_timeout=settings.body_timeout,
         watch=None,  # every POST queues work on the pool
     )
-    app.include_router(routes.router)
+    app.include_router(hint.router)
+    app.include_router(analyze.router)
+    app.include_router(advise.router)
+    app.include_router(check.router)
+    app.include_router(puzzles.router)
     app.include_router(meta.router)
     install_docs(app)
     integer_bounds(app)

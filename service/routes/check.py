@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
 from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import CheckRequest, CheckResponse
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["rules"])
+router = solving_router(tags=["rules"])
 
 EXAMPLES: dict[str, Any] = {
     "legal": {

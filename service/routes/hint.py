@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
 from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import HintRequest, HintResponse
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["hints"])
+router = solving_router(tags=["hints"])
 
 EXAMPLES: dict[str, Any] = {
     "worked example": {

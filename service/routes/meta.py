@@ -9,15 +9,16 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.deps import PoolDep, SettingsDep
+from service.routes import api_router
 from service.schemas import MAX_PLAYERS, HealthResponse, VariantsResponse
 from solver.variants import VARIANT_NAMES, Variant
 
 __all__ = ["router", "v1"]
 
 router = APIRouter(tags=["service"])
-"""Paths outside the API's version: ``/healthz``."""
-v1 = APIRouter(tags=["service"])
-"""Paths of the API, under ``/v1`` (``service.routes.router``): ``/variants``."""
+"""Every route of the module: ``/healthz`` outside the API's version, and ``v1``'s."""
+v1 = api_router()
+"""The routes under ``/v1``: ``/v1/variants`` (tagged by ``router``, which includes them)."""
 
 
 @cache
@@ -74,3 +75,6 @@ def _player_counts(name: str) -> list[dict[str, int]]:
         deck = {"decks": variant.decks, "jokers": variant.jokers, "hand_size": variant.hand_size}
         counts.append({"players": players, **deck})
     return counts
+
+
+router.include_router(v1)

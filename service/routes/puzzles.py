@@ -10,16 +10,17 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
 from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import PuzzleRequest, PuzzlesResponse
 
 __all__ = ["SECONDS_PER_PUZZLE", "router"]
 
-router = APIRouter(tags=["puzzles"])
+router = solving_router(tags=["puzzles"])
 
 SECONDS_PER_PUZZLE = 5.0
 """Generous wait per puzzle before the request gives up with 503 (plus the server's grace)."""
