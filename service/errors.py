@@ -27,7 +27,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.bodies import BODY_KEY, BodyProblem, not_an_object, unreadable
@@ -49,14 +49,19 @@ logger = logging.getLogger("service")
 
 
 class ErrorDetail(BaseModel):
-    """What went wrong, in a form a program can branch on and a person can read."""
+    """What went wrong, in a form a program can branch on and a person can read.
+
+    Every field is always sent (``field`` may be null), and nothing else: the error shape
+    is part of the contract like the answers."""
+
+    model_config = ConfigDict(extra="forbid")
 
     type: str = Field(description="Kind of error: notation, position, variant, validation, limit, busy, ...")
     message: str = Field(description="One line naming the problem.")
     field: str | None = Field(
-        default=None, description="The request field at fault (dotted path), or null for the whole request."
+        description="The request field at fault (dotted path), or null for the whole request."
     )
-    problems: list[str] = Field(default_factory=list, description="Every problem found.")
+    problems: list[str] = Field(description="Every problem found (at least the one of the message).")
 
 
 class ErrorResponse(BaseModel):
@@ -64,8 +69,9 @@ class ErrorResponse(BaseModel):
 
     error: ErrorDetail
 
-    model_config = {
-        "json_schema_extra": {
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
             "examples": [
                 {
                     "error": {
@@ -76,8 +82,8 @@ class ErrorResponse(BaseModel):
                     }
                 }
             ]
-        }
-    }
+        },
+    )
 
 
 class ServiceError(Exception):

@@ -1,4 +1,10 @@
-"""The work that runs on a pool worker: one library call each, returning plain JSON data.
+"""The work that runs on a pool worker: one library call each, returning the answer's JSON.
+
+Each job builds its endpoint's response model (``service.schemas``) from the library's
+JSON form and returns it encoded, as bytes: the model checks on the worker that the
+answer is exactly what the contract states (a field the library adds, drops or retypes
+is an error here, not an undocumented answer), the bytes cross the process boundary
+cheaper than a pickled dict, and the server sends them as they are (``EncodedJSON``).
 
 These are top-level functions of plain arguments so that a worker *process* can
 unpickle and run them.  A position travels as its notation: the route has parsed and
@@ -8,15 +14,23 @@ arrive validated.  The library's own errors (``NotationError``, ``PositionError`
 pickle whole, so they come back from a worker as they were raised and the app's
 handlers answer them; any other ``ValueError`` the library raises becomes an
 ``InputError`` here.
+
+OR-Tools is loaded by the jobs that need it, never by importing this module: the app
+imports it (for the job functions it hands to the pool) and must start without
+OR-Tools, and a worker process loads it in its warm-up anyway.  The engine loads CP-SAT
+only when a position needs it; the puzzle generator, which always does, is imported in
+``puzzles_job``.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from service.errors import InputError
+from service.schemas import AdviseResponse, AnalyzeResponse, CheckResponse, HintResponse, PuzzlesResponse
 from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, alternatives, hint
@@ -24,10 +38,11 @@ from solver.facts import EmptyHandError
 from solver.game.advice import advise
 from solver.plan import hint_payload
 from solver.position import Position, PositionError, Table
+from solver.puzzles.grade import Difficulty
 from solver.referee import check_play
 from solver.variants import Variant
 
-__all__ = ["advise_job", "analyze_job", "check_job", "hint_job"]
+__all__ = ["advise_job", "analyze_job", "check_job", "hint_job", "puzzles_job"]
 
 
 def _input_error(error: ValueError) -> Exception:
@@ -50,9 +65,10 @@ def hint_job(
     opened: bool,
     time_limit: float,
     others: int = 0,
-) -> dict[str, Any]:
+) -> bytes:
     """The best play, as the shared hint JSON with its ``moves``; with ``others``, up to
-    that many next-best plays (other played sets) under ``alternatives``.
+    that many next-best plays (other played sets) under ``alternatives``, which is
+    absent otherwise.
 
     ``position_text`` is the position as entered (``edge.entered_of``): the engine gets
     it in canonical order, the steps number old melds in the order written."""
@@ -70,9 +86,10 @@ def hint_job(
     except ValueError as error:
         raise _input_error(error) from None
     payload = hint_payload(found, before=entered)
-    if others:
-        payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
-    return payload
+    if not others:
+        return HintResponse.model_validate(payload).model_dump_json(exclude={"alternatives"}).encode()
+    payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
+    return HintResponse.model_validate(payload).model_dump_json().encode()
 
 
 def analyze_job(
@@ -83,7 +100,7 @@ def analyze_job(
     play_count_cap: int,
     time_limit: float,
     players_assumed: bool = False,
-) -> dict[str, Any]:
+) -> bytes:
     """The analysis of a position, as ``Analysis.to_dict()``; its best play's steps
     number old melds as entered (``position_text`` as in ``hint_job``); ``players_assumed``:
     the request gave no player count (its facts say so)."""
@@ -99,15 +116,17 @@ def analyze_job(
     except ValueError as error:
         raise _input_error(error) from None
     found = replace(found, players_assumed=players_assumed)
-    return {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
+    payload = {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
+    return AnalyzeResponse.model_validate(payload).model_dump_json().encode()
 
 
-def check_job(position_text: str, after_text: str, variant: Variant, *, opened: bool) -> dict[str, Any]:
+def check_job(position_text: str, after_text: str, variant: Variant, *, opened: bool) -> bytes:
     """The referee's verdict on turning the position's table into ``after``."""
     before = Position.parse(position_text)
     after = Table.parse(after_text)
     verdict = check_play(before, after, variant=variant, opened=opened)
-    return {"position": str(before), "after": str(after), **verdict.to_dict()}
+    payload = {"position": str(before), "after": str(after), **verdict.to_dict()}
+    return CheckResponse.model_validate(payload).model_dump_json().encode()
 
 
 def advise_job(
@@ -123,7 +142,7 @@ def advise_job(
     budget_seconds: float,
     samples: int,
     seed: int,
-) -> dict[str, Any]:
+) -> bytes:
     """The options of the turn ranked, as ``Advice.to_dict()``; a fact that does not fit
     the position is an ``InputError``."""
     try:
@@ -142,4 +161,23 @@ def advise_job(
         )
     except ValueError as error:
         raise _input_error(error) from None
-    return found.to_dict()
+    return AdviseResponse.model_validate(found.to_dict()).model_dump_json().encode()
+
+
+def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int) -> bytes:
+    """``count`` verified puzzles of ``difficulty`` from ``seed``, numbered from 1, each as
+    ``Puzzle.to_dict()``, with the seed (the request's or the route's random one) to
+    replay them; a difficulty the generator cannot reach is an ``InputError`` of kind
+    ``unreachable``."""
+    # Imported here, not at the top: the generator's models load OR-Tools (see the module docstring).
+    from solver.puzzles.generate import GenerationError, generate_puzzles
+
+    try:
+        found = generate_puzzles(count, difficulty, rng=random.Random(seed), variant=variant)
+    except GenerationError as error:
+        raise InputError(str(error), kind="unreachable", field="difficulty") from None
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    puzzles = [{"number": number, **puzzle.to_dict()} for number, puzzle in enumerate(found, start=1)]
+    payload = {"seed": seed, "difficulty": difficulty, "variant": variant.name, "puzzles": puzzles}
+    return PuzzlesResponse.model_validate(payload).model_dump_json().encode()

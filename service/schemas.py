@@ -4,35 +4,75 @@ A request gives its position either whole (``"position": "Kh Kd Kc | Qh Qd Qc / 
 or in two parts (``"table"`` and ``"hand"``).  Strings are capped in length (a full
 two-deck position fits many times over), unknown fields are refused so that a typo
 does not pass silently, and the hint answer is the shared hint JSON of DESIGN.md.
+
+The response bodies are the API's contract: every field the service sends is declared
+here with its type, and nothing else may be sent (``ResponseBody``).  The jobs
+(``service.jobs``) build them from the library's answers on the worker, so the OpenAPI
+document states exactly what a client receives.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.settings import ExecutorKind
+from solver.analysis import Advice
 from solver.engine.alternatives import MAX_ALTERNATIVES
+from solver.engine.result import Engine, HintStatus
+from solver.flow import RearrangementKind
 from solver.game.advice import DEFAULT_SAMPLES
+from solver.puzzles.grade import Difficulty
+from solver.solution import Objective
 from solver.variants import VariantName
 
 __all__ = [
     "MAX_NOTATION_CHARS",
     "MAX_PLAYERS",
+    "MAX_PUZZLES",
+    "MAX_SEED",
     "ONE_WAY_TO_GIVE_THE_POSITION",
+    "AdviceFact",
+    "AdviceFacts",
+    "AdviceOption",
     "AdviseRequest",
     "AdviseResponse",
+    "AnalysisFacts",
     "AnalyzeRequest",
     "AnalyzeResponse",
+    "AnalyzeStats",
     "CheckRequest",
     "CheckResponse",
+    "Departure",
+    "DrawOutcomeInfo",
     "HealthResponse",
+    "HintPayload",
     "HintRequest",
     "HintResponse",
+    "HintStats",
+    "IntervalInfo",
+    "JokerMove",
+    "KeepMove",
+    "KeptMeld",
+    "MeldMove",
     "Move",
+    "Outs",
     "PlayerCount",
+    "PoolInfo",
     "PositionRequest",
+    "PuzzleAnswer",
+    "PuzzleDecoy",
+    "PuzzleFeatures",
+    "PuzzleItem",
+    "PuzzleRequest",
+    "PuzzleSolution",
+    "PuzzleVerification",
+    "PuzzlesResponse",
     "Rearrangement",
+    "ResponseBody",
+    "Source",
+    "Transfer",
     "VariantInfo",
     "VariantsResponse",
 ]
@@ -42,6 +82,13 @@ MAX_PLAYERS = 20
 
 MAX_NOTATION_CHARS = 4096
 """Longest notation string accepted: both decks and jokers written out take under 700."""
+
+MAX_PUZZLES = 10
+"""Most puzzles one request may ask for (an expert puzzle takes about a tenth of a second)."""
+
+MAX_SEED = 2**53 - 1
+"""Largest seed: the largest integer a JSON number keeps exactly in every client (JavaScript's
+``Number.MAX_SAFE_INTEGER``), so that the schema's bound is an exact integer too."""
 
 TimeLimit = Field(
     default=None,
@@ -115,7 +162,7 @@ class PositionRequest(BaseModel):
 class HintRequest(PositionRequest):
     """Ask for the best play."""
 
-    objective: Literal["points", "cards"] = Field(
+    objective: Objective = Field(
         default="points", description="points: fewest points left in hand; cards: most cards played."
     )
     keep_jokers: bool = Field(default=False, description="Play a hand joker only to go out.")
@@ -218,16 +265,66 @@ class AdviseRequest(PositionRequest):
         le=100_000,
         description="Deals to sample: the same position, facts, seed and deals give the same answer.",
     )
-    seed: int = Field(default=0, ge=0, le=2**53 - 1, description="Seed of the sampled deals (0 to 2^53-1).")
+    seed: int = Field(default=0, ge=0, le=MAX_SEED, description="Seed of the sampled deals (0 to 2^53-1).")
 
 
-class IntervalInfo(BaseModel):
+class PuzzleRequest(BaseModel):
+    """Ask for puzzles of one difficulty (strict, like the position requests)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    count: int = Field(
+        default=1, ge=1, le=MAX_PUZZLES, strict=True, description=f"How many puzzles (1-{MAX_PUZZLES})."
+    )
+    difficulty: Difficulty = Field(
+        default="medium",
+        description="easy, medium, hard or expert: score bands 0-8, 9-14, 15-21, 22+ "
+        "(score = 3*broken + moved + hand + 2*decoys + 2*jokers + tangle).",
+    )
+    variant: VariantName = Field(default="manipulation", description="Rule variant.")
+    players: int | None = Field(
+        default=None,
+        ge=2,
+        le=MAX_PLAYERS,
+        strict=True,
+        description="Player count; picks the deck (Manipulation with 2 players: one deck, one joker).",
+    )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SEED,
+        strict=True,
+        description="Random seed: the same seed gives the same puzzles. Omitted: random, reported back.",
+    )
+
+
+# --- responses -------------------------------------------------------------------------
+#
+# Every body the service sends, and every object inside one, is a ``ResponseBody``: each
+# field declared with its type (the library's Literals where it has them), nothing else
+# allowed.  The jobs build these from the library's JSON forms (``to_dict``,
+# ``hint_payload``), so a field the library adds, drops or retypes fails where the answer
+# is built instead of reaching clients undocumented.
+
+
+class ResponseBody(BaseModel):
+    """A body the service sends, or an object inside one.
+
+    ``extra="forbid"``: no field beyond those declared (the OpenAPI document says
+    ``additionalProperties: false``); ``strict``: a value of another type is an error, not
+    converted (``"3"`` is no int, ``true`` no number); ``serialize_by_alias``: a field
+    named for Python (``source``) is sent under its JSON name (``from``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, serialize_by_alias=True)
+
+
+class IntervalInfo(ResponseBody):
     estimate: float
     low: float | None = Field(description="Lower 95% bound (null when it cannot be computed).")
-    high: float | None
+    high: float | None = Field(description="Upper 95% bound (null when it cannot be computed).")
 
 
-class AdviceOption(BaseModel):
+class AdviceOption(ResponseBody):
     """One option of the turn and its outcome over the sampled deals."""
 
     label: str = Field(description="best, alt1, alt2, hold:jokers, hold:meld (+knock/+pass), draw or pass.")
@@ -246,30 +343,35 @@ class AdviceOption(BaseModel):
     continuation: Literal["greedy", "hoarding"] = Field(
         description="How the player's later turns were played in the rollouts this option is worth most with."
     )
-    played: list[str] | None = None
-    table: str | None = None
+    played: list[str] | None = Field(description="The cards the play lays (null for draw and pass).")
+    table: str | None = Field(description="The table the play leaves (null for draw and pass).")
     hand: list[str] | None = Field(
-        default=None, description="The hand the play really leaves: the hand minus the cards it plays."
+        description="The hand the play really leaves: the hand minus the cards it plays "
+        "(null for draw and pass)."
     )
-    hand_points: int | None = None
-    goes_out: bool | None = Field(default=None, description="The play empties the hand (ranked first).")
-    melds_broken: int | None = None
+    hand_points: int | None
+    goes_out: bool | None = Field(description="The play empties the hand (ranked first).")
+    melds_broken: int | None
 
 
-class AdviceFacts(BaseModel):
-    variant: str
+AdviceFact = Literal["players", "hand_sizes", "stock", "scores", "draws_left", "unseen"]
+"""The game facts a request may give (``solver.game.advice.Facts``), as ``assumed`` names them."""
+
+
+class AdviceFacts(ResponseBody):
+    variant: VariantName
     players: int
     decks: int = Field(description="Decks the player count implies.")
     jokers: int
-    hand_sizes: list[int]
+    hand_sizes: list[int] = Field(description="Cards in each hand, the player's first.")
     stock: int
-    scores: list[int]
-    draws_left: int
-    unseen: int
-    assumed: list[str] = Field(description="The facts the request did not give (defaults).")
+    scores: list[int] = Field(description="Game scores before this round, the player's first.")
+    draws_left: int = Field(description="Draws still due this turn if the player keeps declining.")
+    unseen: int = Field(description="Cards the player cannot see.")
+    assumed: list[AdviceFact] = Field(description="The facts the request did not give (defaults).")
 
 
-class AdviseResponse(BaseModel):
+class AdviseResponse(ResponseBody):
     """The options of the turn, best first (solver.game.advice)."""
 
     position: str
@@ -280,37 +382,87 @@ class AdviseResponse(BaseModel):
     seconds: float
     budget_seconds: float
     stopped_by_budget: bool
-    confidence: float
+    confidence: float = Field(description="Confidence of each interval (0.95 shared among the looks).")
 
 
-class HintStats(BaseModel):
+class HintStats(ResponseBody):
     build_ms: float = Field(description="Milliseconds to prepare the instance, build the model and extract.")
     solve_ms: float = Field(description="Milliseconds in the solver (the search or CP-SAT).")
-    engine: str = Field(
+    engine: Engine = Field(
         description="What answered: 'search' (the exact fast path) or 'cp-sat' (the full model)."
     )
 
 
-class Move(BaseModel):
-    """One step from the old table to the new one (solver.plan): what to do, and a line of English."""
+Source = int | Literal["hand"]
+"""Where cards come from: an old meld's number (1-based, as written), or the hand."""
 
-    model_config = ConfigDict(extra="allow")
 
-    action: Literal["keep", "joker", "meld"] = Field(
-        description=(
-            "keep: old melds left as they are; joker: a freed table joker; meld: a new meld built "
-            "(on_meld: the old meld it is built on; remove: what leaves that meld, to which new meld; "
-            "add: what comes to it, from which old meld or the hand)."
-        )
-    )
+class KeptMeld(ResponseBody):
+    old: int = Field(description="The old meld's number.")
+    new: int = Field(description="Its number in the new table.")
+
+
+class KeepMove(ResponseBody):
+    """Old melds left exactly as they are."""
+
+    action: Literal["keep"]
+    melds: list[KeptMeld]
     text: str = Field(description="The step in plain English.")
 
 
-class Rearrangement(BaseModel):
+class JokerMove(ResponseBody):
+    """A table joker freed by a real card of its declaration, going on with a new declaration."""
+
+    action: Literal["joker"]
+    old_meld: int = Field(description="The old meld the joker was in.")
+    joker: str = Field(description="The joker as declared on the old table, e.g. '*9h'.")
+    freed_by: str = Field(description="The real card that frees it.")
+    freed_by_from: Source = Field(
+        description="Where that card comes from (it may also stay where it lies, in that meld)."
+    )
+    new_meld: int = Field(description="The new meld the joker goes to.")
+    declared: str = Field(description="The card the joker stands for there.")
+    text: str = Field(description="The step in plain English.")
+
+
+class Departure(ResponseBody):
+    """Cards taken out of the old meld a new meld is built on, and the new meld they go to."""
+
+    to: int
+    cards: list[str]
+
+
+class Transfer(ResponseBody):
+    """Cards that come to a new meld from one source."""
+
+    source: Source = Field(alias="from", description="An old meld's number (1-based, as written) or 'hand'.")
+    cards: list[str]
+
+
+class MeldMove(ResponseBody):
+    """A new meld that is not an untouched old meld: what it is built on and what comes to it."""
+
+    action: Literal["meld"]
+    new_meld: int
+    on_meld: int | None = Field(
+        description="The old meld it is built on (its shared cards stay in place); null: started anew."
+    )
+    meld: str = Field(description="The new meld, in notation.")
+    remove: list[Departure] = Field(description="What leaves the old meld it is built on, to which new meld.")
+    add: list[Transfer] = Field(description="What comes to it, from which old meld or the hand.")
+    text: str = Field(description="The step in plain English.")
+
+
+Move = Annotated[KeepMove | JokerMove | MeldMove, Field(discriminator="action")]
+"""One step from the old table to the new one (solver.plan): keep (old melds left as they
+are), joker (a freed table joker) or meld (a new meld built), each with a line of English."""
+
+
+class Rearrangement(ResponseBody):
     """One independent part of the play: old and new melds tied by the table cards that
     pass between them (the card flow's connected components, solver.flow)."""
 
-    kind: Literal["trade", "split", "join", "grow", "new", "keep"] = Field(
+    kind: RearrangementKind = Field(
         description=(
             "trade: several old melds give cards to several new melds; split: one old meld becomes "
             "several; join: several old melds become one; grow: one old meld takes cards from the hand; "
@@ -328,20 +480,19 @@ class Rearrangement(BaseModel):
     text: str = Field(description="It in plain English.")
 
 
-class HintResponse(BaseModel):
-    """The shared hint JSON (DESIGN.md): the same object ``rummy hint --json`` prints."""
+class HintPayload(ResponseBody):
+    """The shared hint JSON (DESIGN.md, ``solver.plan.hint_payload``): the same object
+    ``rummy hint --json`` prints."""
 
-    model_config = ConfigDict(extra="allow")
-
-    status: Literal["optimal", "feasible", "no_play", "timeout"] = Field(
+    status: HintStatus = Field(
         description=(
             "optimal: proven best; feasible: legal, the time limit cut the proof; no_play: no legal play; "
             "timeout: no play found in time (table and hand unchanged)."
         )
     )
     position: str = Field(description="The position asked about, in canonical notation.")
-    variant: str
-    objective: str
+    variant: VariantName
+    objective: Objective
     played: list[str] = Field(description="Cards played from the hand (jokers as *).")
     old_table: str = Field(
         description=(
@@ -367,23 +518,96 @@ class HintResponse(BaseModel):
             "(empty without a play)."
         )
     )
-    alternatives: list[dict[str, Any]] | None = Field(
-        default=None,
+
+
+class HintResponse(HintPayload):
+    """The best play, in the shared hint JSON; with ``alternatives`` when the request asked for them."""
+
+    alternatives: list[HintPayload] = Field(
+        default_factory=list,
         description=(
-            "Only when asked for: the next-best plays with other sets of played cards, best first, "
-            "each a hint object of this same shape (without alternatives of its own)."
+            "Only when asked for (absent otherwise): the next-best plays with other sets of played cards, "
+            "best first, each a hint object of this same shape without alternatives of its own."
         ),
     )
 
 
-class Outs(BaseModel):
+class PuzzleFeatures(ResponseBody):
+    broken: int = Field(description="Old melds every way out breaks (the fewest).")
+    moved: int = Field(description="Table pieces the solution's plan moves.")
+    hand: int = Field(description="Pieces in the hand.")
+    decoys: int = Field(
+        description="Hand cards that fit a table meld as it stands, where no way out lays them "
+        "with that meld kept whole."
+    )
+    jokers: int = Field(description="Jokers that take part: in the hand, or in table melds that are broken.")
+    tangle: int = Field(
+        description="Cycle rank of the solution's card flow: 0 when cards pass one way, +1 per trade ring."
+    )
+
+
+class PuzzleDecoy(ResponseBody):
+    """A hand card that fits a table meld as it stands, though no way out lays it there."""
+
+    card: str
+    fits_melds: list[int] = Field(description="The table melds it fits (1-based).")
+    copies: int = Field(description="How many of it the hand holds.")
+    text: str = Field(description="It in plain English, with where the solution plays it.")
+
+
+class PuzzleSolution(ResponseBody):
+    table: str = Field(description="The final table, in notation.")
+    melds: list[list[str]]
+    moves: list[Move] = Field(description="How to get there, step by step, as in the hint answer.")
+    rearrangements: list[Rearrangement] = Field(
+        description="The moves grouped into independent rearrangements, as in the hint answer."
+    )
+
+
+PuzzleAnswer = Literal["yes", "no", "unknown"]
+"""A check's answer (``solver.puzzles.sat.Answer``, which cannot be imported without OR-Tools):
+yes, no, or unknown when its time ran out."""
+
+
+class PuzzleVerification(ResponseBody):
+    ok: bool
+    legal: bool = Field(description="The referee accepts the solution, which empties the hand.")
+    untouched_goes_out: PuzzleAnswer = Field(
+        description="'no': the hand cannot go out with every table meld whole."
+    )
+    other_solution: PuzzleAnswer = Field(description="'no': no way out with another layout exists.")
+    reasons: list[str]
+
+
+class PuzzleItem(ResponseBody):
+    """One verified puzzle (the object ``rummy puzzle --json`` prints)."""
+
+    number: int
+    variant: VariantName
+    difficulty: Difficulty
+    score: int
+    features: PuzzleFeatures
+    position: str = Field(description="The puzzle, 'table / hand'.")
+    table: str
+    hand: list[str]
+    decoys: list[PuzzleDecoy]
+    solution: PuzzleSolution
+    verification: PuzzleVerification
+
+
+class PuzzlesResponse(ResponseBody):
+    seed: int = Field(description="The seed used: send it back to get the same puzzles.")
+    difficulty: Difficulty
+    variant: VariantName
+    puzzles: list[PuzzleItem]
+
+
+class Outs(ResponseBody):
     go_out: list[str] = Field(description="Unseen cards that would let the player go out (* for a joker).")
     knock: list[str] = Field(description="Unseen cards that would let the player knock (going out included).")
 
 
-class DrawOutcomeInfo(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
+class DrawOutcomeInfo(ResponseBody):
     card: str
     copies: int = Field(description="Unseen copies: the draw's weight.")
     points: int = Field(description="Hand points after this draw and the best play.")
@@ -392,41 +616,44 @@ class DrawOutcomeInfo(BaseModel):
     goes_out: bool
 
 
-class AnalyzeStats(BaseModel):
+class AnalyzeStats(ResponseBody):
     ms: float
     draw_ms: float
 
 
-class AnalysisFacts(BaseModel):
+class AnalysisFacts(ResponseBody):
     """The game facts the analysis used (solver.facts): the players and the deck they imply."""
 
     players: int | None = Field(description="Players at the table (the request's, or the implied count).")
     decks: int
     jokers: int
     unseen: int = Field(description="Cards the player cannot see.")
-    assumed: list[str] = Field(description="The facts the request did not give: ['players'] or [].")
+    assumed: list[Literal["players"]] = Field(
+        description="The facts the request did not give: ['players'] or []."
+    )
 
 
-class AnalyzeResponse(BaseModel):
+class AnalyzeResponse(ResponseBody):
     """The analysis of a position (solver.analysis): the best play, playable cards, the
     number of best plays, and meld-now-or-draw figures with the outs."""
 
-    model_config = ConfigDict(extra="allow")
-
     position: str
-    variant: str
+    variant: VariantName
     facts: AnalysisFacts
     hand_points: int
-    best: HintResponse
+    best: HintPayload
     playable: list[str] = Field(description="Hand pieces some legal play uses.")
     never_playable: list[str] = Field(description="Hand pieces no legal play uses.")
     optimal_plays: int = Field(description="Distinct sets of played cards among the best plays.")
     optimal_plays_capped: bool = Field(description="More best plays exist than the cap let the count reach.")
     meld_now_points: int
     draw_expected_points: float
+    draw_expected_fraction: str = Field(
+        description="draw_expected_points as the exact fraction it is rounded from, e.g. '33/7' (or '2')."
+    )
     knock_probability: float
     out_probability: float
-    advice: Literal["meld", "draw"]
+    advice: Advice
     can_meld_now: bool
     outs: Outs
     unseen_cards: int
@@ -435,7 +662,7 @@ class AnalyzeResponse(BaseModel):
     stats: AnalyzeStats
 
 
-class CheckResponse(BaseModel):
+class CheckResponse(ResponseBody):
     """The referee's verdict on a play."""
 
     position: str = Field(description="The position before the play, canonical.")
@@ -444,12 +671,10 @@ class CheckResponse(BaseModel):
     reasons: list[str] = Field(description="Every rule the play breaks (empty when legal).")
 
 
-class VariantInfo(BaseModel):
+class VariantInfo(ResponseBody):
     """One rule variant, as ``Variant.describe()`` gives it."""
 
-    model_config = ConfigDict(extra="allow")
-
-    name: str
+    name: VariantName
     decks: int
     jokers: int
     deck_size: int
@@ -459,10 +684,12 @@ class VariantInfo(BaseModel):
     joker_points: int
     knock_threshold: int | None
     target_score: int | None
+    knock_only_after_meld: bool = Field(description="A hand may knock only in a turn with a meld.")
+    round_bonus_to_all: bool
     players: int | None
 
 
-class PlayerCount(BaseModel):
+class PlayerCount(ResponseBody):
     """The deck a variant uses for one number of players."""
 
     players: int
@@ -471,9 +698,9 @@ class PlayerCount(BaseModel):
     hand_size: int
 
 
-class VariantsResponse(BaseModel):
+class VariantsResponse(ResponseBody):
     variants: list[VariantInfo] = Field(description="Every variant, for its default number of players.")
-    player_counts: dict[str, list[PlayerCount]] = Field(
+    player_counts: dict[VariantName, list[PlayerCount]] = Field(
         description=(
             "Per variant, every player count a request may give in 'players', with the deck it picks "
             "(Manipulation with 2 players: one deck and one joker)."
@@ -481,7 +708,7 @@ class VariantsResponse(BaseModel):
     )
 
 
-class PoolInfo(BaseModel):
+class PoolInfo(ResponseBody):
     workers: int = Field(description="Solves that run at once.")
     queue: int = Field(description="Requests that may wait for a worker.")
     running: int
@@ -491,30 +718,26 @@ class PoolInfo(BaseModel):
     )
 
 
-class HealthResponse(BaseModel):
-    status: Literal["ok"] = "ok"
+class HealthResponse(ResponseBody):
+    status: Literal["ok"]
     version: str
-    executor: str = Field(description="process or thread workers.")
+    executor: ExecutorKind = Field(description="process or thread workers.")
     pool: PoolInfo
     max_time_limit: float
     default_time_limit: float
     max_body_bytes: int
 
 
-class EngineBuild(BaseModel):
+class EngineBuild(ResponseBody):
     """Which compiled engine answers: its modules' fingerprints and whether it prices states."""
-
-    model_config = ConfigDict(extra="forbid")
 
     search: str = Field(description="sha256 of the C search module as built (first 16 hex digits).")
     points: str = Field(description="sha256 of the C points module as built (first 16 hex digits).")
     prices: bool = Field(description="Whether the search bounds its states with HiGHS's linear prices.")
 
 
-class VersionResponse(BaseModel):
+class VersionResponse(ResponseBody):
     """What answers: the package, the solver library, the engine build and the Python."""
-
-    model_config = ConfigDict(extra="forbid")
 
     package: str = Field(description="Version of this service's package (manipulation-rummy).")
     ortools: str | None = Field(description="OR-Tools version (CP-SAT and HiGHS), None if not installed.")

@@ -4,7 +4,8 @@ Who may import whom: the rules, the referee and the plan never import a backend;
 backends (``solver.cpsat``, ``solver.fastpath``) never import each other or the engine;
 the library never imports the service or the CLI; and no two packages import each other
 (directly or round a longer loop).  ``import solver`` and the pure layers must not load
-OR-Tools, which is checked in a fresh interpreter.
+OR-Tools, which is checked in a fresh interpreter; the service must start, and answer
+what needs no CP-SAT, in an interpreter where OR-Tools cannot be imported at all.
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:
         "import solver.game.rules, solver.game.state, solver.game.scoring, solver.game.view",
         "import solver.plan, solver.flow, solver.referee, solver.exact",
         "import solver.cli",  # every rummy command, --help included, starts without OR-Tools
+        "import service.app; service.app.create_app()",  # the job that needs it loads it
         "from solver import hint; hint('Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac')",  # the search answers
     ],
 )
@@ -155,6 +157,47 @@ def test_pure_layers_load_no_or_tools(statement: str) -> None:
     code = f"{statement}\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('ortools')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+NO_OR_TOOLS = """
+import importlib.util
+import sys
+
+sys.modules["ortools"] = None  # as if not installed: importing fails, find_spec finds nothing
+try:
+    import ortools.sat.python.cp_model
+except ImportError:
+    pass
+else:
+    raise SystemExit("the block does not work: ortools was imported")
+assert importlib.util.find_spec("ortools") is None
+"""
+"""Run first in a fresh interpreter: OR-Tools cannot be imported after it."""
+
+
+def test_the_service_starts_and_answers_without_or_tools() -> None:
+    """With OR-Tools impossible to import, the app builds, documents every endpoint and
+    answers what needs no CP-SAT (thread workers, no lifespan: the warm-up loads CP-SAT)."""
+    code = NO_OR_TOOLS + (
+        "from fastapi.testclient import TestClient\n"
+        "import service.app\n"
+        "from service.settings import Settings\n"
+        "app = service.app.create_app(Settings(executor='thread', workers=1))\n"
+        "paths = app.openapi()['paths']\n"
+        "client = TestClient(app)\n"
+        "hint = client.post('/v1/hint', json={'position': 'Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac'})\n"
+        "check = client.post('/v1/check', json={'position': '7h 8h 9h / 10h', 'after': '7h 8h 9h 10h'})\n"
+        "print(sorted(paths))\n"
+        "print(client.get('/v1/variants').status_code, hint.json()['stats']['engine'], check.json()['ok'])\n"
+        "print(sorted(m for m, module in sys.modules.items() if m.startswith('ortools') and module))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    paths, answers, loaded = done.stdout.strip().splitlines()[-3:]
+    for path in ("/v1/hint", "/v1/analyze", "/v1/advise", "/v1/check", "/v1/puzzles", "/v1/variants"):
+        assert repr(path) in paths
+    assert answers.split() == ["200", "search", "True"]
+    assert loaded == "[]"
 
 
 def test_cp_sat_is_loaded_when_a_position_needs_it() -> None:

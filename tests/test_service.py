@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service import create_app
 from service.settings import Settings
@@ -257,16 +258,65 @@ def test_docs_are_served(client: TestClient) -> None:
 
 def test_openapi_documents_every_endpoint_and_the_error_shape(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    assert {"/v1/hint", "/v1/check", "/v1/analyze", "/v1/variants", "/healthz"} <= set(spec["paths"])
-    for path in ("/v1/hint", "/v1/check", "/v1/analyze"):
+    operations = {(method, path) for path, methods in spec["paths"].items() for method in methods}
+    solving = ("/v1/hint", "/v1/check", "/v1/analyze", "/v1/advise", "/v1/puzzles")
+    assert operations == {
+        *(("post", path) for path in solving),
+        ("get", "/v1/variants"),
+        ("get", "/v1/version"),
+        ("get", "/healthz"),
+        ("head", "/healthz"),
+        ("get", "/metrics"),
+    }
+    for path in solving:
+        name = path.removeprefix("/v1/")  # client generators name their methods after these ids
+        assert spec["paths"][path]["post"]["operationId"] == f"post_{name}_v1_{name}_post"
         responses = spec["paths"][path]["post"]["responses"]
-        assert {"200", "400", "413", "422"} <= set(responses)
-        for code in ("400", "413", "422"):
+        assert set(responses) == {"200", "400", "408", "413", "415", "422", "431", "503"}
+        for code in set(responses) - {"200"}:
             ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
             assert ref.endswith("/ErrorResponse")
-    for path in ("/v1/hint", "/v1/analyze"):
-        assert "503" in spec["paths"][path]["post"]["responses"]
+    tag = {"/v1/check": "rules", "/v1/puzzles": "puzzles"} | {
+        path: "service" for path in ("/v1/variants", "/v1/version", "/healthz", "/metrics")
+    }
+    for path, methods in spec["paths"].items():
+        for operation in methods.values():  # each in one section of the docs page
+            assert operation["tags"] == [tag.get(path, "hints")], path
+    for path, method in (
+        ("/v1/variants", "get"),
+        ("/v1/version", "get"),
+        ("/healthz", "get"),
+        ("/metrics", "get"),
+    ):
+        assert set(spec["paths"][path][method]["responses"]) == {"200"}
     assert "HTTPValidationError" not in spec["components"]["schemas"]
+
+
+class RouteSpy:
+    """ASGI middleware that notes the template of the route each request reached."""
+
+    def __init__(self, app: ASGIApp, seen: list[str | None]) -> None:
+        self.app = app
+        self.seen = seen
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+        if scope["type"] == "http":
+            self.seen.append(getattr(scope.get("route"), "path", None))
+
+
+def test_every_route_knows_its_whole_path() -> None:
+    """Metrics and logs label a request by its route's template (``scope["route"].path``):
+    the /v1 prefix belongs to every route, not only to the router around it."""
+    app = create_app(Settings(executor="thread", workers=1))
+    seen: list[str | None] = []
+    app.add_middleware(RouteSpy, seen=seen)
+    with TestClient(app) as client:
+        client.post("/v1/check", json={"position": "7h 8h 9h / 10h", "after": "7h 8h 9h 10h"})
+        client.post("/v1/hint", json={"position": "/ 7h"})  # a 422 still reaches the route
+        client.get("/v1/variants")
+        client.get("/healthz")
+    assert seen == ["/v1/check", "/v1/hint", "/v1/variants", "/healthz"]
 
 
 def _examples(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:

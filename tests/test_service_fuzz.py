@@ -9,15 +9,23 @@ real positions written in every accepted spelling, and options in and out of ran
 Every answer is 200 or a 422 in the one error shape, within a bounded time, and every
 play the service returns is legal by the referee.
 
+The response check is strict: the response models forbid undeclared fields, so the
+schemas say ``additionalProperties: false`` down to the last nested object, and an answer
+with a field the contract does not declare, without one it declares, or with a value of
+another type fails the check (shown below with answers made wrong on purpose), while
+every documented example's real answer passes it.
+
 The default run keeps each fuzzer to a few dozen examples per operation; ``pytest -m
 slow tests/test_service_fuzz.py`` runs the long versions.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,6 +35,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
+from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
@@ -35,7 +44,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from strategies import positions, scrambled_text
 
-from service import create_app
+from service import create_app, jobs
 from service.settings import Settings
 from solver.position import Position, Table
 from solver.referee import check_play
@@ -72,6 +81,100 @@ def test_openapi_fuzz_gets_documented_answers_and_no_server_error(case: Any) -> 
 @settings(FUZZ, max_examples=1000)
 def test_openapi_fuzz_long(case: Any) -> None:
     case.call_and_validate(checks=CHECKS)
+
+
+# --- the response check is strict --------------------------------------------------------
+
+ANSWERS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+"""The checks of an answer to a valid request."""
+EXAMPLES_APP = create_app(Settings(executor="thread", workers=2, max_time_limit=5.0, default_time_limit=2.0))
+EXAMPLES_SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", EXAMPLES_APP)
+
+
+def _examples() -> list[tuple[str, str, dict[str, Any]]]:
+    found = []
+    for path, methods in EXAMPLES_APP.openapi()["paths"].items():
+        content = methods.get("post", {}).get("requestBody", {}).get("content", {})
+        for name, example in content.get("application/json", {}).get("examples", {}).items():
+            found.append((path, name, example["value"]))
+    return found
+
+
+EXAMPLES = _examples()
+
+
+def test_every_solving_endpoint_has_examples() -> None:
+    paths = {path for path, _, _ in EXAMPLES}
+    assert paths == {"/v1/hint", "/v1/analyze", "/v1/advise", "/v1/check", "/v1/puzzles"}
+
+
+@pytest.mark.parametrize(("path", "name", "body"), EXAMPLES, ids=[f"{p} {n}" for p, n, _ in EXAMPLES])
+def test_every_examples_answer_conforms_to_the_schema(path: str, name: str, body: dict[str, Any]) -> None:
+    """Real 200 answers of every solving endpoint (random bodies seldom spell a position)."""
+    case = EXAMPLES_SCHEMA[path]["POST"].Case(body=body, media_type="application/json")
+    assert case.call_and_validate(checks=ANSWERS).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/v1/variants", "/healthz"])
+def test_the_service_answers_conform_to_the_schema(path: str) -> None:
+    assert EXAMPLES_SCHEMA[path]["GET"].Case().call_and_validate(checks=ANSWERS).status_code == 200
+
+
+CHECK: dict[str, Any] = {"position": "7h 8h 9h / 10h", "after": "7h 8h 9h 10h"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        ({**CHECK, "ok": True, "reasons": [], "surprise": 1}, "'surprise' was unexpected"),
+        ({**CHECK, "ok": True}, '"reasons" is a required property'),
+        ({**CHECK, "ok": "yes", "reasons": []}, '"yes" is not of type "boolean"'),
+    ],
+    ids=["undeclared field", "missing field", "wrong type"],
+)
+def test_the_check_refuses_an_answer_off_the_schema(
+    monkeypatch: pytest.MonkeyPatch, answer: dict[str, Any], problem: str
+) -> None:
+    """A route whose job sends what the contract does not say (made so on purpose) fails."""
+    monkeypatch.setattr(jobs, "check_job", lambda *_, **__: json.dumps(answer).encode())
+    case = EXAMPLES_SCHEMA["/v1/check"]["POST"].Case(body=CHECK, media_type="application/json")
+    with pytest.raises(FailureGroup, match="Response violates schema") as failure:
+        case.call_and_validate(checks=[response_schema_conformance])
+    assert problem in str(failure.value)
+
+
+def _stats_field(answer: dict[str, Any]) -> None:
+    answer["stats"]["gpu"] = False
+
+
+def _step_field(answer: dict[str, Any]) -> None:
+    answer["moves"][0]["hint"] = "start here"
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (_stats_field, "'gpu' was unexpected"),  # in a nested object
+        (_step_field, "is not valid under any of the schemas listed in the 'oneOf'"),  # in a union's member
+    ],
+)
+def test_the_check_refuses_an_undeclared_field_deep_in_an_answer(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[dict[str, Any]], None], problem: str
+) -> None:
+    body: dict[str, Any] = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
+    case = EXAMPLES_SCHEMA["/v1/hint"]["POST"].Case(body=body, media_type="application/json")
+    assert case.call_and_validate(checks=[response_schema_conformance]).status_code == 200
+    real = jobs.hint_job
+
+    def changed(*args: Any, **kwargs: Any) -> bytes:
+        answer = json.loads(real(*args, **kwargs))
+        change(answer)
+        return json.dumps(answer).encode()
+
+    monkeypatch.setattr(jobs, "hint_job", changed)
+    with pytest.raises(FailureGroup) as failure:
+        case.call_and_validate(checks=[response_schema_conformance])
+    assert problem in str(failure.value)
 
 
 # --- notation-aware fuzzing ------------------------------------------------------------

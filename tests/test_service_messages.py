@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from service import create_app
 from service.pool import SolvePool
-from service.routes.puzzles import MAX_SEED
+from service.schemas import MAX_SEED
 from service.settings import Settings
 
 WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"

@@ -10,8 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from service import create_app
-from service.routes import puzzles
-from service.routes.puzzles import MAX_PUZZLES
+from service.schemas import MAX_PUZZLES
 from service.settings import Settings
 from solver.position import Position, Table
 from solver.referee import check_play
@@ -96,7 +95,8 @@ def test_an_unreachable_difficulty_is_a_422(monkeypatch: pytest.MonkeyPatch, cli
 
         raise GenerationError("no expert machiavelli puzzle found in 3 tries")
 
-    monkeypatch.setattr(puzzles, "generate_puzzles", unreachable)
+    # The job imports the generator when it runs (thread workers here: this process's module).
+    monkeypatch.setattr("solver.puzzles.generate.generate_puzzles", unreachable)
     error = _error(client.post("/v1/puzzles", json={"difficulty": "expert", "variant": "machiavelli"}), 422)
     assert error["type"] == "unreachable" and error["field"] == "difficulty"
 

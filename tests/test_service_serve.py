@@ -77,8 +77,17 @@ def test_the_load_benchmark_runs_end_to_end(tmp_path: Path) -> None:
     finished = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=120)
     assert finished.returncode == 0, finished.stderr.decode()
     result = json.loads(out.read_text())
-    assert [level["clients"] for level in result["levels"]] == [1, 4]
+    rows = [(level["endpoint"], level["clients"], level["condition"]) for level in result["levels"]]
+    assert rows == [
+        ("POST /v1/hint", 1, ""),
+        ("POST /v1/hint", 4, ""),
+        ("POST /v1/analyze", 8, ""),
+        ("POST /v1/check", 8, ""),
+        ("POST /v1/hint", 8, "8 advising"),  # hints while advice fills the long lane
+    ]
     assert all(level["errors"] == 0 and level["hints"] >= 8 for level in result["levels"])
+    advice = result["levels"][-1]["background"]
+    assert advice["endpoint"] == "POST /v1/advise" and advice["errors"] == 0
     assert result["server"]["pool"]["workers"] == 1
 
 

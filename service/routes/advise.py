@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import LongPoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES, InputError
+from service.encoded import EncodedJSON
+from service.errors import InputError
+from service.routes import solving_router
 from service.schemas import AdviseRequest, AdviseResponse
 from solver.game.advice import DEFAULT_BUDGET
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["hints"])
+router = solving_router(tags=["hints"])
 
 EXAMPLES: dict[str, Any] = {
     "go out or knock": {
@@ -50,16 +52,15 @@ def budget_of(requested: float | None, cap: float) -> float:
 
 
 @router.post(
-    "/v1/advise",
+    "/advise",
     response_model=AdviseResponse,
-    responses=ERROR_RESPONSES,
     summary="Rank the options of the turn",
 )
 async def post_advise(
     body: Annotated[AdviseRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: LongPoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """Every option of the turn (the best play, other plays, smaller plays that hold
     cards back, knock or not, draw) played in the same sampled deals of the hidden cards
     and the round played out by the greedy policy: each option's expected value, net
@@ -70,7 +71,7 @@ async def post_advise(
     position = edge.position_of(body, variant)
     unseen = edge.unseen_of(body.unseen, position, variant)
     budget = budget_of(body.budget_seconds, settings.max_advise_seconds)
-    return await pool.run_within(
+    answer = await pool.run_within(
         budget,
         jobs.advise_job,
         str(position),
@@ -85,3 +86,4 @@ async def post_advise(
         samples=body.samples,
         seed=body.seed,
     )
+    return EncodedJSON(answer)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
+from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import AnalyzeRequest, AnalyzeResponse
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["hints"])
+router = solving_router(tags=["hints"])
 
 EXAMPLES: dict[str, Any] = {
     "meld or draw": {
@@ -28,16 +29,15 @@ EXAMPLES: dict[str, Any] = {
 
 
 @router.post(
-    "/v1/analyze",
+    "/analyze",
     response_model=AnalyzeResponse,
-    responses=ERROR_RESPONSES,
     summary="Analyze a position",
 )
 async def post_analyze(
     body: Annotated[AnalyzeRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """The best play, which hand cards can ever be played, how many best plays there are,
     and whether to meld now or draw first: the exact expected points after a draw, the
     chances to knock or go out, and the outs.  Runs several solves, so it takes longer
@@ -52,7 +52,7 @@ async def post_analyze(
     entered = edge.entered_of(body, position)
     unseen = edge.unseen_of(body.unseen, position, variant)
     time_limit = edge.time_limit_of(body.time_limit, settings)
-    return await pool.run_async(
+    answer = await pool.run_async(
         settings.max_analyze_seconds,
         jobs.analyze_job,
         str(entered),
@@ -62,3 +62,4 @@ async def post_analyze(
         time_limit=time_limit,
         players_assumed=assumed,
     )
+    return EncodedJSON(answer)

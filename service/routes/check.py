@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
+from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import CheckRequest, CheckResponse
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["rules"])
+router = solving_router(tags=["rules"])
 
 EXAMPLES: dict[str, Any] = {
     "legal": {
@@ -30,12 +31,12 @@ EXAMPLES: dict[str, Any] = {
 }
 
 
-@router.post("/v1/check", response_model=CheckResponse, responses=ERROR_RESPONSES, summary="Judge a play")
+@router.post("/check", response_model=CheckResponse, summary="Judge a play")
 async def post_check(
     body: Annotated[CheckRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """Whether turning the position's table into ``after`` is a legal play, with every rule
     it breaks.  An illegal play is a normal answer (``ok: false``); a malformed or
     impossible before-position is a 422.  Judging a large table costs real CPU, so the
@@ -43,6 +44,7 @@ async def post_check(
     variant = edge.variant_of(body)
     before = edge.position_of(body, variant)
     after = edge.table_of(body.after, "after")
-    return await pool.run_async(
+    answer = await pool.run_async(
         settings.wait_grace, jobs.check_job, str(before), str(after), variant, opened=body.opened
     )
+    return EncodedJSON(answer)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import Body
 
 from service import edge, jobs
 from service.deps import PoolDep, SettingsDep
-from service.errors import ERROR_RESPONSES
+from service.encoded import EncodedJSON
+from service.routes import solving_router
 from service.schemas import HintRequest, HintResponse
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["hints"])
+router = solving_router(tags=["hints"])
 
 EXAMPLES: dict[str, Any] = {
     "worked example": {
@@ -40,17 +41,15 @@ EXAMPLES: dict[str, Any] = {
 
 
 @router.post(
-    "/v1/hint",
-    response_model=HintResponse,
-    response_model_exclude_unset=True,  # "alternatives" only when asked for
-    responses=ERROR_RESPONSES,
+    "/hint",
+    response_model=HintResponse,  # the job leaves "alternatives" out unless asked for
     summary="Best play for a position",
 )
 async def post_hint(
     body: Annotated[HintRequest, Body(openapi_examples=EXAMPLES)],
     settings: SettingsDep,
     pool: PoolDep,
-) -> dict[str, Any]:
+) -> EncodedJSON:
     """The play that leaves the fewest points in hand (or plays the most cards), with the
     new table, in the shared hint JSON.  Among equal plays, the one that breaks the fewest
     old melds wins."""
@@ -60,7 +59,7 @@ async def post_hint(
     position = edge.position_of(body, variant)
     entered = edge.entered_of(body, position)
     time_limit = edge.time_limit_of(body.time_limit, settings)
-    return await pool.run_async(
+    answer = await pool.run_async(
         time_limit * (1 + body.alternatives) + settings.wait_grace,  # each play is one solve
         jobs.hint_job,
         str(entered),
@@ -71,3 +70,4 @@ async def post_hint(
         time_limit=time_limit,
         others=body.alternatives,
     )
+    return EncodedJSON(answer)

@@ -9,12 +9,16 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.deps import PoolDep, SettingsDep
+from service.routes import api_router
 from service.schemas import MAX_PLAYERS, HealthResponse, VariantsResponse
 from solver.variants import VARIANT_NAMES, Variant
 
-__all__ = ["router"]
+__all__ = ["router", "v1"]
 
 router = APIRouter(tags=["service"])
+"""Every route of the module: ``/healthz`` outside the API's version, and ``v1``'s."""
+v1 = api_router()
+"""The routes under ``/v1``: ``/v1/variants`` (tagged by ``router``, which includes them)."""
 
 
 @cache
@@ -49,7 +53,7 @@ def _health(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
     }
 
 
-@router.get("/v1/variants", response_model=VariantsResponse, summary="Rule variants")
+@v1.get("/variants", response_model=VariantsResponse, summary="Rule variants")
 def variants() -> dict[str, Any]:
     """Every rule variant the service plays, with its deck and rules (the default player
     count), and for each variant the player counts a request may name with their decks."""
@@ -71,3 +75,6 @@ def _player_counts(name: str) -> list[dict[str, int]]:
         deck = {"decks": variant.decks, "jokers": variant.jokers, "hand_size": variant.hand_size}
         counts.append({"players": players, **deck})
     return counts
+
+
+router.include_router(v1)

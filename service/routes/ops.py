@@ -11,13 +11,14 @@ from typing import cast
 
 from fastapi import APIRouter, Request, Response
 
-from service.errors import ERROR_RESPONSES
 from service.observe import CONTENT_TYPE, Observer
+from service.routes import api_router
 from service.schemas import EngineBuild, VersionResponse
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["service"])
+v1 = api_router()
 
 
 def _fingerprint(module_file: str | None) -> str:
@@ -51,7 +52,7 @@ def version_info() -> VersionResponse:
     )
 
 
-@router.get("/v1/version", response_model=VersionResponse, responses=ERROR_RESPONSES, summary="Versions")
+@v1.get("/version", response_model=VersionResponse, summary="Versions")
 def version() -> VersionResponse:
     """The package's version, OR-Tools', the Python's, and the compiled engine's build
     (fingerprints of its modules, and whether it has HiGHS's prices)."""
@@ -70,3 +71,6 @@ def metrics(request: Request) -> Response:
     Prometheus text format."""
     observer = cast(Observer, request.app.state.observer)
     return Response(observer.exposition(), media_type=CONTENT_TYPE)
+
+
+router.include_router(v1)  # after its routes: a router is copied when included
