@@ -31,6 +31,7 @@ from typing import Any
 
 from service.errors import InputError
 from service.schemas import AdviseResponse, AnalyzeResponse, CheckResponse, HintResponse, PuzzlesResponse
+from service.timing import phase
 from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, alternatives, hint
@@ -80,16 +81,19 @@ def hint_job(
         "time_limit": time_limit,
     }
     try:
-        entered = Position.parse(position_text, keep_order=True)
-        ranked = alternatives(entered.canonical(), count=others + 1, **options) if others else ()
-        found = ranked[0] if ranked else hint(entered.canonical(), **options)
+        with phase("engine"):
+            entered = Position.parse(position_text, keep_order=True)
+            ranked = alternatives(entered.canonical(), count=others + 1, **options) if others else ()
+            found = ranked[0] if ranked else hint(entered.canonical(), **options)
     except ValueError as error:
         raise _input_error(error) from None
-    payload = hint_payload(found, before=entered)
-    if not others:
-        return HintResponse.model_validate(payload).model_dump_json(exclude={"alternatives"}).encode()
-    payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
-    return HintResponse.model_validate(payload).model_dump_json().encode()
+    with phase("plan"):
+        payload = hint_payload(found, before=entered)
+        if others:
+            payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
+    with phase("encode"):
+        answer = HintResponse.model_validate(payload)
+        return answer.model_dump_json(exclude=None if others else {"alternatives"}).encode()
 
 
 def analyze_job(
@@ -105,28 +109,33 @@ def analyze_job(
     number old melds as entered (``position_text`` as in ``hint_job``); ``players_assumed``:
     the request gave no player count (its facts say so)."""
     try:
-        entered = Position.parse(position_text, keep_order=True)
-        found = analyze(
-            entered.canonical(),
-            variant=variant,
-            unseen=unseen,
-            time_limit=time_limit,
-            play_count_cap=play_count_cap,
-        )
+        with phase("engine"):
+            entered = Position.parse(position_text, keep_order=True)
+            found = analyze(
+                entered.canonical(),
+                variant=variant,
+                unseen=unseen,
+                time_limit=time_limit,
+                play_count_cap=play_count_cap,
+            )
     except ValueError as error:
         raise _input_error(error) from None
     found = replace(found, players_assumed=players_assumed)
-    payload = {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
-    return AnalyzeResponse.model_validate(payload).model_dump_json().encode()
+    with phase("plan"):
+        payload = {**found.to_dict(), "best": hint_payload(found.best, before=entered)}
+    with phase("encode"):
+        return AnalyzeResponse.model_validate(payload).model_dump_json().encode()
 
 
 def check_job(position_text: str, after_text: str, variant: Variant, *, opened: bool) -> bytes:
     """The referee's verdict on turning the position's table into ``after``."""
-    before = Position.parse(position_text)
-    after = Table.parse(after_text)
-    verdict = check_play(before, after, variant=variant, opened=opened)
-    payload = {"position": str(before), "after": str(after), **verdict.to_dict()}
-    return CheckResponse.model_validate(payload).model_dump_json().encode()
+    with phase("engine"):
+        before = Position.parse(position_text)
+        after = Table.parse(after_text)
+        verdict = check_play(before, after, variant=variant, opened=opened)
+    with phase("encode"):
+        payload = {"position": str(before), "after": str(after), **verdict.to_dict()}
+        return CheckResponse.model_validate(payload).model_dump_json().encode()
 
 
 def advise_job(
@@ -146,22 +155,24 @@ def advise_job(
     """The options of the turn ranked, as ``Advice.to_dict()``; a fact that does not fit
     the position is an ``InputError``."""
     try:
-        found = advise(
-            Position.parse(position_text).canonical(),
-            variant=variant,
-            players=players,
-            hand_sizes=hand_sizes,
-            stock=stock,
-            scores=scores,
-            draws_left=draws_left,
-            unseen=unseen,
-            budget_seconds=budget_seconds,
-            samples=samples,
-            seed=seed,
-        )
+        with phase("engine"):
+            found = advise(
+                Position.parse(position_text).canonical(),
+                variant=variant,
+                players=players,
+                hand_sizes=hand_sizes,
+                stock=stock,
+                scores=scores,
+                draws_left=draws_left,
+                unseen=unseen,
+                budget_seconds=budget_seconds,
+                samples=samples,
+                seed=seed,
+            )
     except ValueError as error:
         raise _input_error(error) from None
-    return AdviseResponse.model_validate(found.to_dict()).model_dump_json().encode()
+    with phase("encode"):
+        return AdviseResponse.model_validate(found.to_dict()).model_dump_json().encode()
 
 
 def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int) -> bytes:
@@ -173,11 +184,13 @@ def puzzles_job(count: int, difficulty: Difficulty, variant: Variant, seed: int)
     from solver.puzzles.generate import GenerationError, generate_puzzles
 
     try:
-        found = generate_puzzles(count, difficulty, rng=random.Random(seed), variant=variant)
+        with phase("engine"):
+            found = generate_puzzles(count, difficulty, rng=random.Random(seed), variant=variant)
     except GenerationError as error:
         raise InputError(str(error), kind="unreachable", field="difficulty") from None
     except ValueError as error:
         raise InputError(str(error)) from None
-    puzzles = [{"number": number, **puzzle.to_dict()} for number, puzzle in enumerate(found, start=1)]
-    payload = {"seed": seed, "difficulty": difficulty, "variant": variant.name, "puzzles": puzzles}
-    return PuzzlesResponse.model_validate(payload).model_dump_json().encode()
+    with phase("encode"):
+        puzzles = [{"number": number, **puzzle.to_dict()} for number, puzzle in enumerate(found, start=1)]
+        payload = {"seed": seed, "difficulty": difficulty, "variant": variant.name, "puzzles": puzzles}
+        return PuzzlesResponse.model_validate(payload).model_dump_json().encode()
