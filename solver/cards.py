@@ -153,7 +153,11 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one real card such as ``7h``, ``10s``, ``Td``, ``13c`` or ``Q♠``."""
+        """Parse one real card such as ``7h``, ``10s``, ``Td``, ``13c`` or ``Q♠`` (or a
+        Rummikub tile as printed, ``k13``)."""
+        found = _CARD_BY_TEXT.get(text)
+        if found is not None:  # every spelling of every card, looked up (a position parses 50)
+            return found
         token = text.strip()
         separator = next((char for char in token if char in _NOT_SEPARATORS), None)
         if separator is not None:  # "10h," would be blamed on its rank "10h"
@@ -193,6 +197,20 @@ class Card:
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 """Every distinct card, by its index (``Card.index``)."""
+_CARD_BY_TEXT: dict[str, Card] = {
+    rank_spelling + suit_spelling: ALL_CARDS[(rank - 1) * 4 + suit]
+    for rank_text, rank in _RANK_BY_TEXT.items()
+    for rank_spelling in {rank_text, rank_text.lower()}
+    for suit_text, suit in _SUIT_BY_TEXT.items()
+    for suit_spelling in {suit_text, suit_text.upper()}
+} | {
+    colour + str(number): ALL_CARDS[(number - 1) * 4 + suit]
+    for letter, suit in _TILE_SUITS.items()
+    for colour in (letter, letter.upper())
+    for number in range(1, 14)
+}
+"""Every way of writing every card that ``Card.parse`` accepts, to the card: the common
+case is a dictionary lookup; ``Card.parse``'s own steps read the rest and explain errors."""
 CARD_KINDS = len(ALL_CARDS)
 """How many distinct cards a deck holds (52): the length of every per-card count array."""
 

@@ -255,3 +255,27 @@ def test_every_tile_round_trips_through_what_the_commands_print() -> None:
 
     for card in ALL_CARDS:
         assert Card.parse(tile_name(card)) == card
+
+
+def test_the_lookup_of_spellings_agrees_with_the_step_by_step_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Card.parse`` looks the common spellings up in a table; that table must say what the
+    parse's own steps say, for every key, and hold every token of up to 3 characters they
+    accept."""
+    import itertools
+
+    from solver import cards
+
+    table = dict(cards._CARD_BY_TEXT)
+    monkeypatch.setattr(cards, "_CARD_BY_TEXT", {})  # the steps alone
+    assert all(Card.parse(text) is card for text, card in table.items())
+    alphabet = sorted(set("".join(table)) | set("xz0*,"))
+    accepted = set()
+    for length in (1, 2, 3):
+        for letters in itertools.product(alphabet, repeat=length):
+            text = "".join(letters)
+            try:
+                Card.parse(text)
+            except NotationError:
+                continue
+            accepted.add(text)
+    assert accepted == set(table)
