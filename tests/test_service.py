@@ -235,7 +235,7 @@ def test_variants_list_the_player_counts_and_their_decks(client: TestClient) -> 
 def test_healthz_reports_the_pool_and_the_limits(client: TestClient) -> None:
     body = client.get("/healthz").json()
     assert body["status"] == "ok" and body["executor"] == "thread"
-    assert body["pool"] == {"workers": 2, "queue": 16, "running": 0, "waiting": 0, "replaced": 0}
+    assert body["pool"] == {"workers": 2, "queue": 8, "running": 0, "waiting": 0, "replaced": 0}
     assert body["max_time_limit"] == 5.0 and body["default_time_limit"] == 2.0
 
 

@@ -228,7 +228,7 @@ def test_default_settings_are_one_worker_per_core_and_a_short_queue(monkeypatch:
             monkeypatch.delenv(name)
     settings = Settings()
     assert settings.workers == (os.cpu_count() or 1)
-    assert settings.queue_size == 8 * settings.workers
+    assert settings.queue_size == 4 * settings.workers
     assert settings.executor == "process"
     assert settings.default_time_limit <= settings.max_time_limit <= 10
     assert settings.max_body_bytes == 64 * 1024

@@ -32,7 +32,7 @@ def serve(
     ] = None,
     queue: Annotated[
         int | None,
-        typer.Option(help="Requests that may wait before a 503 (RUMMY_QUEUE; default 8 per worker)."),
+        typer.Option(help="Requests that may wait before a 503 (RUMMY_QUEUE; default 4 per worker)."),
     ] = None,
     log_level: Annotated[
         str, typer.Option(metavar=choices(LOG_LEVELS), help="uvicorn's log level.")
