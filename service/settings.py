@@ -166,6 +166,6 @@ class Settings(BaseSettings):
     def queue_size(self) -> int:
         """Requests that may wait beyond the running ones."""
         # Four waiting per worker: a hint takes milliseconds, so a longer queue only makes
-        # the waiting longer (benchmarks.load, 64 clients: p99 177 ms with 8 per worker,
-        # 108 ms with 4, for about the same answers per second).
+        # the waiting longer (benchmarks.load --quick at 64 clients, 2026-11-27: p99 177 ms
+        # with 8 per worker, 130 ms with 4, 108 ms with 2, about the same answers per second).
         return 4 * self.workers if self.queue is None else self.queue
