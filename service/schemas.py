@@ -682,6 +682,8 @@ class VariantInfo(ResponseBody):
     hand_size: int
     opening_points: int
     joker_points: int
+    face_points: int = Field(description="Points of a J, Q or K left in a hand (0: its number).")
+    ace_points: int = Field(description="Points of an ace left in a hand.")
     knock_threshold: int | None
     target_score: int | None
     knock_only_after_meld: bool = Field(description="A hand may knock only in a turn with a meld.")

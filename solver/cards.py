@@ -149,6 +149,10 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
+        """The card of a dense index 0..51 (``Card.index``); anything else is a ValueError
+        (a tuple index would read -1 as the king of clubs)."""
+        if not 0 <= index < CARD_KINDS:
+            raise ValueError(f"a card index is 0-{CARD_KINDS - 1}, not {index}")
         return ALL_CARDS[index]
 
     @classmethod
@@ -235,7 +239,8 @@ class Joker:
         return "*" if self.declared is None else f"*{self.declared}"
 
     def __repr__(self) -> str:
-        return f"parse_piece({str(self)!r})"
+        """``Joker()`` or ``Joker(Card.parse('7h'))``: names ``solver`` exports."""
+        return "Joker()" if self.declared is None else f"Joker({self.declared!r})"
 
     @property
     def pretty(self) -> str:

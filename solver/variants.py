@@ -8,6 +8,8 @@ a ``Variant``; it never tests a variant's name.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -119,14 +121,41 @@ class Variant:
     @classmethod
     def named(cls, name: str, *, players: int | None = None) -> Variant:
         """The preset called ``name``; a ValueError lists the known names."""
-        key = name.strip().lower()
-        if key == "manipulation":
-            return cls.manipulation(players=players)
-        if key == "machiavelli":
-            return cls.machiavelli(players=players)
-        if key == "rummikub":
-            return cls.rummikub(players=players)
-        raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
+        presets: dict[str, Callable[..., Variant]] = {
+            "manipulation": cls.manipulation,
+            "machiavelli": cls.machiavelli,
+            "rummikub": cls.rummikub,
+        }
+        preset = presets.get(name.strip().lower())
+        if preset is None:
+            raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
+        return preset(players=players)
+
+    @classmethod
+    def from_description(cls, described: dict[str, object]) -> Variant:
+        """The variant ``describe()`` wrote (its inverse): every rule field is read back,
+        ``deck_size`` checked against the decks and jokers.  A ValueError names a field that
+        is missing, unknown or of the wrong type."""
+        fields = {field.name: field for field in dataclasses.fields(cls)}
+        given = dict(described)
+        deck_size = given.pop("deck_size", None)
+        unknown = sorted(set(given) - set(fields))
+        if unknown:
+            raise ValueError(f"unknown variant field(s): {', '.join(unknown)}")
+        missing = sorted(name for name, field in fields.items() if name not in given and _required(field))
+        if missing:
+            raise ValueError(f"a variant description needs {', '.join(missing)}")
+        for name, value in given.items():
+            if not _fits(fields[name].type, value):
+                raise ValueError(f"variant field {name}: {value!r} is not {fields[name].type}")
+        if given["name"] not in VARIANT_NAMES:
+            raise ValueError(f"unknown variant {given['name']!r}; choose one of {', '.join(VARIANT_NAMES)}")
+        made = cls(**given)  # type: ignore[arg-type]
+        if deck_size is not None and deck_size != made.deck_size:
+            raise ValueError(
+                f"deck_size {deck_size!r} is not {made.deck_size} ({made.decks} decks, {made.jokers} jokers)"
+            )
+        return made
 
     def with_options(self, **changes: object) -> Variant:
         """A copy with some fields changed, e.g. ``with_options(knock_only_after_meld=True)``."""
@@ -166,7 +195,8 @@ class Variant:
         return int(card.rank)
 
     def describe(self) -> dict[str, object]:
-        """Plain data for JSON output and the variants endpoint."""
+        """Plain data for JSON output and the variants endpoint: every rule field (and the
+        deck's size); ``from_description`` reads it back."""
         return {
             "name": self.name,
             "decks": self.decks,
@@ -176,12 +206,33 @@ class Variant:
             "hand_size": self.hand_size,
             "opening_points": self.opening_points,
             "joker_points": self.joker_points,
+            "face_points": self.face_points,
+            "ace_points": self.ace_points,
             "knock_threshold": self.knock_threshold,
             "target_score": self.target_score,
             "knock_only_after_meld": self.knock_only_after_meld,
             "round_bonus_to_all": self.round_bonus_to_all,
             "players": self.players,
         }
+
+
+def _required(field: dataclasses.Field[object]) -> bool:
+    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+def _fits(annotation: object, value: object) -> bool:
+    """Whether ``value`` is of a field's type as written in this module (``int``, ``bool``,
+    ``str``, ``int | None``): JSON's own types, a bool never taken for an int."""
+    text = str(annotation)
+    if value is None:
+        return "None" in text
+    if isinstance(value, bool):
+        return text.startswith("bool")
+    if isinstance(value, int):
+        return text.startswith("int")
+    if isinstance(value, str):
+        return text.startswith("str") or text.startswith("VariantName") or "Literal" in text
+    return False
 
 
 def as_variant(value: Variant | str | None) -> Variant:

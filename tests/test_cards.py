@@ -92,8 +92,9 @@ def test_repr_pastes_back_as_code() -> None:
     card = Card(Rank.TEN, Suit.HEARTS)
     assert repr(card) == "Card.parse('10h')"
     assert eval(repr(card), {"Card": Card}) == card
-    assert eval(repr(Joker(card)), {"parse_piece": parse_piece}) == Joker(card)
-    assert eval(repr(Joker()), {"parse_piece": parse_piece}) == Joker()
+    # a joker's repr names what solver exports (issue 37: it named parse_piece, which it does not)
+    assert eval(repr(Joker(card)), {"Card": Card, "Joker": Joker}) == Joker(card)
+    assert eval(repr(Joker()), {"Joker": Joker}) == Joker()
 
 
 def test_pretty_uses_suit_symbols_and_parses_back() -> None:
@@ -279,3 +280,19 @@ def test_the_lookup_of_spellings_agrees_with_the_step_by_step_parse(monkeypatch:
                 continue
             accepted.add(text)
     assert accepted == set(table)
+
+
+def test_a_card_index_outside_the_deck_is_refused() -> None:
+    """Issue 37: ``Card.from_index(-1)`` was the king of clubs (a tuple index)."""
+    assert Card.from_index(0) == Card.parse("As") and Card.from_index(51) == Card.parse("Kc")
+    for index in (-1, 52, 100):
+        with pytest.raises(ValueError, match="a card index is 0-51"):
+            Card.from_index(index)
+
+
+@pytest.mark.parametrize("piece", [Joker(), Joker(Card.parse("7h")), Card.parse("10s")])
+def test_a_piece_repr_reads_back_with_what_solver_exports(piece: Card | Joker) -> None:
+    """Issue 37: the joker's repr named ``parse_piece``, which ``solver`` does not export."""
+    import solver
+
+    assert eval(repr(piece), {name: getattr(solver, name) for name in solver.__all__}) == piece

@@ -179,3 +179,41 @@ def test_describe_is_plain_data() -> None:
     assert d["jokers"] == 1
     assert d["ace_high"] is True
     assert Variant.rummikub().describe()["opening_points"] == 30
+
+
+def test_describe_says_every_rule_and_reads_back() -> None:
+    """Issue 37: ``describe()`` left out the face and ace points and had no inverse."""
+    from solver.variants import VARIANT_NAMES
+
+    for name in VARIANT_NAMES:
+        for players in (None, 2, 3, 4, 5):
+            try:
+                variant = Variant.named(name, players=players)
+            except ValueError:
+                continue
+            described = variant.describe()
+            assert described["face_points"] == variant.face_points
+            assert described["ace_points"] == variant.ace_points
+            assert Variant.from_description(described) == variant
+    options = Variant.manipulation().with_options(knock_only_after_meld=True, round_bonus_to_all=True)
+    assert Variant.from_description(options.describe()) == options
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"face_points": "10"}, "face_points"),
+        ({"ace_high": 1}, "ace_high"),
+        ({"decks": True}, "decks"),
+        ({"name": "poker"}, "unknown variant 'poker'"),
+        ({"deck_size": 99}, "deck_size 99"),
+        ({"colour": "red"}, "unknown variant field"),
+    ],
+)
+def test_a_bad_description_is_named(change: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Variant.from_description({**Variant.manipulation().describe(), **change})
+    missing = Variant.manipulation().describe()
+    del missing["hand_size"]
+    with pytest.raises(ValueError, match="needs hand_size"):
+        Variant.from_description(missing)
