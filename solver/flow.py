@@ -23,6 +23,11 @@ rank 0; every independent cycle, as when two melds swap cards or three groups be
 three sequences (rank 4), is one more thing to see at once.  The whole play's tangle is
 the sum over its components, the cycle rank of the flow without the hand.
 
+``rearrangements_of`` finds the rearrangements from the edges alone (a union-find over
+the melds), which is how a plan reads them for every hint the service answers;
+``CardFlow`` holds the networkx graph for whoever wants to look at it, and reads its
+rearrangements the same way.
+
 This module knows nothing of how a plan is found (``solver.plan`` builds the edges), and
 imports neither backend.
 """
@@ -45,6 +50,7 @@ __all__ = [
     "Rearrangement",
     "RearrangementKind",
     "flow_graph",
+    "rearrangements_of",
     "summary_lines",
 ]
 
@@ -215,44 +221,108 @@ class CardFlow:
         tables = self._tables
         return tables.number_of_edges() - tables.number_of_nodes() + nx.number_connected_components(tables)
 
-    def rearrangements(self, steps: Mapping[Node, Sequence[int]] | None = None) -> tuple[Rearrangement, ...]:
-        """The independent rearrangements: real ones (split, join, trade) first, then melds
-        that grow, new melds from the hand, untouched melds; by lowest meld number within.
-        ``steps`` gives the step numbers that touch each meld node (optional)."""
-        found = [self._component(nodes, steps or {}) for nodes in nx.connected_components(self._tables)]
-        return tuple(
-            sorted(found, key=lambda r: (_KIND_ORDER[r.kind], min(r.old_melds or (0,)), min(r.new_melds)))
-        )
+    def edges(self) -> list[FlowEdge]:
+        """The graph's edges as ``FlowEdge``\\ s (edges given twice come merged)."""
+        return [
+            FlowEdge(None if source == HAND else source[1], target[1], data["stays"], data["moves"])
+            for source, target, data in self.graph.edges(data=True)
+        ]
 
-    def _component(self, nodes: set[Node], steps: Mapping[Node, Sequence[int]]) -> Rearrangement:
-        olds = tuple(sorted(number for kind, number in nodes if kind == "old"))
-        news = tuple(sorted(number for kind, number in nodes if kind == "new"))
-        from_hand: list[Piece] = []
-        moved = edges = 0
-        for number in news:  # every edge ends at a new meld: the in-edges cover the part once
-            for source, _, data in self.graph.in_edges(("new", number), data=True):
-                if source == HAND:
-                    from_hand.extend(data["moves"])
-                else:
-                    moved += len(data["moves"])
-                    edges += 1
-        tangle = edges - len(nodes) + 1  # the cycle rank of one connected part
-        kind: RearrangementKind
-        if not olds:
-            kind = "new"
-        elif len(olds) == 1 and len(news) == 1:
-            kind = "grow" if moved or from_hand else "keep"
-        elif len(olds) == 1:
-            kind = "split"
-        elif len(news) == 1:
-            kind = "join"
-        else:
-            kind = "trade"
-        step_numbers = sorted({number for node in nodes for number in steps.get(node, ())})
-        return Rearrangement(kind, olds, news, tuple(from_hand), moved, tangle, tuple(step_numbers))
+    def rearrangements(self, steps: Mapping[Node, Sequence[int]] | None = None) -> tuple[Rearrangement, ...]:
+        """The independent rearrangements (``rearrangements_of`` on this graph's edges and
+        melds); ``steps`` gives the step numbers that touch each meld node (optional)."""
+        old_count = max((number for kind, number in self.graph if kind == "old"), default=0)
+        new_count = max((number for kind, number in self.graph if kind == "new"), default=0)
+        return rearrangements_of(self.edges(), old_count, new_count, steps)
 
     def to_dicts(self, steps: Mapping[Node, Sequence[int]] | None = None) -> list[dict[str, object]]:
         return [group.to_dict() for group in self.rearrangements(steps)]
+
+
+def rearrangements_of(
+    edges: Iterable[FlowEdge],
+    old_count: int,
+    new_count: int,
+    steps: Mapping[Node, Sequence[int]] | None = None,
+) -> tuple[Rearrangement, ...]:
+    """The independent rearrangements of the flow with these edges between old melds
+    1..``old_count`` (or the hand) and new melds 1..``new_count``: real ones (split, join,
+    trade) first, then melds that grow, new melds from the hand, untouched melds; by
+    lowest meld number within.  ``steps`` gives the step numbers that touch each meld node.
+
+    The connected parts are found with a union-find over the melds, without building the
+    networkx graph (``CardFlow`` has it): a plan's rearrangements are part of every hint
+    the service answers, and the graph costs more than the rest of the plan.  What is
+    read per new meld is what the graph's in-edges hold: the hand's pieces (in edge
+    order), the pieces moved from old melds, and how many old melds send it pieces."""
+    parent = list(range(old_count + new_count))
+    """Old meld n is element n - 1, new meld n is element old_count + n - 1."""
+
+    def root(element: int) -> int:
+        while parent[element] != element:
+            parent[element] = parent[parent[element]]
+            element = parent[element]
+        return element
+
+    from_hand: list[list[Piece]] = [[] for _ in range(new_count)]
+    moved = [0] * new_count
+    senders: list[set[int]] = [set() for _ in range(new_count)]
+    for edge in edges:
+        if edge.source is not None and not 1 <= edge.source <= old_count:
+            raise ValueError(f"flow edge names old meld {edge.source}, which does not exist")
+        if not 1 <= edge.target <= new_count:
+            raise ValueError(f"flow edge names new meld {edge.target}, which does not exist")
+        target = edge.target - 1
+        if edge.source is None:
+            from_hand[target].extend(edge.moves)
+            continue
+        moved[target] += len(edge.moves)
+        senders[target].add(edge.source)
+        parent[root(edge.source - 1)] = root(old_count + target)
+    parts: dict[int, list[int]] = {}
+    for element in range(old_count + new_count):
+        parts.setdefault(root(element), []).append(element)
+    found = []
+    for elements in parts.values():
+        olds = tuple(element + 1 for element in elements if element < old_count)
+        news = tuple(element - old_count + 1 for element in elements if element >= old_count)
+        nodes: list[Node] = [("old", n) for n in olds] + [("new", n) for n in news]
+        found.append(
+            _component(
+                olds,
+                news,
+                tuple(piece for n in news for piece in from_hand[n - 1]),
+                sum(moved[n - 1] for n in news),
+                sum(len(senders[n - 1]) for n in news) - len(nodes) + 1,  # the cycle rank of one part
+                sorted({number for node in nodes for number in (steps or {}).get(node, ())}),
+            )
+        )
+    return tuple(
+        sorted(found, key=lambda r: (_KIND_ORDER[r.kind], min(r.old_melds or (0,)), min(r.new_melds)))
+    )
+
+
+def _component(
+    olds: tuple[int, ...],
+    news: tuple[int, ...],
+    from_hand: tuple[Piece, ...],
+    moved: int,
+    tangle: int,
+    steps: list[int],
+) -> Rearrangement:
+    """One connected part, its kind read off what it holds (melds ascending)."""
+    kind: RearrangementKind
+    if not olds:
+        kind = "new"
+    elif len(olds) == 1 and len(news) == 1:
+        kind = "grow" if moved or from_hand else "keep"
+    elif len(olds) == 1:
+        kind = "split"
+    elif len(news) == 1:
+        kind = "join"
+    else:
+        kind = "trade"
+    return Rearrangement(kind, olds, news, from_hand, moved, tangle, tuple(steps))
 
 
 def summary_lines(groups: Sequence[Rearrangement], *, pretty: bool = False) -> list[str]:

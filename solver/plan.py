@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from solver.cards import Card, Joker, Piece
-from solver.flow import CardFlow, FlowEdge, Node, Rearrangement
+from solver.flow import CardFlow, FlowEdge, Node, Rearrangement, rearrangements_of
 from solver.melds import Meld
 from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
@@ -297,8 +297,10 @@ class Plan:
 
     def rearrangements(self) -> tuple[Rearrangement, ...]:
         """The independent rearrangements of the play (connected parts of the flow
-        without the hand), each with its step numbers; see ``solver.flow``."""
-        return self.flow().rearrangements(self.step_numbers())
+        without the hand), each with its step numbers; see ``solver.flow``.  Read off
+        the flow's edges without building its networkx graph (``flow()`` does)."""
+        edges = _flow_edges(self.steps, self.after)
+        return rearrangements_of(edges, len(self.before.table), len(self.after), self.step_numbers())
 
 
 def plan_play(before: Position | str, after: Table | str, *, variant: Variant | str | None = None) -> Plan:
