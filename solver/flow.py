@@ -23,8 +23,9 @@ rank 0; every independent cycle, as when two melds swap cards or three groups be
 three sequences (rank 4), is one more thing to see at once.  The whole play's tangle is
 the sum over its components, the cycle rank of the flow without the hand.
 
-``rearrangements_of`` finds the rearrangements from the edges alone (a union-find over
-the melds), which is how a plan reads them for every hint the service answers;
+``rearrangements_of`` finds the rearrangements from what moves along each edge (a
+union-find over the melds), which is how a plan reads them for every hint the service
+answers;
 ``CardFlow`` holds the networkx graph for whoever wants to look at it, and reads its
 rearrangements the same way.
 
@@ -46,6 +47,7 @@ __all__ = [
     "HAND",
     "CardFlow",
     "FlowEdge",
+    "Link",
     "Node",
     "Rearrangement",
     "RearrangementKind",
@@ -221,34 +223,38 @@ class CardFlow:
         tables = self._tables
         return tables.number_of_edges() - tables.number_of_nodes() + nx.number_connected_components(tables)
 
-    def edges(self) -> list[FlowEdge]:
-        """The graph's edges as ``FlowEdge``\\ s (edges given twice come merged)."""
-        return [
-            FlowEdge(None if source == HAND else source[1], target[1], data["stays"], data["moves"])
-            for source, target, data in self.graph.edges(data=True)
-        ]
-
     def rearrangements(self, steps: Mapping[Node, Sequence[int]] | None = None) -> tuple[Rearrangement, ...]:
         """The independent rearrangements (``rearrangements_of`` on this graph's edges and
         melds); ``steps`` gives the step numbers that touch each meld node (optional)."""
         old_count = max((number for kind, number in self.graph if kind == "old"), default=0)
         new_count = max((number for kind, number in self.graph if kind == "new"), default=0)
-        return rearrangements_of(self.edges(), old_count, new_count, steps)
+        links = [
+            (None if source == HAND else source[1], target[1], data["moves"])
+            for source, target, data in self.graph.edges(data=True)
+        ]
+        return rearrangements_of(links, old_count, new_count, steps)
 
     def to_dicts(self, steps: Mapping[Node, Sequence[int]] | None = None) -> list[dict[str, object]]:
         return [group.to_dict() for group in self.rearrangements(steps)]
 
 
+Link = tuple[int | None, int, Sequence[Piece]]
+"""An edge of the flow as the rearrangements read it: (source, new meld, pieces moved);
+the source is an old meld's number or None for the hand, and an edge whose pieces all
+stay where they lie has no pieces moved."""
+
+
 def rearrangements_of(
-    edges: Iterable[FlowEdge],
+    links: Iterable[Link],
     old_count: int,
     new_count: int,
     steps: Mapping[Node, Sequence[int]] | None = None,
 ) -> tuple[Rearrangement, ...]:
-    """The independent rearrangements of the flow with these edges between old melds
-    1..``old_count`` (or the hand) and new melds 1..``new_count``: real ones (split, join,
-    trade) first, then melds that grow, new melds from the hand, untouched melds; by
-    lowest meld number within.  ``steps`` gives the step numbers that touch each meld node.
+    """The independent rearrangements of the flow whose edges are ``links``, between old
+    melds 1..``old_count`` (or the hand) and new melds 1..``new_count``: real ones (split,
+    join, trade) first, then melds that grow, new melds from the hand, untouched melds;
+    by lowest meld number within.  An edge given twice counts once (as the graph merges
+    it); ``steps`` gives the step numbers that touch each meld node.
 
     The connected parts are found with a union-find over the melds, without building the
     networkx graph (``CardFlow`` has it): a plan's rearrangements are part of every hint
@@ -257,44 +263,47 @@ def rearrangements_of(
     order), the pieces moved from old melds, and how many old melds send it pieces."""
     parent = list(range(old_count + new_count))
     """Old meld n is element n - 1, new meld n is element old_count + n - 1."""
-
-    def root(element: int) -> int:
-        while parent[element] != element:
-            parent[element] = parent[parent[element]]
-            element = parent[element]
-        return element
-
     from_hand: list[list[Piece]] = [[] for _ in range(new_count)]
     moved = [0] * new_count
     senders: list[set[int]] = [set() for _ in range(new_count)]
-    for edge in edges:
-        if edge.source is not None and not 1 <= edge.source <= old_count:
-            raise ValueError(f"flow edge names old meld {edge.source}, which does not exist")
-        if not 1 <= edge.target <= new_count:
-            raise ValueError(f"flow edge names new meld {edge.target}, which does not exist")
-        target = edge.target - 1
-        if edge.source is None:
-            from_hand[target].extend(edge.moves)
+    for source, target, moves in links:
+        if not 1 <= target <= new_count:
+            raise ValueError(f"flow edge names new meld {target}, which does not exist")
+        if source is None:
+            from_hand[target - 1].extend(moves)
             continue
-        moved[target] += len(edge.moves)
-        senders[target].add(edge.source)
-        parent[root(edge.source - 1)] = root(old_count + target)
+        if not 1 <= source <= old_count:
+            raise ValueError(f"flow edge names old meld {source}, which does not exist")
+        moved[target - 1] += len(moves)
+        senders[target - 1].add(source)
+        low, high = source - 1, old_count + target - 1
+        while parent[low] != low:
+            low = parent[low]
+        while parent[high] != high:
+            high = parent[high]
+        parent[low] = high
     parts: dict[int, list[int]] = {}
     for element in range(old_count + new_count):
-        parts.setdefault(root(element), []).append(element)
+        top = element
+        while parent[top] != top:
+            top = parent[top]
+        parts.setdefault(top, []).append(element)
+    touched = steps or {}
     found = []
     for elements in parts.values():
         olds = tuple(element + 1 for element in elements if element < old_count)
         news = tuple(element - old_count + 1 for element in elements if element >= old_count)
-        nodes: list[Node] = [("old", n) for n in olds] + [("new", n) for n in news]
+        numbers = {number for n in olds for number in touched.get(("old", n), ())}
+        numbers.update(number for n in news for number in touched.get(("new", n), ()))
         found.append(
             _component(
                 olds,
                 news,
                 tuple(piece for n in news for piece in from_hand[n - 1]),
                 sum(moved[n - 1] for n in news),
-                sum(len(senders[n - 1]) for n in news) - len(nodes) + 1,  # the cycle rank of one part
-                sorted({number for node in nodes for number in (steps or {}).get(node, ())}),
+                # the cycle rank of one connected part: edges - nodes + 1
+                sum(len(senders[n - 1]) for n in news) - len(olds) - len(news) + 1,
+                sorted(numbers),
             )
         )
     return tuple(

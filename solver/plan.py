@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
-from solver.flow import CardFlow, FlowEdge, Node, Rearrangement, rearrangements_of
+from solver.flow import CardFlow, FlowEdge, Link, Node, Rearrangement, rearrangements_of
 from solver.melds import Meld
 from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
@@ -299,8 +299,8 @@ class Plan:
         """The independent rearrangements of the play (connected parts of the flow
         without the hand), each with its step numbers; see ``solver.flow``.  Read off
         the flow's edges without building its networkx graph (``flow()`` does)."""
-        edges = _flow_edges(self.steps, self.after)
-        return rearrangements_of(edges, len(self.before.table), len(self.after), self.step_numbers())
+        links = _flow_links(self.steps)
+        return rearrangements_of(links, len(self.before.table), len(self.after), self.step_numbers())
 
 
 def plan_play(before: Position | str, after: Table | str, *, variant: Variant | str | None = None) -> Plan:
@@ -659,6 +659,23 @@ def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
                         stays.append(piece)
                 edges.append(FlowEdge(step.on_meld, step.new_meld, stays=tuple(stays)))
     return edges
+
+
+def _flow_links(steps: Sequence[Step]) -> list[Link]:
+    """The flow's edges as the rearrangements read them (``solver.flow.Link``): the walk of
+    ``_flow_edges`` without working out what stays, since only what moves is counted; an
+    untouched meld, and a built meld's host, link with nothing moved."""
+    links: list[Link] = []
+    for step in steps:
+        if isinstance(step, KeepStep):
+            links.extend((old, new, ()) for old, new in step.pairs)
+        elif isinstance(step, JokerStep):
+            links.append((step.old_meld, step.new_meld, (step.joker,)))
+        else:
+            links.extend((transfer.source, step.new_meld, transfer.pieces) for transfer in step.transfers)
+            if step.on_meld is not None:
+                links.append((step.on_meld, step.new_meld, ()))
+    return links
 
 
 def _transfers(arrivals: Iterable[tuple[Source, int]]) -> tuple[Transfer, ...]:
