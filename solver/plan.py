@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
@@ -404,31 +405,30 @@ def _match_hosts(
     for j, counts in enumerate(new):
         for key, count in counts.items():
             holders.setdefault(key, []).append((j, count))
-    rows = []
-    for counts in old:
-        row = [0] * len(new)
+    # The weight of each pair that shares pieces, by its cell in the flattened matrix (the
+    # others weigh 0: no edge is never worth more than leaving both unmatched).
+    width = len(new)
+    weights: dict[int, int] = {}
+    for i, counts in enumerate(old):
+        shared = [0] * width
         for key, count in counts.items():
             for j, held in holders.get(key, ()):
-                row[j] += count if count < held else held
-        rows.append(row)
+                shared[j] += count if count < held else held
+        for j, pieces in enumerate(shared):
+            if pieces:
+                untouched = old_lengths[i] == new_lengths[j] == pieces
+                weights[i * width + j] = (
+                    pieces * shared_scale + untouched * untouched_scale + spread - abs(i - j)
+                )
     # NumPy and SciPy load here, on the first plan, not with the module: every CLI command
     # imports the plan layer, and SciPy's optimizer costs a third of a second to import.
     import numpy as np
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
-    shared = np.array(rows, dtype=np.int64)
-    old_sizes = np.array(old_lengths)[:, None]
-    new_sizes = np.array(new_lengths)[None, :]
-    untouched = (old_sizes == new_sizes) & (new_sizes == shared)
-    distance = np.abs(np.arange(len(old))[:, None] - np.arange(len(new))[None, :])
-    weight = shared * shared_scale + untouched * untouched_scale + (spread - distance)
-    weight[shared == 0] = 0  # no edge: never worth more than leaving both unmatched
-    chosen_rows, chosen_columns = linear_sum_assignment(weight, maximize=True)
-    return {
-        int(i): int(j)
-        for i, j in zip(chosen_rows.tolist(), chosen_columns.tolist(), strict=True)
-        if rows[i][j]
-    }
+    matrix = np.zeros(len(old) * width, dtype=np.int64)
+    matrix[list(weights)] = list(weights.values())  # a nested list would cost more to convert
+    rows, columns = linear_sum_assignment(matrix.reshape(len(old), width), maximize=True)
+    return {i: j for i, j in zip(rows.tolist(), columns.tolist(), strict=True) if i * width + j in weights}
 
 
 _Arrival = tuple[int, int, Source]
@@ -512,6 +512,10 @@ class _Builder:
             incoming[target].append((source, key))
             if source is not None:
                 outgoing.setdefault(source, []).append((target, key))
+        for step in joker_steps:  # a freed joker leaves its old meld too
+            outgoing.setdefault(step.old_meld, []).append(
+                (step.new_meld - 1, _JOKER_KEYS + step.freed_by.index)
+            )
         for j, meld in enumerate(self.after):
             if j in untouched_new:
                 continue
@@ -523,9 +527,7 @@ class _Builder:
                     meld=meld,
                     transfers=_transfers(incoming[j]),
                     gets_freed_joker=j in freed_targets,
-                    removes=()
-                    if host is None
-                    else _departures(host, j, outgoing.get(host + 1, ()), joker_steps),
+                    removes=() if host is None else _departures(j, outgoing.get(host + 1, ())),
                 )
             )
         kept_count = sum(sum(kept.values()) for kept in self.kept)
@@ -613,20 +615,23 @@ class _Builder:
         return best[0], best[2]
 
 
-def _departures(
-    host: int, new_index: int, sent: Iterable[tuple[int, int]], joker_steps: Sequence[JokerStep]
-) -> tuple[Departure, ...]:
-    """What leaves old meld ``host`` (0-based), which new meld ``new_index`` is built on:
-    its pieces that arrive elsewhere (``sent``: (new meld, key) in arrival order), and its
-    freed jokers that go to another new meld; grouped by new meld, in new-table order."""
-    going: dict[int, list[Piece]] = {}
+def _departures(new_index: int, sent: Iterable[tuple[int, int]]) -> tuple[Departure, ...]:
+    """What leaves the old meld that new meld ``new_index`` (0-based) is built on: of what
+    it sends (``sent``: (new meld, key), freed jokers included), the pieces that go to
+    another new meld; grouped by new meld, in new-table order."""
+    going: dict[int, list[int]] = {}
     for target, key in sent:
         if target != new_index:
-            going.setdefault(target, []).append(_PIECE_OF[key])
-    for step in joker_steps:
-        if step.old_meld == host + 1 and step.new_meld != new_index + 1:
-            going.setdefault(step.new_meld - 1, []).append(step.joker)
-    return tuple(Departure(j + 1, Meld.of(going[j]).pieces) for j in sorted(going))
+            going.setdefault(target, []).append(key)
+    return tuple(Departure(j + 1, _arranged(tuple(sorted(going[j])))) for j in sorted(going))
+
+
+@lru_cache(maxsize=16384)
+def _arranged(keys: tuple[int, ...]) -> tuple[Piece, ...]:
+    """The pieces of these keys (sorted, so that equal multisets share an entry) in
+    ``Meld.of``'s canonical order, which depends on the multiset alone.  Cached: the
+    same few cards travel in plan after plan."""
+    return Meld.of(_PIECE_OF[key] for key in keys).pieces
 
 
 def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
@@ -681,11 +686,11 @@ def _flow_links(steps: Sequence[Step]) -> list[Link]:
 def _transfers(arrivals: Iterable[tuple[Source, int]]) -> tuple[Transfer, ...]:
     """Group a meld's arrivals ((source, key) in arrival order) by source: old melds in
     order, then the hand."""
-    grouped: dict[Source, list[Piece]] = {}
+    grouped: dict[Source, list[int]] = {}
     for source, key in arrivals:
-        grouped.setdefault(source, []).append(_PIECE_OF[key])
+        grouped.setdefault(source, []).append(key)
     order = sorted(grouped, key=lambda s: (s is None, s or 0))
-    return tuple(Transfer(source, Meld.of(grouped[source]).pieces) for source in order)
+    return tuple(Transfer(source, _arranged(tuple(sorted(grouped[source])))) for source in order)
 
 
 def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position:
