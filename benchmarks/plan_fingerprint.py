@@ -111,6 +111,20 @@ def coverage(saved: list[tuple[Case, str]]) -> dict[str, int]:
     return counts
 
 
+def save(path: Path, saved: list[tuple[Case, str]]) -> None:
+    """Write the cases and their payloads; a case as a plain tuple, so that the file loads
+    whichever module runs (``python -m`` makes this one ``__main__``)."""
+    with gzip.open(path, "wb") as stream:
+        pickle.dump([((case.name, case.found, case.entered), text) for case, text in saved], stream)
+
+
+def load(path: Path) -> list[tuple[Case, str]]:
+    """The cases and payloads ``save`` wrote (the user's own file: see the docstring)."""
+    with gzip.open(path, "rb") as stream:
+        rows: list[tuple[tuple[str, Hint, Position], str]] = pickle.load(stream)
+    return [(Case(*fields), text) for fields, text in rows]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -119,12 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.save is not None:
         saved = [(case, payloads(case)) for case in cases()]
-        with gzip.open(args.save, "wb") as stream:
-            pickle.dump(saved, stream)
+        save(args.save, saved)
         print(json.dumps(coverage(saved)))
         return 0
-    with gzip.open(args.compare, "rb") as stream:
-        recorded: list[tuple[Case, str]] = pickle.load(stream)  # the user's own file (see the docstring)
+    recorded = load(args.compare)
     started = time.perf_counter()
     differ = [case.name for case, text in recorded if payloads(case) != text]
     spent = time.perf_counter() - started
