@@ -15,8 +15,9 @@ meld of the new table, its table jokers included, whatever they are declared as 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 
 from solver.cards import Card, Joker
 from solver.melds import Meld
@@ -80,14 +81,17 @@ def check_play(
         if problem is not None:
             reasons.append(f"meld {meld} is illegal: {problem}")
 
-    before_real = count_real(before.table.pieces)
-    after_real = count_real(after.pieces)
+    before_real, declared_before, jokers_before = _tally(before.table)
+    after_real, declared_after, jokers_after = _tally(after)
     hand_real = count_real(before.hand.pieces)
-    for card in sorted(set(before_real) | set(after_real)):
-        change = after_real[card] - before_real[card]
+    played_real = 0
+    for card in sorted(before_real.keys() | after_real.keys()):
+        change = after_real.get(card, 0) - before_real.get(card, 0)
         if change < 0:
             reasons.append(f"table card {card} was removed: table cards never go back to a hand")
-        elif change > hand_real[card]:
+            continue
+        played_real += change
+        if change > hand_real[card]:
             have = hand_real[card]
             reasons.append(
                 f"{card} added {change} time(s) but the hand holds {have}"
@@ -95,7 +99,6 @@ def check_play(
                 else f"{card} is neither on the table nor in the hand"
             )
 
-    jokers_before, jokers_after = _joker_count(before.table), _joker_count(after)
     if jokers_after < jokers_before:
         reasons.append("a joker left the table: table jokers stay on the table")
     elif jokers_after - jokers_before > before.hand.joker_count:
@@ -103,26 +106,44 @@ def check_play(
             f"{jokers_after - jokers_before} joker(s) added but the hand holds {before.hand.joker_count}"
         )
 
-    played_real, played_jokers = played_pieces(before, after)
-    if sum(played_real.values()) + max(played_jokers, 0) == 0:
+    # What ``played_pieces`` counts, from the tallies above.
+    if played_real + max(jokers_after - jokers_before, 0) == 0:
         reasons.append("no card from the hand was played: a meld adds at least one hand card")
 
-    reasons.extend(_locked_joker_problems(before.table, after, after_real))
+    reasons.extend(_locked_joker_problems(declared_before, declared_after, after_real))
     if not opened and rules.opening_points:
         reasons.extend(_opening_problems(before.table, after, rules))
     return Verdict(ok=not reasons, reasons=reasons)
 
 
-def _locked_joker_problems(before: Table, after: Table, after_real: Counter[Card]) -> list[str]:
-    declared_before = declared_jokers(before.pieces)
-    declared_after = declared_jokers(after.pieces)
+def _tally(table: Table) -> tuple[dict[Card, int], dict[Card, int], int]:
+    """A table's real cards (copies of each), its jokers by declared card, and how many
+    jokers it holds, in one pass (``count_real``, ``declared_jokers`` and ``_joker_count``
+    at once: the referee judges every plan the service answers)."""
+    real: dict[Card, int] = {}
+    declared: dict[Card, int] = {}
+    jokers = 0
+    for piece, count in Counter(chain.from_iterable(meld.pieces for meld in table.melds)).items():
+        if isinstance(piece, Joker):
+            jokers += count
+            if piece.declared is not None:
+                declared[piece.declared] = declared.get(piece.declared, 0) + count
+        else:
+            real[piece] = count
+    return real, declared, jokers
+
+
+def _locked_joker_problems(
+    declared_before: Mapping[Card, int], declared_after: Mapping[Card, int], after_real: Mapping[Card, int]
+) -> list[str]:
     found = []
     for card in sorted(declared_before):
-        changed = declared_before[card] - declared_after[card]
-        if changed > after_real[card]:
+        changed = declared_before[card] - declared_after.get(card, 0)
+        have = after_real.get(card, 0)
+        if changed > have:
             found.append(
                 f"the joker declared {card} changed its declaration, but only "
-                f"{after_real[card]} real {card} is on the table to free it "
+                f"{have} real {card} is on the table to free it "
                 "(a table joker keeps its card until the real card takes its place)"
             )
     return found
