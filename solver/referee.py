@@ -74,11 +74,12 @@ def check_play(
     after = as_table(after)
     reasons: list[str] = []
     for meld in after:
+        problem = meld.problem(rules)  # a meld with an undeclared joker is never legal
+        if problem is None:
+            continue
         if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
             reasons.append(f"meld {meld}: every joker on the table must be declared, e.g. *7h")
-            continue
-        problem = meld.problem(rules)
-        if problem is not None:
+        else:
             reasons.append(f"meld {meld} is illegal: {problem}")
 
     before_real, declared_before, jokers_before = _tally(before.table)
