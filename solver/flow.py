@@ -88,7 +88,7 @@ class FlowEdge:
 
 
 def _cards_text(pieces: Iterable[Piece], pretty: bool) -> str:
-    return " ".join(piece.pretty if pretty else str(piece) for piece in pieces)
+    return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
 
 
 def _numbers(label: str, numbers: Sequence[int]) -> str:
@@ -290,22 +290,26 @@ def rearrangements_of(
         parts.setdefault(top, []).append(element)
     touched = steps or {}
     found = []
-    for elements in parts.values():
-        olds = tuple(element + 1 for element in elements if element < old_count)
-        news = tuple(element - old_count + 1 for element in elements if element >= old_count)
-        numbers = {number for n in olds for number in touched.get(("old", n), ())}
-        numbers.update(number for n in news for number in touched.get(("new", n), ()))
-        found.append(
-            _component(
-                olds,
-                news,
-                tuple(piece for n in news for piece in from_hand[n - 1]),
-                sum(moved[n - 1] for n in news),
-                # the cycle rank of one connected part: edges - nodes + 1
-                sum(len(senders[n - 1]) for n in news) - len(olds) - len(news) + 1,
-                sorted(numbers),
-            )
-        )
+    for elements in parts.values():  # each part's elements ascend: old melds, then new ones
+        olds: list[int] = []
+        news: list[int] = []
+        hand: list[Piece] = []
+        moved_here = links_in = 0
+        numbers: set[int] = set()
+        for element in elements:
+            if element < old_count:
+                olds.append(element + 1)
+                numbers.update(touched.get(("old", element + 1), ()))
+                continue
+            new = element - old_count
+            news.append(new + 1)
+            hand.extend(from_hand[new])
+            moved_here += moved[new]
+            links_in += len(senders[new])
+            numbers.update(touched.get(("new", new + 1), ()))
+        # The cycle rank of one connected part: edges - nodes + 1.
+        tangle = links_in - len(olds) - len(news) + 1
+        found.append(_component(tuple(olds), tuple(news), tuple(hand), moved_here, tangle, sorted(numbers)))
     return tuple(
         sorted(found, key=lambda r: (_KIND_ORDER[r.kind], min(r.old_melds or (0,)), min(r.new_melds)))
     )

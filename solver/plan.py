@@ -83,7 +83,7 @@ def _source_json(source: Source) -> int | str:
 
 
 def _cards_text(pieces: Iterable[Piece], pretty: bool = False) -> str:
-    return " ".join(piece.pretty if pretty else str(piece) for piece in pieces)
+    return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
 
 
 def _numbers(label: str, numbers: Sequence[int]) -> str:
