@@ -15,13 +15,12 @@ meld of the new table, its table jokers included, whatever they are declared as 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
 
-from solver.cards import Card, Joker
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker
 from solver.melds import Meld
-from solver.position import Position, Table, as_position, as_table, count_real, declared_jokers
+from solver.position import Hand, Position, Table, as_position, as_table, count_real, declared_jokers
 from solver.variants import Variant, as_variant
 
 __all__ = ["Verdict", "check_play", "melds_broken", "played_pieces"]
@@ -82,18 +81,18 @@ def check_play(
         else:
             reasons.append(f"meld {meld} is illegal: {problem}")
 
-    before_real, declared_before, jokers_before = _tally(before.table)
-    after_real, declared_after, jokers_after = _tally(after)
-    hand_real = count_real(before.hand.pieces)
+    before_real, declared_before, jokers_before = _tally(before.table.melds)
+    after_real, declared_after, jokers_after = _tally(after.melds)
+    hand_real, _, _ = _tally((before.hand,))
     played_real = 0
-    for card in sorted(before_real.keys() | after_real.keys()):
-        change = after_real.get(card, 0) - before_real.get(card, 0)
+    for index, card in enumerate(ALL_CARDS):  # in card order, as the reasons are listed
+        change = after_real[index] - before_real[index]
         if change < 0:
             reasons.append(f"table card {card} was removed: table cards never go back to a hand")
             continue
         played_real += change
-        if change > hand_real[card]:
-            have = hand_real[card]
+        if change > hand_real[index]:
+            have = hand_real[index]
             reasons.append(
                 f"{card} added {change} time(s) but the hand holds {have}"
                 if have
@@ -117,31 +116,34 @@ def check_play(
     return Verdict(ok=not reasons, reasons=reasons)
 
 
-def _tally(table: Table) -> tuple[dict[Card, int], dict[Card, int], int]:
-    """A table's real cards (copies of each), its jokers by declared card, and how many
-    jokers it holds, in one pass (``count_real``, ``declared_jokers`` and ``_joker_count``
-    at once: the referee judges every plan the service answers)."""
-    real: dict[Card, int] = {}
-    declared: dict[Card, int] = {}
+def _tally(holders: Iterable[Meld | Hand]) -> tuple[list[int], list[int], int]:
+    """The real cards the melds (or hands) hold, by card index (copies of each), their
+    jokers by the index of the declared card, and how many jokers they hold, in one pass
+    (``count_real``, ``declared_jokers`` and ``_joker_count`` at once, without hashing a
+    card: the referee judges every plan the service answers)."""
+    real = [0] * CARD_KINDS
+    declared = [0] * CARD_KINDS
     jokers = 0
-    for piece, count in Counter(chain.from_iterable(meld.pieces for meld in table.melds)).items():
-        if isinstance(piece, Joker):
-            jokers += count
-            if piece.declared is not None:
-                declared[piece.declared] = declared.get(piece.declared, 0) + count
-        else:
-            real[piece] = count
+    for holder in holders:
+        for piece in holder.pieces:
+            if isinstance(piece, Card):
+                real[piece.index] += 1
+            else:
+                jokers += 1
+                if piece.declared is not None:
+                    declared[piece.declared.index] += 1
     return real, declared, jokers
 
 
 def _locked_joker_problems(
-    declared_before: Mapping[Card, int], declared_after: Mapping[Card, int], after_real: Mapping[Card, int]
+    declared_before: list[int], declared_after: list[int], after_real: list[int]
 ) -> list[str]:
+    """By card index, as ``_tally`` counts."""
     found = []
-    for card in sorted(declared_before):
-        changed = declared_before[card] - declared_after.get(card, 0)
-        have = after_real.get(card, 0)
-        if changed > have:
+    for index, card in enumerate(ALL_CARDS):
+        changed = declared_before[index] - declared_after[index]
+        have = after_real[index]
+        if declared_before[index] and changed > have:
             found.append(
                 f"the joker declared {card} changed its declaration, but only "
                 f"{have} real {card} is on the table to free it "
