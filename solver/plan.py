@@ -381,13 +381,6 @@ def _counts(keys: list[int]) -> dict[int, int]:
     return counts
 
 
-def _minus(counts: dict[int, int], taken: dict[int, int]) -> dict[int, int]:
-    """``counts`` less ``taken``, positive counts only, in ``counts``' order (Counter's ``-``)."""
-    if not taken:
-        return dict(counts)
-    return {key: count - taken.get(key, 0) for key, count in counts.items() if count > taken.get(key, 0)}
-
-
 def _match_hosts(
     old: list[dict[int, int]], new: list[dict[int, int]], old_lengths: list[int], new_lengths: list[int]
 ) -> dict[int, int]:
@@ -449,6 +442,7 @@ class _Builder:
         "hosts",
         "kept",
         "leftover",
+        "needed",
         "new",
         "old",
         "real_places",
@@ -465,19 +459,23 @@ class _Builder:
         self.new = [_counts(keys) for keys in new_keys]
         self.hosts = _match_hosts(self.old, self.new, [len(k) for k in old_keys], [len(k) for k in new_keys])
         self.host_of = {j: i for i, j in self.hosts.items()}
-        self.kept: list[dict[int, int]] = []
+        self.kept: list[dict[int, int]] = [{} for _ in self.new]
         """Per new meld: pieces that stay on the old meld it is built on."""
-        for j, counts in enumerate(self.new):
-            host = self.host_of.get(j)
-            if host is None:
-                self.kept.append({})
-            else:  # Counter's &: in the old meld's order
-                self.kept.append({k: min(c, counts[k]) for k, c in self.old[host].items() if k in counts})
-        self.leftover = [
-            _minus(counts, self.kept[self.hosts[i]] if i in self.hosts else {})
-            for i, counts in enumerate(self.old)
-        ]
+        self.leftover = [dict(counts) if i not in self.hosts else {} for i, counts in enumerate(self.old)]
         """Per old meld: pieces that must leave it."""
+        self.needed = [dict(counts) if j not in self.host_of else {} for j, counts in enumerate(self.new)]
+        """Per new meld: pieces that must come to it."""
+        for i, j in self.hosts.items():  # Counter's &, and the two -, in one pass
+            kept, left, new = self.kept[j], self.leftover[i], self.new[j]
+            for key, count in self.old[i].items():
+                held = new.get(key, 0)
+                if held:
+                    kept[key] = count if count < held else held
+                if count > held:
+                    left[key] = count - held
+            self.needed[j] = {
+                key: count - kept.get(key, 0) for key, count in new.items() if count > kept.get(key, 0)
+            }
         self.shedding: dict[int, list[int]] = {}
         """Per key: the old melds (0-based, ascending) whose leftover still holds it."""
         for i, left in enumerate(self.leftover):
@@ -490,7 +488,7 @@ class _Builder:
         new table not yet credited with freeing a joker."""
 
     def build(self) -> Plan:
-        needed = [_minus(counts, kept) for counts, kept in zip(self.new, self.kept, strict=True)]
+        needed = self.needed
         hand_left = _counts(_keys(self.before.hand.pieces))
         arrivals: list[_Arrival] = []
         for j, counts in enumerate(needed):
