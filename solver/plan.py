@@ -31,6 +31,13 @@ table, so a plan can be checked without trusting how it was made.
 ``Plan.flow`` is the card flow of the play as a networkx graph (``solver.flow``), read
 off the steps: it groups the steps into independent rearrangements and measures how
 tangled each one is.
+
+Cost.  The service answers every hint with its plan (``hint_payload``), so the plan is
+built for speed without changing a word of it: pieces become integer keys (a Counter of
+cards would call a Python ``__hash__`` on every lookup), the old melds that must shed each
+key are indexed, the assignment matrix is filled only where melds share pieces, and the
+rearrangements are read off the steps without building the networkx graph.  The plan as
+first written is kept in ``tests/plan_reference.py``; the tests hold this one equal to it.
 """
 
 from __future__ import annotations
@@ -398,8 +405,8 @@ def _match_hosts(
     for j, counts in enumerate(new):
         for key, count in counts.items():
             holders.setdefault(key, []).append((j, count))
-    # The weight of each pair that shares pieces, by its cell in the flattened matrix (the
-    # others weigh 0: no edge is never worth more than leaving both unmatched).
+    # The weight of each pair that shares pieces, by its cell in the flattened matrix; the
+    # others weigh 0 (no edge: never worth more than leaving both unmatched).
     width = len(new)
     weights: dict[int, int] = {}
     for i, counts in enumerate(old):
