@@ -142,7 +142,7 @@ class Rearrangement:
             "kind": self.kind,
             "old_melds": list(self.old_melds),
             "new_melds": list(self.new_melds),
-            "hand": [str(piece) for piece in self.from_hand],
+            "hand": list(map(str, self.from_hand)),
             "moved": self.moved,
             "tangle": self.tangle,
             "steps": list(self.steps),
@@ -265,7 +265,9 @@ def rearrangements_of(
     """Old meld n is element n - 1, new meld n is element old_count + n - 1."""
     from_hand: list[list[Piece]] = [[] for _ in range(new_count)]
     moved = [0] * new_count
-    senders: list[set[int]] = [set() for _ in range(new_count)]
+    senders = [0] * new_count
+    """Per new meld: how many old melds send it pieces (each pair once, as the graph has it)."""
+    pairs: set[tuple[int, int]] = set()
     for source, target, moves in links:
         if not 1 <= target <= new_count:
             raise ValueError(f"flow edge names new meld {target}, which does not exist")
@@ -275,7 +277,10 @@ def rearrangements_of(
         if not 1 <= source <= old_count:
             raise ValueError(f"flow edge names old meld {source}, which does not exist")
         moved[target - 1] += len(moves)
-        senders[target - 1].add(source)
+        if (source, target) in pairs:
+            continue
+        pairs.add((source, target))
+        senders[target - 1] += 1
         low, high = source - 1, old_count + target - 1
         while parent[low] != low:
             low = parent[low]
@@ -305,7 +310,7 @@ def rearrangements_of(
             news.append(new + 1)
             hand.extend(from_hand[new])
             moved_here += moved[new]
-            links_in += len(senders[new])
+            links_in += senders[new]
             numbers.update(touched.get(("new", new + 1), ()))
         # The cycle rank of one connected part: edges - nodes + 1.
         tangle = links_in - len(olds) - len(news) + 1

@@ -109,7 +109,7 @@ class Transfer:
     pieces: tuple[Piece, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"from": _source_json(self.source), "cards": [str(p) for p in self.pieces]}
+        return {"from": _source_json(self.source), "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
         return f"{_cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
@@ -123,7 +123,7 @@ class Departure:
     pieces: tuple[Piece, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"to": self.target, "cards": [str(p) for p in self.pieces]}
+        return {"to": self.target, "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
         return f"{_cards_text(self.pieces, pretty)} for new meld {self.target}"
