@@ -499,7 +499,10 @@ class _Builder:
         hand_left = _counts(_keys(self.before.hand.pieces))
         arrivals: list[_Arrival] = []
         for j, counts in enumerate(needed):
-            cards = sorted(key for key, count in counts.items() if key < _JOKER_KEYS for _ in range(count))
+            if not counts:  # an untouched meld, or one that only loses pieces
+                continue
+            cards = [key for key, count in counts.items() if key < _JOKER_KEYS for _ in range(count)]
+            cards.sort()
             arrivals.extend((key, j, self._take(key, j, hand_left)) for key in cards)
         joker_steps = self._jokers(needed, hand_left, arrivals)
         steps: list[Step] = []
@@ -566,6 +569,8 @@ class _Builder:
         their arrivals are added to ``arrivals``."""
         open_slots: list[tuple[int, int]] = []
         for j, counts in enumerate(needed):
+            if not counts or max(counts) < _JOKER_KEYS:  # no joker needed here
+                continue
             slots = [key for key, count in counts.items() if key >= _JOKER_KEYS for _ in range(count)]
             for key in sorted(slots, key=_TEXT_OF.__getitem__):
                 if self.shedding.get(key):
@@ -574,6 +579,8 @@ class _Builder:
                     open_slots.append((j, key))
         steps: list[JokerStep] = []
         for i, left in enumerate(self.leftover):
+            if not left or max(left) < _JOKER_KEYS:  # no joker leaves this meld
+                continue
             freed = [key for key, count in left.items() if key >= _JOKER_KEYS for _ in range(count)]
             for key in sorted(freed, key=_TEXT_OF.__getitem__):
                 # Prefer a slot in the meld built on the joker's own old meld: it stays put.
