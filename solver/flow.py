@@ -23,6 +23,12 @@ rank 0; every independent cycle, as when two melds swap cards or three groups be
 three sequences (rank 4), is one more thing to see at once.  The whole play's tangle is
 the sum over its components, the cycle rank of the flow without the hand.
 
+``rearrangements_of`` finds the rearrangements from what moves along each edge (a
+union-find over the melds), which is how a plan reads them for every hint the service
+answers;
+``CardFlow`` holds the networkx graph for whoever wants to look at it, and reads its
+rearrangements the same way.
+
 This module knows nothing of how a plan is found (``solver.plan`` builds the edges), and
 imports neither backend.
 """
@@ -41,10 +47,12 @@ __all__ = [
     "HAND",
     "CardFlow",
     "FlowEdge",
+    "Link",
     "Node",
     "Rearrangement",
     "RearrangementKind",
     "flow_graph",
+    "rearrangements_of",
     "summary_lines",
 ]
 
@@ -80,7 +88,7 @@ class FlowEdge:
 
 
 def _cards_text(pieces: Iterable[Piece], pretty: bool) -> str:
-    return " ".join(piece.pretty if pretty else str(piece) for piece in pieces)
+    return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
 
 
 def _numbers(label: str, numbers: Sequence[int]) -> str:
@@ -134,7 +142,7 @@ class Rearrangement:
             "kind": self.kind,
             "old_melds": list(self.old_melds),
             "new_melds": list(self.new_melds),
-            "hand": [str(piece) for piece in self.from_hand],
+            "hand": list(map(str, self.from_hand)),
             "moved": self.moved,
             "tangle": self.tangle,
             "steps": list(self.steps),
@@ -216,43 +224,123 @@ class CardFlow:
         return tables.number_of_edges() - tables.number_of_nodes() + nx.number_connected_components(tables)
 
     def rearrangements(self, steps: Mapping[Node, Sequence[int]] | None = None) -> tuple[Rearrangement, ...]:
-        """The independent rearrangements: real ones (split, join, trade) first, then melds
-        that grow, new melds from the hand, untouched melds; by lowest meld number within.
-        ``steps`` gives the step numbers that touch each meld node (optional)."""
-        found = [self._component(nodes, steps or {}) for nodes in nx.connected_components(self._tables)]
-        return tuple(
-            sorted(found, key=lambda r: (_KIND_ORDER[r.kind], min(r.old_melds or (0,)), min(r.new_melds)))
-        )
-
-    def _component(self, nodes: set[Node], steps: Mapping[Node, Sequence[int]]) -> Rearrangement:
-        olds = tuple(sorted(number for kind, number in nodes if kind == "old"))
-        news = tuple(sorted(number for kind, number in nodes if kind == "new"))
-        from_hand: list[Piece] = []
-        moved = edges = 0
-        for number in news:  # every edge ends at a new meld: the in-edges cover the part once
-            for source, _, data in self.graph.in_edges(("new", number), data=True):
-                if source == HAND:
-                    from_hand.extend(data["moves"])
-                else:
-                    moved += len(data["moves"])
-                    edges += 1
-        tangle = edges - len(nodes) + 1  # the cycle rank of one connected part
-        kind: RearrangementKind
-        if not olds:
-            kind = "new"
-        elif len(olds) == 1 and len(news) == 1:
-            kind = "grow" if moved or from_hand else "keep"
-        elif len(olds) == 1:
-            kind = "split"
-        elif len(news) == 1:
-            kind = "join"
-        else:
-            kind = "trade"
-        step_numbers = sorted({number for node in nodes for number in steps.get(node, ())})
-        return Rearrangement(kind, olds, news, tuple(from_hand), moved, tangle, tuple(step_numbers))
+        """The independent rearrangements (``rearrangements_of`` on this graph's edges and
+        melds); ``steps`` gives the step numbers that touch each meld node (optional)."""
+        old_count = max((number for kind, number in self.graph if kind == "old"), default=0)
+        new_count = max((number for kind, number in self.graph if kind == "new"), default=0)
+        links = [
+            (None if source == HAND else source[1], target[1], data["moves"])
+            for source, target, data in self.graph.edges(data=True)
+        ]
+        return rearrangements_of(links, old_count, new_count, steps)
 
     def to_dicts(self, steps: Mapping[Node, Sequence[int]] | None = None) -> list[dict[str, object]]:
         return [group.to_dict() for group in self.rearrangements(steps)]
+
+
+Link = tuple[int | None, int, Sequence[Piece]]
+"""An edge of the flow as the rearrangements read it: (source, new meld, pieces moved);
+the source is an old meld's number or None for the hand, and an edge whose pieces all
+stay where they lie has no pieces moved."""
+
+
+def rearrangements_of(
+    links: Iterable[Link],
+    old_count: int,
+    new_count: int,
+    steps: Mapping[Node, Sequence[int]] | None = None,
+) -> tuple[Rearrangement, ...]:
+    """The independent rearrangements of the flow whose edges are ``links``, between old
+    melds 1..``old_count`` (or the hand) and new melds 1..``new_count``: real ones (split,
+    join, trade) first, then melds that grow, new melds from the hand, untouched melds;
+    by lowest meld number within.  An edge given twice counts once (as the graph merges
+    it); ``steps`` gives the step numbers that touch each meld node.
+
+    The connected parts are found with a union-find over the melds, without building the
+    networkx graph (``CardFlow`` has it): a plan's rearrangements are part of every hint
+    the service answers, and the graph costs more than the rest of the plan.  What is
+    read per new meld is what the graph's in-edges hold: the hand's pieces (in edge
+    order), the pieces moved from old melds, and how many old melds send it pieces."""
+    parent = list(range(old_count + new_count))
+    """Old meld n is element n - 1, new meld n is element old_count + n - 1."""
+    from_hand: list[list[Piece]] = [[] for _ in range(new_count)]
+    moved = [0] * new_count
+    senders = [0] * new_count
+    """Per new meld: how many old melds send it pieces (each pair once, as the graph has it)."""
+    pairs: set[tuple[int, int]] = set()
+    for source, target, moves in links:
+        if not 1 <= target <= new_count:
+            raise ValueError(f"flow edge names new meld {target}, which does not exist")
+        if source is None:
+            from_hand[target - 1].extend(moves)
+            continue
+        if not 1 <= source <= old_count:
+            raise ValueError(f"flow edge names old meld {source}, which does not exist")
+        moved[target - 1] += len(moves)
+        if (source, target) in pairs:
+            continue
+        pairs.add((source, target))
+        senders[target - 1] += 1
+        low, high = source - 1, old_count + target - 1
+        while parent[low] != low:
+            low = parent[low]
+        while parent[high] != high:
+            high = parent[high]
+        parent[low] = high
+    parts: dict[int, list[int]] = {}
+    for element in range(old_count + new_count):
+        top = element
+        while parent[top] != top:
+            top = parent[top]
+        parts.setdefault(top, []).append(element)
+    touched = steps or {}
+    found = []
+    for elements in parts.values():  # each part's elements ascend: old melds, then new ones
+        olds: list[int] = []
+        news: list[int] = []
+        hand: list[Piece] = []
+        moved_here = links_in = 0
+        numbers: set[int] = set()
+        for element in elements:
+            if element < old_count:
+                olds.append(element + 1)
+                numbers.update(touched.get(("old", element + 1), ()))
+                continue
+            new = element - old_count
+            news.append(new + 1)
+            hand.extend(from_hand[new])
+            moved_here += moved[new]
+            links_in += senders[new]
+            numbers.update(touched.get(("new", new + 1), ()))
+        # The cycle rank of one connected part: edges - nodes + 1.
+        tangle = links_in - len(olds) - len(news) + 1
+        found.append(_component(tuple(olds), tuple(news), tuple(hand), moved_here, tangle, sorted(numbers)))
+    return tuple(
+        sorted(found, key=lambda r: (_KIND_ORDER[r.kind], min(r.old_melds or (0,)), min(r.new_melds)))
+    )
+
+
+def _component(
+    olds: tuple[int, ...],
+    news: tuple[int, ...],
+    from_hand: tuple[Piece, ...],
+    moved: int,
+    tangle: int,
+    steps: list[int],
+) -> Rearrangement:
+    """One connected part, its kind read off what it holds (melds ascending)."""
+    kind: RearrangementKind
+    if not olds:
+        kind = "new"
+    elif len(olds) == 1 and len(news) == 1:
+        kind = "grow" if moved or from_hand else "keep"
+    elif len(olds) == 1:
+        kind = "split"
+    elif len(news) == 1:
+        kind = "join"
+    else:
+        kind = "trade"
+    return Rearrangement(kind, olds, news, from_hand, moved, tangle, tuple(steps))
 
 
 def summary_lines(groups: Sequence[Rearrangement], *, pretty: bool = False) -> list[str]:

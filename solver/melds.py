@@ -217,7 +217,7 @@ class Meld:
         return cls.of(pieces)
 
     def __str__(self) -> str:
-        return " ".join(str(piece) for piece in self.pieces)
+        return " ".join(map(str, self.pieces))
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"

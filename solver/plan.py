@@ -31,17 +31,25 @@ table, so a plan can be checked without trusting how it was made.
 ``Plan.flow`` is the card flow of the play as a networkx graph (``solver.flow``), read
 off the steps: it groups the steps into independent rearrangements and measures how
 tangled each one is.
+
+Cost.  The service answers every hint with its plan (``hint_payload``), so the plan is
+built for speed without changing a word of it: pieces become integer keys (a Counter of
+cards would call a Python ``__hash__`` on every lookup), the old melds that must shed each
+key are indexed, the assignment matrix is filled only where melds share pieces, and the
+rearrangements are read off the steps without building the networkx graph.  The plan as
+first written is kept in ``tests/plan_reference.py``; the tests hold this one equal to it.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from solver.cards import Card, Joker, Piece
-from solver.flow import CardFlow, FlowEdge, Node, Rearrangement
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
+from solver.flow import CardFlow, FlowEdge, Link, Node, Rearrangement, rearrangements_of
 from solver.melds import Meld
 from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
@@ -82,7 +90,7 @@ def _source_json(source: Source) -> int | str:
 
 
 def _cards_text(pieces: Iterable[Piece], pretty: bool = False) -> str:
-    return " ".join(piece.pretty if pretty else str(piece) for piece in pieces)
+    return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
 
 
 def _numbers(label: str, numbers: Sequence[int]) -> str:
@@ -101,7 +109,7 @@ class Transfer:
     pieces: tuple[Piece, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"from": _source_json(self.source), "cards": [str(p) for p in self.pieces]}
+        return {"from": _source_json(self.source), "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
         return f"{_cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
@@ -115,7 +123,7 @@ class Departure:
     pieces: tuple[Piece, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"to": self.target, "cards": [str(p) for p in self.pieces]}
+        return {"to": self.target, "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
         return f"{_cards_text(self.pieces, pretty)} for new meld {self.target}"
@@ -297,8 +305,10 @@ class Plan:
 
     def rearrangements(self) -> tuple[Rearrangement, ...]:
         """The independent rearrangements of the play (connected parts of the flow
-        without the hand), each with its step numbers; see ``solver.flow``."""
-        return self.flow().rearrangements(self.step_numbers())
+        without the hand), each with its step numbers; see ``solver.flow``.  Read off
+        the flow's edges without building its networkx graph (``flow()`` does)."""
+        links = _flow_links(self.steps)
+        return rearrangements_of(links, len(self.before.table), len(self.after), self.step_numbers())
 
 
 def plan_play(before: Position | str, after: Table | str, *, variant: Variant | str | None = None) -> Plan:
@@ -315,10 +325,7 @@ def plan_play(before: Position | str, after: Table | str, *, variant: Variant | 
     verdict = check_play(before, after, variant=rules)
     if not verdict.ok:
         raise PlanError("not a legal play: " + "; ".join(verdict.reasons))
-    old = [list(meld.pieces) for meld in before.table]
-    new = [list(meld.pieces) for meld in after]
-    hosts = _match_hosts(old, new)
-    return _Builder(before, after, hosts).build()
+    return _Builder(before, after).build()
 
 
 def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object]:
@@ -329,9 +336,13 @@ def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object
     ``before`` is the hint's position as the user entered it (``Position.parse(text,
     keep_order=True)``): the steps then number old melds in the order they were typed,
     and ``old_table`` gives that table, so "meld 1" is the first meld the user wrote.
-    Without it, old melds are numbered in canonical order."""
+    Without it, old melds are numbered in canonical order.
+
+    The plan is built by ``plan_play``, so the referee judges the hint's play first: the
+    engine does not judge its own answers, and a ``Hint`` is a plain dataclass that may
+    have been built or changed by hand."""
     entered = h.position if before is None else before
-    if entered.canonical() != h.position.canonical():
+    if entered is not h.position and entered.canonical() != h.position.canonical():
         raise ValueError(f"'before' ({entered}) is not the hint's position ({h.position})")
     moves: list[dict[str, object]] = []
     groups: list[dict[str, object]] = []
@@ -342,9 +353,47 @@ def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object
     return {**h.to_dict(), "old_table": str(entered.table), "moves": moves, "rearrangements": groups}
 
 
-def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, int]:
+# The builder works on integer keys, not pieces: a Counter of Card objects hashes each
+# card through a Python-level __hash__ on every lookup, and a plan does thousands.
+_JOKER_KEYS = CARD_KINDS
+"""A joker declared as card c has key ``_JOKER_KEYS + c.index``; a real card, its index."""
+_HAND_JOKER = 2 * CARD_KINDS
+"""The key of an undeclared joker (a hand joker)."""
+_PIECE_OF: tuple[Piece, ...] = (*ALL_CARDS, *(Joker(card) for card in ALL_CARDS), Joker())
+"""The piece of each key."""
+_TEXT_OF: tuple[str, ...] = tuple(str(piece) for piece in _PIECE_OF)
+"""The notation of each key's piece (jokers are ordered by it, as ``sorted(key=str)``)."""
+
+
+def _keys(pieces: Iterable[Piece]) -> list[int]:
+    """The key of each piece, in order."""
+    return [
+        piece.index
+        if isinstance(piece, Card)
+        else _HAND_JOKER
+        if piece.declared is None
+        else _JOKER_KEYS + piece.declared.index
+        for piece in pieces
+    ]
+
+
+def _counts(keys: list[int]) -> dict[int, int]:
+    """Copies of each key, in the order of first appearance (as a Counter holds them).
+    Legal melds rarely hold a piece twice (only a sequence with an ace at each end)."""
+    counts = dict.fromkeys(keys, 1)
+    if len(counts) < len(keys):
+        counts = dict.fromkeys(counts, 0)
+        for key in keys:
+            counts[key] += 1
+    return counts
+
+
+def _match_hosts(
+    old: list[dict[int, int]], new: list[dict[int, int]], old_lengths: list[int], new_lengths: list[int]
+) -> dict[int, int]:
     """Heaviest matching old meld -> new meld (0-based) by shared pieces, ties broken
-    toward untouched melds, then toward equal numbers."""
+    toward untouched melds, then toward equal numbers.  ``old`` and ``new`` hold each
+    meld's copies per key, ``*_lengths`` each meld's size."""
     if not old or not new:
         return {}
     spread = max(len(old), len(new)) + 1
@@ -352,185 +401,224 @@ def _match_hosts(old: list[list[Piece]], new: list[list[Piece]]) -> dict[int, in
     untouched_scale = tie_scale * (len(old) + 1)  # above any tie term
     shared_scale = untouched_scale * (len(old) + 1)  # above any untouched bonus
     # Shared pieces per (old, new) pair, from where each piece lies in the new table.
-    holders: defaultdict[Piece, list[tuple[int, int]]] = defaultdict(list)
-    for j, new_meld in enumerate(new):
-        for piece, count in Counter(new_meld).items():
-            holders[piece].append((j, count))
+    holders: dict[int, list[tuple[int, int]]] = {}
+    for j, counts in enumerate(new):
+        for key, count in counts.items():
+            holders.setdefault(key, []).append((j, count))
+    # The weight of each pair that shares pieces, by its cell in the flattened matrix; the
+    # others weigh 0 (no edge: never worth more than leaving both unmatched).
+    width = len(new)
+    weights: dict[int, int] = {}
+    for i, counts in enumerate(old):
+        shared = [0] * width
+        for key, count in counts.items():
+            for j, held in holders.get(key, ()):
+                shared[j] += count if count < held else held
+        for j, pieces in enumerate(shared):
+            if pieces:
+                untouched = old_lengths[i] == new_lengths[j] == pieces
+                weights[i * width + j] = (
+                    pieces * shared_scale + untouched * untouched_scale + spread - abs(i - j)
+                )
     # NumPy and SciPy load here, on the first plan, not with the module: every CLI command
     # imports the plan layer, and SciPy's optimizer costs a third of a second to import.
     import numpy as np
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
-    shared = np.zeros((len(old), len(new)), dtype=np.int64)
-    for i, old_meld in enumerate(old):
-        for piece, count in Counter(old_meld).items():
-            for j, held in holders.get(piece, ()):
-                shared[i, j] += min(count, held)
-    old_sizes = np.array([len(meld) for meld in old])[:, None]
-    new_sizes = np.array([len(meld) for meld in new])[None, :]
-    untouched = (old_sizes == new_sizes) & (new_sizes == shared)
-    distance = np.abs(np.arange(len(old))[:, None] - np.arange(len(new))[None, :])
-    weight = shared * shared_scale + untouched * untouched_scale + (spread - distance)
-    weight[shared == 0] = 0  # no edge: never worth more than leaving both unmatched
-    rows, columns = linear_sum_assignment(weight, maximize=True)
-    return {int(i): int(j) for i, j in zip(rows, columns, strict=True) if shared[i, j]}
+    matrix = np.zeros(len(old) * width, dtype=np.int64)
+    matrix[list(weights)] = list(weights.values())  # a nested list would cost more to convert
+    rows, columns = linear_sum_assignment(matrix.reshape(len(old), width), maximize=True)
+    return {i: j for i, j in zip(rows.tolist(), columns.tolist(), strict=True) if i * width + j in weights}
 
 
-@dataclass(slots=True)
-class _Arrival:
-    """A piece that must reach a new meld, once its source is chosen."""
-
-    piece: Piece
-    target: int
-    source: Source = None
+_Arrival = tuple[int, int, Source]
+"""A piece that reaches a new meld: (its key, the new meld 0-based, its source)."""
 
 
-@dataclass(slots=True)
 class _Builder:
-    """Works out the sources of every piece that moves, then the steps (0-based inside)."""
+    """Works out the sources of every piece that moves, then the steps (0-based inside).
 
-    before: Position
-    after: Table
-    hosts: dict[int, int]
-    leftover: list[Counter[Piece]] = field(default_factory=list)
-    """Per old meld: pieces that must leave it."""
-    real_places: dict[Card, list[tuple[Source, int, bool]]] = field(default_factory=dict)
-    """Per real card: (source, new meld, moves) of every copy on the new table."""
-    routes: set[tuple[Source, int]] = field(default_factory=set)
-    """(source, new meld) pairs already used."""
+    Pieces are integer keys (``_keys``) throughout; ``shedding`` indexes, per key, the
+    old melds that must still give a copy away, so that finding a source does not scan
+    every old meld."""
+
+    __slots__ = (
+        "after",
+        "before",
+        "host_of",
+        "hosts",
+        "kept",
+        "leftover",
+        "needed",
+        "new",
+        "old",
+        "real_places",
+        "routes",
+        "shedding",
+    )
+
+    def __init__(self, before: Position, after: Table) -> None:
+        self.before = before
+        self.after = after
+        old_keys = [_keys(meld.pieces) for meld in before.table]
+        new_keys = [_keys(meld.pieces) for meld in after]
+        self.old = [_counts(keys) for keys in old_keys]
+        self.new = [_counts(keys) for keys in new_keys]
+        self.hosts = _match_hosts(self.old, self.new, [len(k) for k in old_keys], [len(k) for k in new_keys])
+        self.host_of = {j: i for i, j in self.hosts.items()}
+        self.kept: list[dict[int, int]] = [{} for _ in self.new]
+        """Per new meld: pieces that stay on the old meld it is built on."""
+        self.leftover = [dict(counts) if i not in self.hosts else {} for i, counts in enumerate(self.old)]
+        """Per old meld: pieces that must leave it."""
+        self.needed = [dict(counts) if j not in self.host_of else {} for j, counts in enumerate(self.new)]
+        """Per new meld: pieces that must come to it."""
+        for i, j in self.hosts.items():  # Counter's &, and the two -, in one pass
+            kept, left, new = self.kept[j], self.leftover[i], self.new[j]
+            for key, count in self.old[i].items():
+                held = new.get(key, 0)
+                if held:
+                    kept[key] = count if count < held else held
+                if count > held:
+                    left[key] = count - held
+            self.needed[j] = {
+                key: count - kept.get(key, 0) for key, count in new.items() if count > kept.get(key, 0)
+            }
+        self.shedding: dict[int, list[int]] = {}
+        """Per key: the old melds (0-based, ascending) whose leftover still holds it."""
+        for i, left in enumerate(self.leftover):
+            for key in left:
+                self.shedding.setdefault(key, []).append(i)
+        self.routes: set[tuple[int, int]] = set()
+        """(old meld, new meld) pairs already used, 0-based."""
+        self.real_places: dict[int, list[tuple[Source, int, bool]]] = {}
+        """Per real card (key), once asked: (source, new meld, moves) of every copy on the
+        new table not yet credited with freeing a joker."""
 
     def build(self) -> Plan:
-        old = [Counter(meld.pieces) for meld in self.before.table]
-        new = [Counter(meld.pieces) for meld in self.after]
-        host_of = {j: i for i, j in self.hosts.items()}
-        empty: Counter[Piece] = Counter()
-        kept = [old[host_of[j]] & new[j] if j in host_of else empty for j in range(len(new))]
-        self.leftover = [
-            old[i] - (kept[self.hosts[i]] if i in self.hosts else empty) for i in range(len(old))
-        ]
-        needed = [new[j] - kept[j] for j in range(len(new))]
-        hand_left = Counter(self.before.hand.pieces)
-        arrivals = self._real_arrivals(needed, kept, hand_left, host_of)
-        joker_steps, joker_arrivals = self._jokers(needed, hand_left, host_of)
-        arrivals.extend(joker_arrivals)
+        needed = self.needed
+        hand_left = _counts(_keys(self.before.hand.pieces))
+        arrivals: list[_Arrival] = []
+        for j, counts in enumerate(needed):
+            if not counts:  # an untouched meld, or one that only loses pieces
+                continue
+            cards = [key for key, count in counts.items() if key < _JOKER_KEYS for _ in range(count)]
+            cards.sort()
+            arrivals.extend((key, j, self._take(key, j, hand_left)) for key in cards)
+        joker_steps = self._jokers(needed, hand_left, arrivals)
         steps: list[Step] = []
         # A host equal to its new meld needs nothing, so nothing arrives there.
-        untouched = [(i + 1, j + 1) for i, j in sorted(self.hosts.items()) if old[i] == new[j]]
+        untouched = [(i + 1, j + 1) for i, j in sorted(self.hosts.items()) if self.old[i] == self.new[j]]
         if untouched:
             steps.append(KeepStep(tuple(untouched)))
         steps.extend(joker_steps)
         freed_targets = {step.new_meld - 1 for step in joker_steps}
         untouched_new = {new_number - 1 for _, new_number in untouched}
+        incoming: list[list[tuple[Source, int]]] = [[] for _ in self.new]
+        outgoing: dict[int, list[tuple[int, int]]] = {}
+        """Per old meld number: (new meld, key) of what it sends, in arrival order."""
+        for key, target, source in arrivals:
+            incoming[target].append((source, key))
+            if source is not None:
+                outgoing.setdefault(source, []).append((target, key))
+        for step in joker_steps:  # a freed joker leaves its old meld too
+            outgoing.setdefault(step.old_meld, []).append(
+                (step.new_meld - 1, _JOKER_KEYS + step.freed_by.index)
+            )
         for j, meld in enumerate(self.after):
             if j in untouched_new:
                 continue
-            host = host_of.get(j)
+            host = self.host_of.get(j)
             steps.append(
                 MeldStep(
                     new_meld=j + 1,
                     on_meld=None if host is None else host + 1,
                     meld=meld,
-                    transfers=_transfers(a for a in arrivals if a.target == j),
+                    transfers=_transfers(incoming[j]),
                     gets_freed_joker=j in freed_targets,
-                    removes=() if host is None else _departures(host, j, arrivals, joker_steps),
+                    removes=() if host is None else _departures(j, outgoing.get(host + 1, ())),
                 )
             )
-        kept_count = sum(sum(k.values()) for k in kept)
+        kept_count = sum(sum(kept.values()) for kept in self.kept)
         moved = self.after.card_count() - kept_count
         return Plan(self.before, self.after, tuple(steps), moved, kept_count)
 
-    def _take(self, piece: Piece, target: int, hand: Counter[Piece]) -> Source:
-        """A source for one copy of ``piece``: an old meld that must shed it (one already
+    def _take(self, key: int, target: int, hand: dict[int, int]) -> Source:
+        """A source for one copy of ``key``: an old meld that must shed it (one already
         sending cards to ``target`` first, so that steps stay few, then the lowest
         number), else the hand.  Old melds go first: every piece they shed must land
         somewhere, and what is left to find then is exactly the played cards."""
-        candidates = [i for i, left in enumerate(self.leftover) if left[piece] > 0]
-        if candidates:
-            chosen = min(candidates, key=lambda i: ((i + 1, target) not in self.routes, i))
-            self.leftover[chosen][piece] -= 1
-            self.routes.add((chosen + 1, target))
+        holders = self.shedding.get(key)
+        if holders:
+            chosen = next((i for i in holders if (i, target) in self.routes), holders[0])
+            left = self.leftover[chosen]
+            left[key] -= 1
+            if not left[key]:
+                holders.remove(chosen)
+            self.routes.add((chosen, target))
             return chosen + 1
-        if hand[piece] <= 0:  # pragma: no cover - check_play guarantees the pieces exist
-            raise PlanError(f"no source for {piece}")
-        hand[piece] -= 1
+        if hand.get(key, 0) <= 0:  # pragma: no cover - check_play guarantees the pieces exist
+            raise PlanError(f"no source for {_TEXT_OF[key]}")
+        hand[key] -= 1
         return None
 
-    def _real_arrivals(
-        self,
-        needed: list[Counter[Piece]],
-        kept: list[Counter[Piece]],
-        hand: Counter[Piece],
-        host_of: dict[int, int],
-    ) -> list[_Arrival]:
-        """Sources of the real cards that move, and where every real card of the new
-        table comes from (for crediting freed jokers)."""
-        arrivals: list[_Arrival] = []
-        places: dict[Card, list[tuple[Source, int, bool]]] = defaultdict(list)
-        for j, counts in enumerate(needed):
-            for card in sorted(p for p in counts.elements() if isinstance(p, Card)):
-                source = self._take(card, j, hand)
-                arrivals.append(_Arrival(card, j, source))
-                places[card].append((source, j, True))
-        for j, counts in enumerate(kept):
-            for piece in counts.elements():
-                if isinstance(piece, Card):
-                    places[piece].append((host_of[j] + 1, j, False))
-        self.real_places = dict(places)
-        return arrivals
-
     def _jokers(
-        self,
-        needed: list[Counter[Piece]],
-        hand: Counter[Piece],
-        host_of: dict[int, int],
-    ) -> tuple[list[JokerStep], list[_Arrival]]:
+        self, needed: list[dict[int, int]], hand: dict[int, int], arrivals: list[_Arrival]
+    ) -> list[JokerStep]:
         """Joker slots of the new table not kept in place: table jokers of the same
-        declaration first (they just move), then freed table jokers, then hand jokers."""
-        joker_slots = [
-            (j, p)
-            for j, counts in enumerate(needed)
-            for p in sorted((p for p in counts.elements() if isinstance(p, Joker)), key=str)
-        ]
-        arrivals: list[_Arrival] = []
-        open_slots: list[tuple[int, Joker]] = []
-        for j, joker in joker_slots:
-            if any(left[joker] > 0 for left in self.leftover):
-                arrivals.append(_Arrival(joker, j, self._take(joker, j, hand)))
-            else:
-                open_slots.append((j, joker))
-        freed = [
-            (i, piece)
-            for i, left in enumerate(self.leftover)
-            for piece in sorted(left.elements(), key=str)
-            if isinstance(piece, Joker)
-        ]
+        declaration first (they just move), then freed table jokers, then hand jokers;
+        their arrivals are added to ``arrivals``."""
+        open_slots: list[tuple[int, int]] = []
+        for j, counts in enumerate(needed):
+            if not counts or max(counts) < _JOKER_KEYS:  # no joker needed here
+                continue
+            slots = [key for key, count in counts.items() if key >= _JOKER_KEYS for _ in range(count)]
+            for key in sorted(slots, key=_TEXT_OF.__getitem__):
+                if self.shedding.get(key):
+                    arrivals.append((key, j, self._take(key, j, hand)))
+                else:
+                    open_slots.append((j, key))
         steps: list[JokerStep] = []
-        for i, joker in freed:
-            # Prefer a slot in the meld built on the joker's own old meld: it stays put.
-            position = next((n for n, (j, _) in enumerate(open_slots) if host_of.get(j) == i), 0)
-            if position >= len(open_slots):  # pragma: no cover - check_play keeps jokers on the table
-                raise PlanError(f"no place for the joker {joker} of meld {i + 1}")
-            j, slot = open_slots.pop(position)
-            self.leftover[i][joker] -= 1
-            assert joker.declared is not None and slot.declared is not None
-            source, moves = self._freeing_card(joker.declared, i, host_of)
-            steps.append(JokerStep(i + 1, joker, joker.declared, source, moves, j + 1, slot.declared))
+        for i, left in enumerate(self.leftover):
+            if not left or max(left) < _JOKER_KEYS:  # no joker leaves this meld
+                continue
+            freed = [key for key, count in left.items() if key >= _JOKER_KEYS for _ in range(count)]
+            for key in sorted(freed, key=_TEXT_OF.__getitem__):
+                # Prefer a slot in the meld built on the joker's own old meld: it stays put.
+                position = next((n for n, (j, _) in enumerate(open_slots) if self.host_of.get(j) == i), 0)
+                if position >= len(open_slots):  # pragma: no cover - check_play keeps jokers on the table
+                    raise PlanError(f"no place for the joker {_TEXT_OF[key]} of meld {i + 1}")
+                j, slot = open_slots.pop(position)
+                card = ALL_CARDS[key - _JOKER_KEYS]
+                source, moves = self._freeing_card(card.index, i, arrivals)
+                joker = _PIECE_OF[key]
+                assert isinstance(joker, Joker)
+                steps.append(
+                    JokerStep(i + 1, joker, card, source, moves, j + 1, ALL_CARDS[slot - _JOKER_KEYS])
+                )
         for j, slot in open_slots:
-            if hand[Joker()] <= 0:  # pragma: no cover - check_play counts the jokers
+            if hand.get(_HAND_JOKER, 0) <= 0:  # pragma: no cover - check_play counts the jokers
                 raise PlanError("more jokers on the new table than the play can supply")
-            hand[Joker()] -= 1
-            arrivals.append(_Arrival(slot, j, None))
-        return steps, arrivals
+            hand[_HAND_JOKER] -= 1
+            arrivals.append((slot, j, None))
+        return steps
 
-    def _freeing_card(self, card: Card, old_index: int, host_of: dict[int, int]) -> tuple[Source, bool]:
-        """A real copy of ``card`` on the new table to credit with freeing a joker: one
-        that lands in the meld built on the joker's old meld, else one from the hand,
-        else any; each copy frees one joker."""
-        places = self.real_places.get(card, [])
+    def _freeing_card(self, card: int, old_index: int, arrivals: list[_Arrival]) -> tuple[Source, bool]:
+        """A real copy of ``card`` (a key) on the new table to credit with freeing a joker:
+        one that lands in the meld built on the joker's old meld, else one from the hand,
+        else any; each copy frees one joker.  The copies are listed on the first ask:
+        those that move (in arrival order), then those that stay (in new-table order)."""
+        places = self.real_places.get(card)
+        if places is None:
+            places = [(source, j, True) for key, j, source in arrivals if key == card]
+            for j, kept in enumerate(self.kept):
+                if card in kept:
+                    places.extend([(self.host_of[j] + 1, j, False)] * kept[card])
+            self.real_places[card] = places
         if not places:  # pragma: no cover - check_play enforces the counting rule
-            raise PlanError(f"no real {card} on the new table to free its joker")
+            raise PlanError(f"no real {_TEXT_OF[card]} on the new table to free its joker")
+        host_of = self.host_of
 
-        def rank(entry: tuple[Source, int, bool]) -> tuple[int, int]:
+        def rank(entry: tuple[Source, int, bool]) -> tuple[bool, bool]:
             source, target, _ = entry
             return (host_of.get(target) != old_index, source is not None)
 
@@ -539,20 +627,23 @@ class _Builder:
         return best[0], best[2]
 
 
-def _departures(
-    host: int, new_index: int, arrivals: Sequence[_Arrival], joker_steps: Sequence[JokerStep]
-) -> tuple[Departure, ...]:
-    """What leaves old meld ``host`` (0-based), which new meld ``new_index`` is built on:
-    its pieces that arrive elsewhere, and its freed jokers that go to another new meld;
-    grouped by new meld, in new-table order."""
-    going: defaultdict[int, list[Piece]] = defaultdict(list)
-    for arrival in arrivals:
-        if arrival.source == host + 1 and arrival.target != new_index:
-            going[arrival.target].append(arrival.piece)
-    for step in joker_steps:
-        if step.old_meld == host + 1 and step.new_meld != new_index + 1:
-            going[step.new_meld - 1].append(step.joker)
-    return tuple(Departure(j + 1, tuple(Meld.of(going[j]).pieces)) for j in sorted(going))
+def _departures(new_index: int, sent: Iterable[tuple[int, int]]) -> tuple[Departure, ...]:
+    """What leaves the old meld that new meld ``new_index`` (0-based) is built on: of what
+    it sends (``sent``: (new meld, key), freed jokers included), the pieces that go to
+    another new meld; grouped by new meld, in new-table order."""
+    going: dict[int, list[int]] = {}
+    for target, key in sent:
+        if target != new_index:
+            going.setdefault(target, []).append(key)
+    return tuple(Departure(j + 1, _arranged(tuple(sorted(going[j])))) for j in sorted(going))
+
+
+@lru_cache(maxsize=16384)
+def _arranged(keys: tuple[int, ...]) -> tuple[Piece, ...]:
+    """The pieces of these keys (sorted, so that equal multisets share an entry) in
+    ``Meld.of``'s canonical order, which depends on the multiset alone.  Cached: the
+    same few cards travel in plan after plan."""
+    return Meld.of(_PIECE_OF[key] for key in keys).pieces
 
 
 def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
@@ -587,13 +678,31 @@ def _flow_edges(steps: Sequence[Step], after: Table) -> list[FlowEdge]:
     return edges
 
 
-def _transfers(arrivals: Iterable[_Arrival]) -> tuple[Transfer, ...]:
-    """Group a meld's arrivals by source: old melds in order, then the hand."""
-    grouped: dict[Source, list[Piece]] = defaultdict(list)
-    for arrival in arrivals:
-        grouped[arrival.source].append(arrival.piece)
+def _flow_links(steps: Sequence[Step]) -> list[Link]:
+    """The flow's edges as the rearrangements read them (``solver.flow.Link``): the walk of
+    ``_flow_edges`` without working out what stays, since only what moves is counted; an
+    untouched meld, and a built meld's host, link with nothing moved."""
+    links: list[Link] = []
+    for step in steps:
+        if isinstance(step, KeepStep):
+            links.extend((old, new, ()) for old, new in step.pairs)
+        elif isinstance(step, JokerStep):
+            links.append((step.old_meld, step.new_meld, (step.joker,)))
+        else:
+            links.extend((transfer.source, step.new_meld, transfer.pieces) for transfer in step.transfers)
+            if step.on_meld is not None:
+                links.append((step.on_meld, step.new_meld, ()))
+    return links
+
+
+def _transfers(arrivals: Iterable[tuple[Source, int]]) -> tuple[Transfer, ...]:
+    """Group a meld's arrivals ((source, key) in arrival order) by source: old melds in
+    order, then the hand."""
+    grouped: dict[Source, list[int]] = {}
+    for source, key in arrivals:
+        grouped.setdefault(source, []).append(key)
     order = sorted(grouped, key=lambda s: (s is None, s or 0))
-    return tuple(Transfer(source, tuple(Meld.of(grouped[source]).pieces)) for source in order)
+    return tuple(Transfer(source, _arranged(tuple(sorted(grouped[source])))) for source in order)
 
 
 def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position:

@@ -81,7 +81,7 @@ class Table:
         return cls(tuple(melds)) if keep_order else cls.of(melds)
 
     def __str__(self) -> str:
-        return " | ".join(str(meld) for meld in self.melds)
+        return " | ".join(map(str, self.melds))
 
     def __repr__(self) -> str:
         return f"Table.parse({str(self)!r})"
@@ -129,7 +129,7 @@ class Hand:
         return cls.of(pieces)
 
     def __str__(self) -> str:
-        return " ".join(str(piece) for piece in self.pieces)
+        return " ".join(map(str, self.pieces))
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r})"

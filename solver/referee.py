@@ -15,12 +15,12 @@ meld of the new table, its table jokers included, whatever they are declared as 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from solver.cards import Card, Joker
+from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker
 from solver.melds import Meld
-from solver.position import Position, Table, as_position, as_table, count_real, declared_jokers
+from solver.position import Hand, Position, Table, as_position, as_table, count_real, declared_jokers
 from solver.variants import Variant, as_variant
 
 __all__ = ["Verdict", "check_play", "melds_broken", "played_pieces"]
@@ -73,29 +73,32 @@ def check_play(
     after = as_table(after)
     reasons: list[str] = []
     for meld in after:
+        problem = meld.problem(rules)  # a meld with an undeclared joker is never legal
+        if problem is None:
+            continue
         if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
             reasons.append(f"meld {meld}: every joker on the table must be declared, e.g. *7h")
-            continue
-        problem = meld.problem(rules)
-        if problem is not None:
+        else:
             reasons.append(f"meld {meld} is illegal: {problem}")
 
-    before_real = count_real(before.table.pieces)
-    after_real = count_real(after.pieces)
-    hand_real = count_real(before.hand.pieces)
-    for card in sorted(set(before_real) | set(after_real)):
-        change = after_real[card] - before_real[card]
+    before_real, declared_before, jokers_before = _tally(before.table.melds)
+    after_real, declared_after, jokers_after = _tally(after.melds)
+    hand_real, _, _ = _tally((before.hand,))
+    played_real = 0
+    for index, card in enumerate(ALL_CARDS):  # in card order, as the reasons are listed
+        change = after_real[index] - before_real[index]
         if change < 0:
             reasons.append(f"table card {card} was removed: table cards never go back to a hand")
-        elif change > hand_real[card]:
-            have = hand_real[card]
+            continue
+        played_real += change
+        if change > hand_real[index]:
+            have = hand_real[index]
             reasons.append(
                 f"{card} added {change} time(s) but the hand holds {have}"
                 if have
                 else f"{card} is neither on the table nor in the hand"
             )
 
-    jokers_before, jokers_after = _joker_count(before.table), _joker_count(after)
     if jokers_after < jokers_before:
         reasons.append("a joker left the table: table jokers stay on the table")
     elif jokers_after - jokers_before > before.hand.joker_count:
@@ -103,26 +106,47 @@ def check_play(
             f"{jokers_after - jokers_before} joker(s) added but the hand holds {before.hand.joker_count}"
         )
 
-    played_real, played_jokers = played_pieces(before, after)
-    if sum(played_real.values()) + max(played_jokers, 0) == 0:
+    # What ``played_pieces`` counts, from the tallies above.
+    if played_real + max(jokers_after - jokers_before, 0) == 0:
         reasons.append("no card from the hand was played: a meld adds at least one hand card")
 
-    reasons.extend(_locked_joker_problems(before.table, after, after_real))
+    reasons.extend(_locked_joker_problems(declared_before, declared_after, after_real))
     if not opened and rules.opening_points:
         reasons.extend(_opening_problems(before.table, after, rules))
     return Verdict(ok=not reasons, reasons=reasons)
 
 
-def _locked_joker_problems(before: Table, after: Table, after_real: Counter[Card]) -> list[str]:
-    declared_before = declared_jokers(before.pieces)
-    declared_after = declared_jokers(after.pieces)
+def _tally(holders: Iterable[Meld | Hand]) -> tuple[list[int], list[int], int]:
+    """The real cards the melds (or hands) hold, by card index (copies of each), their
+    jokers by the index of the declared card, and how many jokers they hold, in one pass
+    (``count_real``, ``declared_jokers`` and ``_joker_count`` at once, without hashing a
+    card: the referee judges every plan the service answers)."""
+    real = [0] * CARD_KINDS
+    declared = [0] * CARD_KINDS
+    jokers = 0
+    for holder in holders:
+        for piece in holder.pieces:
+            if isinstance(piece, Card):
+                real[piece.index] += 1
+            else:
+                jokers += 1
+                if piece.declared is not None:
+                    declared[piece.declared.index] += 1
+    return real, declared, jokers
+
+
+def _locked_joker_problems(
+    declared_before: list[int], declared_after: list[int], after_real: list[int]
+) -> list[str]:
+    """By card index, as ``_tally`` counts."""
     found = []
-    for card in sorted(declared_before):
-        changed = declared_before[card] - declared_after[card]
-        if changed > after_real[card]:
+    for index, card in enumerate(ALL_CARDS):
+        changed = declared_before[index] - declared_after[index]
+        have = after_real[index]
+        if declared_before[index] and changed > have:
             found.append(
                 f"the joker declared {card} changed its declaration, but only "
-                f"{after_real[card]} real {card} is on the table to free it "
+                f"{have} real {card} is on the table to free it "
                 "(a table joker keeps its card until the real card takes its place)"
             )
     return found

@@ -101,15 +101,16 @@ class Hint:
 
     def to_dict(self) -> dict[str, object]:
         """The shared machine-readable form (DESIGN.md)."""
+        melds = [list(map(str, meld.pieces)) for meld in self.table]
         return {
             "status": self.status,
             "position": str(self.position),
             "variant": self.variant.name,
             "objective": self.objective,
-            "played": [str(piece) for piece in self.played],
-            "table": str(self.table),
-            "melds": [[str(piece) for piece in meld.pieces] for meld in self.table],
-            "hand": [str(piece) for piece in self.hand],
+            "played": list(map(str, self.played)),
+            "table": " | ".join(map(" ".join, melds)),  # str(self.table), its cards written once
+            "melds": melds,
+            "hand": list(map(str, self.hand)),
             "hand_points": self.hand_points,
             "can_knock": self.can_knock,
             "goes_out": self.goes_out,
