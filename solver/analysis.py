@@ -38,7 +38,16 @@ from fractions import Fraction
 from typing import Literal
 
 from solver.cards import ALL_CARDS, Card, Joker, Piece, piece_sort_key
-from solver.engine import DEFAULT_TIME_LIMIT, MAX_JOKERS, DrawResults, Hint, best_after_draws, hint
+from solver.engine import (
+    DEFAULT_TIME_LIMIT,
+    MAX_JOKERS,
+    DrawResults,
+    Hint,
+    best_after_draws,
+    best_play_count,
+    hint,
+    usable_pieces,
+)
 from solver.facts import EmptyHandError, variant_for
 from solver.position import Hand, Position, as_position, deck_problems
 from solver.variants import Variant, as_variant
@@ -355,11 +364,18 @@ def analyze(
     draw = _draw_advice(position, rules, counts, time_limit, time.perf_counter(), now=best)
     exact = draw.exact and best.status in ("optimal", "no_play")
     if best.has_play:
-        playable, never, usable_exact, by_points = _usable_pieces(position, rules, best, time_limit)
-        count, capped, counted_exact = _best_play_count(
-            position, rules, best, never if by_points else None, play_count_cap, time_limit
+        usable = usable_pieces(position, rules, known=best.played, time_limit=time_limit)
+        playable, never = usable.playable, usable.never
+        counted = best_play_count(
+            position,
+            rules,
+            best_points=best.hand_points,
+            never=never if usable.by_points else None,
+            cap=play_count_cap,
+            time_limit=time_limit,
         )
-        exact = exact and usable_exact and counted_exact
+        count, capped = counted.count, counted.capped
+        exact = exact and usable.exact and counted.exact
     else:
         distinct = {Joker() if isinstance(p, Joker) else p for p in position.hand.pieces}
         playable, never = (), tuple(sorted(distinct, key=piece_sort_key))
@@ -377,55 +393,6 @@ def analyze(
         exact=exact,
         elapsed_ms=(time.perf_counter() - started) * 1000,
     )
-
-
-def _usable_pieces(
-    position: Position, variant: Variant, best: Hint, time_limit: float
-) -> tuple[tuple[Piece, ...], tuple[Piece, ...], bool, bool]:
-    """The hand pieces some legal play uses and those none does (sorted), whether that is
-    exact, and whether the points program answered (exactly) rather than CP-SAT's
-    enumeration, which is asked only where the program does not answer."""
-    from solver.fastpath.points import playable_cards  # compiled: when needed
-
-    by_points = playable_cards(position, variant, known=best.played)
-    playable: Sequence[Piece]
-    never: Sequence[Piece]
-    if by_points is not None:
-        playable, never = by_points
-        exact = True
-    else:
-        from solver.cpsat.enumerate import playable_pieces  # OR-Tools only when needed
-
-        usable = playable_pieces(position, variant, time_limit=time_limit, known=best.played)
-        playable, never, exact = usable.playable, usable.never, usable.exact
-    ordered = (tuple(sorted(playable, key=piece_sort_key)), tuple(sorted(never, key=piece_sort_key)))
-    return (*ordered, exact, by_points is not None)
-
-
-def _best_play_count(
-    position: Position,
-    variant: Variant,
-    best: Hint,
-    never: Sequence[Piece] | None,
-    cap: int,
-    time_limit: float,
-) -> tuple[int, bool, bool]:
-    """How many best plays there are, up to ``cap``: (count, capped, exact).  The points
-    program counts them when it found the ``never`` pieces itself (None: it did not),
-    CP-SAT's enumeration where it does not answer."""
-    if never is not None:
-        from solver.fastpath.points import optimal_play_count  # compiled: when needed
-
-        cards = [piece for piece in never if isinstance(piece, Card)]
-        counted = optimal_play_count(position, variant, best_points=best.hand_points, never=cards, cap=cap)
-        if counted is not None:
-            return (*counted, True)
-    from solver.cpsat.enumerate import count_optimal_plays  # OR-Tools only when needed
-
-    plays = count_optimal_plays(
-        position, variant, best_points=best.hand_points, cap=cap, time_limit=time_limit
-    )
-    return plays.count, plays.capped, plays.exact
 
 
 def _payload(found: Hint) -> dict[str, object]:

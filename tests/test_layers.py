@@ -101,6 +101,24 @@ def test_the_walk_sees_the_imports() -> None:
     assert "solver.engine" not in _imports_of("solver.plan")  # only under TYPE_CHECKING
 
 
+def test_the_puzzles_use_only_the_public_cp_sat_package() -> None:
+    """The puzzles build CP-SAT models of their own on the engine's; they import
+    ``solver.cpsat`` itself (its ``__all__``: the instance, the model, the solver settings),
+    never one of its modules (issue 37: keeping.py and sat.py reached into instance, model
+    and params)."""
+    import solver.cpsat
+
+    puzzles = [module for module in MODULES if module.startswith("solver.puzzles")]
+    assert puzzles
+    for module in puzzles:
+        for imported in _imports_of(module):
+            if imported.startswith("solver.cpsat"):
+                assert imported == "solver.cpsat" or (
+                    imported.startswith("solver.cpsat.")
+                    and imported.rsplit(".", 1)[1] in solver.cpsat.__all__
+                ), f"{module} imports {imported}"
+
+
 def test_no_import_cycle_between_packages() -> None:
     graph: nx.DiGraph[str] = nx.DiGraph()
     for module in MODULES:
@@ -125,6 +143,11 @@ def test_no_import_cycle_between_packages() -> None:
         ("solver.flow", ("solver.cpsat", "solver.fastpath", "solver.engine", "solver.plan")),
         ("solver.game.rules", ("solver.cpsat", "solver.fastpath", "solver.engine", "solver.game.view")),
         ("solver", ("service", "solver.cli")),
+        # DESIGN.md: analysis asks the engine, never a backend (issue 37: it picked between
+        # the points program and CP-SAT's enumeration itself)
+        ("solver.analysis", ("solver.cpsat", "solver.fastpath")),
+        ("solver.puzzles", ("solver.fastpath",)),
+        ("solver.game", ("solver.cpsat", "solver.fastpath")),
     ],
 )
 def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:

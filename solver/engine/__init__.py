@@ -7,13 +7,15 @@ otherwise or past the search's budget.  Both return the neutral
 whom: the engine imports both backends (CP-SAT lazily, when a position needs it); the
 backends import only the layers below them (cards, melds, position, variants, solution)
 and never each other or the engine.  ``best_after_draws`` does the same for the draws
-of the draw-or-meld analysis; ``alternatives`` ranks the next-best plays.
+of the draw-or-meld analysis; ``alternatives`` ranks the next-best plays; ``usable_pieces``
+and ``best_play_count`` answer the analysis's other questions, each fast first.
 """
 
 from solver.engine.alternatives import MAX_ALTERNATIVES, alternatives
 from solver.engine.dispatch import DEFAULT_TIME_LIMIT, MAX_JOKERS, OBJECTIVES, check_options, hint
 from solver.engine.draws import DRAW_BUDGET, best_after_draws
 from solver.engine.result import Engine, Hint, HintStatus
+from solver.engine.usable import BestPlayCount, UsablePieces, best_play_count, usable_pieces
 from solver.solution import DrawResults, DrawValue, Objective
 
 __all__ = [
@@ -22,14 +24,18 @@ __all__ = [
     "MAX_ALTERNATIVES",
     "MAX_JOKERS",
     "OBJECTIVES",
+    "BestPlayCount",
     "DrawResults",
     "DrawValue",
     "Engine",
     "Hint",
     "HintStatus",
     "Objective",
+    "UsablePieces",
     "alternatives",
     "best_after_draws",
+    "best_play_count",
     "check_options",
     "hint",
+    "usable_pieces",
 ]

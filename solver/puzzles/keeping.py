@@ -24,9 +24,7 @@ from collections.abc import Iterable
 from ortools.sat.python import cp_model
 
 from solver.cards import Card, Rank
-from solver.cpsat.instance import Instance, build_instance
-from solver.cpsat.model import HintModel, build_model
-from solver.cpsat.params import set_domain
+from solver.cpsat import HintModel, Instance, build_instance, build_model, set_domain
 from solver.melds import Meld, position_card
 from solver.position import Position
 from solver.puzzles.sat import CHECK_TIME_LIMIT, Answer, answer_of, new_solver

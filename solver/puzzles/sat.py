@@ -1,6 +1,6 @@
 """CP-SAT plumbing shared by the puzzle checks: models, solvers, answers.
 
-Solvers come from ``solver.cpsat.params.new_solver``, the settings of the engine's
+Solvers come from ``solver.cpsat.new_solver``, the settings of the engine's
 many small re-solves (one worker: deterministic and, on models this small, fastest;
 presolve, probing and the costlier cuts off; LP-guided search; a fixed seed).  Every
 solve has a time limit; a limit that passes gives ``unknown``, which a puzzle check
@@ -13,7 +13,7 @@ from typing import Literal
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import params
+from solver import cpsat
 
 __all__ = ["CHECK_TIME_LIMIT", "Answer", "answer_of", "new_model", "new_solver"]
 
@@ -26,14 +26,14 @@ Answer = Literal["yes", "no", "unknown"]
 
 def new_model() -> cp_model.CpModel:
     """An empty CP-SAT model without the camelCase aliases (``solver.cpsat.params``)."""
-    return params.new_model()
+    return cpsat.new_model()
 
 
 def new_solver(time_limit: float) -> cp_model.CpSolver:
     """A solver with the engine's re-solve settings, limited to ``time_limit`` seconds."""
     if not time_limit > 0:
         raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
-    return params.new_solver(time_limit)
+    return cpsat.new_solver(time_limit)
 
 
 def answer_of(code: cp_model.CpSolverStatus) -> Answer:
