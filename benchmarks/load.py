@@ -185,8 +185,8 @@ def library_cpu_ms(texts: list[str]) -> tuple[float, float]:
     ``hint_payload(hint())`` (the hint and its step-by-step plan, what /v1/hint returns).
     The floor under any server: the rest of a request's cost is the service's."""
     from solver.engine import hint
-    from solver.plan import hint_payload
     from solver.position import Position
+    from solver.report import hint_payload
 
     variant = Variant.manipulation()
     parsed = [Position.parse(text) for text in texts]

@@ -39,8 +39,8 @@ from benchmarks.load import positions
 from benchmarks.speed import ALL_SUITES
 from solver.cards import Joker
 from solver.engine import Hint, hint
-from solver.plan import hint_payload
 from solver.position import Position, Table
+from solver.report import hint_payload
 from solver.variants import Variant
 
 

@@ -3,7 +3,7 @@
     python -m benchmarks.plan_speed                       # the load benchmark's 400 positions
     python -m benchmarks.plan_speed --positions 100 --seed 7
 
-The HTTP service answers a hint with ``solver.plan.hint_payload(hint(...))``: the hint's
+The HTTP service answers a hint with ``solver.report.hint_payload(hint(...))``: the hint's
 JSON plus its step-by-step plan (``moves``, judged by the referee first) and its
 ``rearrangements``.  This script times that call alone, on the positions the load
 benchmark sends (``benchmarks.load.positions``: Manipulation Rummy, about 40 table cards
@@ -26,8 +26,8 @@ import time
 from benchmarks.load import positions
 from benchmarks.speed import RESULTS, freeze_startup, machine, percentile, pin_one_core
 from solver.engine import Hint, hint
-from solver.plan import hint_payload
 from solver.position import Position
+from solver.report import hint_payload
 from solver.variants import Variant
 
 WARM_UP = 20

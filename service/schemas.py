@@ -481,7 +481,7 @@ class Rearrangement(ResponseBody):
 
 
 class HintPayload(ResponseBody):
-    """The shared hint JSON (DESIGN.md, ``solver.plan.hint_payload``): the same object
+    """The shared hint JSON (DESIGN.md, ``solver.report.hint_payload``): the same object
     ``rummy hint --json`` prints."""
 
     status: HintStatus = Field(

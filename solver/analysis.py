@@ -398,6 +398,6 @@ def analyze(
 def _payload(found: Hint) -> dict[str, object]:
     """The hint JSON with its steps (the plan is imported when an analysis is printed, not
     when this module is: the CLI imports it for every command)."""
-    from solver.plan import hint_payload
+    from solver.report import hint_payload
 
     return hint_payload(found)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.engine import DEFAULT_TIME_LIMIT, Objective, hint
-from solver.plan import hint_payload
 from solver.position import Position
+from solver.report import hint_payload
 from solver.runs import Chunk
 from solver.variants import Variant
 

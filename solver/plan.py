@@ -32,7 +32,7 @@ table, so a plan can be checked without trusting how it was made.
 off the steps: it groups the steps into independent rearrangements and measures how
 tangled each one is.
 
-Cost.  The service answers every hint with its plan (``hint_payload``), so the plan is
+Cost.  The service answers every hint with its plan (``solver.report.hint_payload``), so the plan is
 built for speed without changing a word of it: pieces become integer keys (a Counter of
 cards would call a Python ``__hash__`` on every lookup), the old melds that must shed each
 key are indexed, the assignment matrix is filled only where melds share pieces, and the
@@ -46,7 +46,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
 from solver.flow import CardFlow, FlowEdge, Link, Node, Rearrangement, rearrangements_of
@@ -54,9 +53,6 @@ from solver.melds import Meld
 from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
 from solver.variants import Variant, as_variant
-
-if TYPE_CHECKING:  # the plan imports without OR-Tools: the hint type only for the checker
-    from solver.engine import Hint
 
 __all__ = [
     "Departure",
@@ -67,7 +63,6 @@ __all__ = [
     "PlanError",
     "Step",
     "Transfer",
-    "hint_payload",
     "plan_play",
 ]
 
@@ -326,31 +321,6 @@ def plan_play(before: Position | str, after: Table | str, *, variant: Variant | 
     if not verdict.ok:
         raise PlanError("not a legal play: " + "; ".join(verdict.reasons))
     return _Builder(before, after).build()
-
-
-def hint_payload(h: Hint, *, before: Position | None = None) -> dict[str, object]:
-    """``h.to_dict()`` plus ``moves``: the plan's steps (structured, each with ``text``),
-    and ``rearrangements``: the steps grouped into independent rearrangements
-    (``solver.flow``); empty lists when the hint has no play.
-
-    ``before`` is the hint's position as the user entered it (``Position.parse(text,
-    keep_order=True)``): the steps then number old melds in the order they were typed,
-    and ``old_table`` gives that table, so "meld 1" is the first meld the user wrote.
-    Without it, old melds are numbered in canonical order.
-
-    The plan is built by ``plan_play``, so the referee judges the hint's play first: the
-    engine does not judge its own answers, and a ``Hint`` is a plain dataclass that may
-    have been built or changed by hand."""
-    entered = h.position if before is None else before
-    if entered is not h.position and entered.canonical() != h.position.canonical():
-        raise ValueError(f"'before' ({entered}) is not the hint's position ({h.position})")
-    moves: list[dict[str, object]] = []
-    groups: list[dict[str, object]] = []
-    if h.has_play:
-        plan = plan_play(entered, h.table, variant=h.variant)
-        moves = plan.to_dicts()
-        groups = [group.to_dict() for group in plan.rearrangements()]
-    return {**h.to_dict(), "old_table": str(entered.table), "moves": moves, "rearrangements": groups}
 
 
 # The builder works on integer keys, not pieces: a Counter of Card objects hashes each

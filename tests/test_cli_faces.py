@@ -18,8 +18,8 @@ from solver.cli import app
 from solver.cli.faces import CARDS, TILES, FacesConsole, Verbatim, faces_for, tile_words
 from solver.cli.terminal import HELP, TILES_HELP, help_text
 from solver.engine import hint
-from solver.plan import hint_payload
 from solver.position import Position
+from solver.report import hint_payload
 from solver.variants import Variant
 
 runner = CliRunner()

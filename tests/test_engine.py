@@ -63,14 +63,19 @@ def test_options_are_keyword_only() -> None:
         hint(EXAMPLE, Variant.manipulation())  # type: ignore[call-arg]
 
 
-def test_a_hint_carries_its_steps() -> None:
+def test_a_hints_steps_come_from_the_presentation() -> None:
+    """The steps are the presentation's (``solver.report``), so the engine never imports
+    the plan (DESIGN.md; issue 37: ``Hint.plan`` imported it at run time)."""
+    from solver.report import moves_of, plan_of
+
     found = hint(EXAMPLE)
-    plan = found.plan()
+    plan = plan_of(found)
     assert plan is not None and Table.of(plan.replay().table.melds) == found.table
-    assert found.moves == plan.lines() and len(found.moves) == 3
-    assert "A♣" not in found.moves[2] and "Ac from your hand" in found.moves[2]
+    moves = moves_of(found)
+    assert moves == plan.lines() and len(moves) == 3
+    assert "A♣" not in moves[2] and "Ac from your hand" in moves[2]
     nothing = hint("5h 6h 7h / Kc")
-    assert nothing.status == "no_play" and nothing.plan() is None and nothing.moves == []
+    assert nothing.status == "no_play" and plan_of(nothing) is None and moves_of(nothing) == []
 
 
 def test_result_fields_are_literal_types() -> None:

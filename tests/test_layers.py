@@ -98,7 +98,15 @@ def test_the_walk_sees_the_imports() -> None:
     assert "solver.cpsat.model" in _imports_of("solver.cpsat.solve")
     assert "solver.fastpath" in _imports_of("solver.engine.dispatch")
     assert "solver.cpsat" in _imports_of("solver.engine.dispatch")  # the lazy one, inside hint()
-    assert "solver.engine" not in _imports_of("solver.plan")  # only under TYPE_CHECKING
+    assert "solver.engine.result" in _imports_of("solver.report")
+
+
+def test_the_engine_loads_no_networkx() -> None:
+    """A hint needs no card-flow graph (issue 37: ``import solver.engine`` pulled networkx
+    through the plan)."""
+    code = "import sys, solver.engine\nprint('networkx' in sys.modules, 'solver.plan' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
 
 
 def test_the_puzzles_use_only_the_public_cp_sat_package() -> None:
@@ -146,6 +154,8 @@ def test_no_import_cycle_between_packages() -> None:
         # DESIGN.md: analysis asks the engine, never a backend (issue 37: it picked between
         # the points program and CP-SAT's enumeration itself)
         ("solver.analysis", ("solver.cpsat", "solver.fastpath")),
+        # the engine answers; the plan and the presentation are apart from it (issue 37)
+        ("solver.engine", ("solver.plan", "solver.report", "solver.flow")),
         ("solver.puzzles", ("solver.fastpath",)),
         ("solver.game", ("solver.cpsat", "solver.fastpath")),
     ],

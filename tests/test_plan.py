@@ -16,8 +16,9 @@ from randpos import random_position
 
 from solver.cards import Joker, Piece
 from solver.engine import hint
-from solver.plan import JokerStep, KeepStep, MeldStep, PlanError, hint_payload, plan_play
+from solver.plan import JokerStep, KeepStep, MeldStep, PlanError, plan_play
 from solver.position import Position, Table
+from solver.report import hint_payload
 from solver.variants import Variant
 
 

@@ -25,8 +25,9 @@ from randpos import (
 )
 
 from solver.engine import hint
-from solver.plan import PlanError, hint_payload, plan_play
+from solver.plan import PlanError, plan_play
 from solver.position import Position, Table
+from solver.report import hint_payload
 from solver.variants import Variant
 
 Maker = Callable[[random.Random, Variant], Position | None]

@@ -14,9 +14,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from service import create_app
 from service.settings import Settings
 from solver.engine import hint
-from solver.plan import hint_payload
 from solver.position import Position, Table
 from solver.referee import check_play
+from solver.report import hint_payload
 from solver.variants import VARIANT_NAMES, Variant
 
 WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"

@@ -35,9 +35,9 @@ from solver.analysis import analyze
 from solver.engine import alternatives, hint
 from solver.game.advice import advise
 from solver.game.evaluator import EVALUATOR
-from solver.plan import hint_payload
 from solver.position import Position, Table
 from solver.referee import check_play
+from solver.report import hint_payload
 from solver.variants import VARIANT_NAMES, Variant
 
 SPEC: dict[str, Any] = create_app(Settings(executor="thread", workers=1)).openapi()

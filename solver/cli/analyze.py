@@ -29,8 +29,8 @@ from solver.cli.common import (
 )
 from solver.engine import DEFAULT_TIME_LIMIT
 from solver.facts import describe
-from solver.plan import hint_payload
 from solver.position import Position
+from solver.report import hint_payload
 
 
 def _pieces(pieces: tuple[Piece, ...] | list[Piece]) -> Text:

@@ -43,8 +43,9 @@ from solver.cli.faces import Verbatim
 from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective, alternatives, hint
 from solver.facts import EMPTY_HAND
 from solver.flow import summary_lines
-from solver.plan import hint_payload, plan_play
+from solver.plan import plan_play
 from solver.position import Position
+from solver.report import hint_payload
 from solver.runs import Backend, iter_indexed
 
 

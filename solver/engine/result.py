@@ -1,19 +1,17 @@
 """``Hint``: the public answer of the hint engine, and its JSON form (the schema CLI and
 HTTP share).  Whichever backend answered, the result looks the same; ``engine`` says which.
+Its steps (the plan) are the presentation's: ``solver.report.plan_of`` and ``hint_payload``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from solver.cards import Piece
 from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution, SolveStatus
 from solver.variants import Variant
-
-if TYPE_CHECKING:  # the plan layer imports this module's type; the call is lazy
-    from solver.plan import Plan
 
 __all__ = ["Engine", "Hint", "HintStatus"]
 
@@ -83,21 +81,6 @@ class Hint:
         if not len(self.position.hand):
             return False
         return self.variant.may_knock(self.hand_points, melded=self.has_play)
-
-    def plan(self) -> Plan | None:
-        """The steps from the old table to the new one (``solver.plan.plan_play``), or None
-        when there is no play.  ``h.plan().lines()`` reads them in plain English."""
-        if not self.has_play:
-            return None
-        from solver.plan import plan_play
-
-        return plan_play(self.position, self.table, variant=self.variant)
-
-    @property
-    def moves(self) -> list[str]:
-        """The plan's steps in plain English, one line each (empty without a play)."""
-        found = self.plan()
-        return [] if found is None else found.lines()
 
     def to_dict(self) -> dict[str, object]:
         """The shared machine-readable form (DESIGN.md)."""
