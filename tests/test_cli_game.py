@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 import solver.cli.game
 from solver.cli import app
-from solver.cli.draft import Draft
+from solver.cli.draft import Draft, NotHeldError
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
 from solver.game import GameSettings, Knock, Play, make_bots, play_game
 from solver.game.game import Acted, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
-from solver.position import Table
+from solver.position import Hand, Table
 
 runner = CliRunner()
 
@@ -332,7 +332,7 @@ def test_replay_show_prints_every_move(tmp_path: Path, game_log: list[dict[str, 
 
 
 def test_draft_edits_and_undo() -> None:
-    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"))
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 2c 3c 4c 5c 6c Kh Kd Kc"))
     assert draft.shown().melds[0] == Table.parse("5h 6h 7h").melds[0]
     assert not draft.changed and not draft.undo()
     assert draft.edit("1 + 8h") == "added 8♥ to meld 1: 5♥ 6♥ 7♥ 8♥"
@@ -348,7 +348,41 @@ def test_draft_edits_and_undo() -> None:
     assert draft.edit("play Kh Kd Kc") == "the table as typed"
     assert draft.table() == Table.parse("Kh Kd Kc")
     with pytest.raises(ValueError, match="table is empty"):
-        Draft(Table()).edit("1 + 8h")
+        Draft(Table(), Hand.parse("8h")).edit("1 + 8h")
+
+
+def test_a_draft_refuses_cards_not_in_the_hand_at_once() -> None:
+    """Issue #37: cards the player does not hold were accepted ("OK, new meld 1") and
+    refused only by the referee later; now the edit is refused, naming them."""
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 2c 3c * Ac"))
+    refused = [
+        ("+ 2c 3c 4c", "4♣ is not in your hand", False),
+        ("1 + 8h 9h 10h", "9♥ 10♥ are not in your hand", False),
+        ("2 + Qh", "Q♥ is not in your hand (a card on the table moves only in a whole new table", True),
+        ("5h 6h 7h 8h 9h | Qs Qh Qd", "9♥ is not in your hand", False),
+        ("+ Ac *2c *3c", "★3♣ is not in your hand", False),  # one joker in the hand, not two
+    ]
+    for command, message, about_the_table in refused:
+        with pytest.raises(NotHeldError) as error:
+            draft.edit(command)
+        assert str(error.value).startswith(message), (command, str(error.value))
+        assert ("whole new table" in str(error.value)) == about_the_table
+        assert not draft.changed and not draft.undo()  # nothing changed
+    assert draft.edit("+ Ac 2c 3c") == "new meld 3: A♣ 2♣ 3♣"
+    assert draft.edit("1 + 8h *9h") == "added 8♥ ★9♥ to meld 1: 5♥ 6♥ 7♥ 8♥ ★9♥"
+    with pytest.raises(NotHeldError, match=r"^8♥ is not in your hand$"):
+        draft.edit("3 + 8h")  # the hand's one 8h is already laid off
+    with pytest.raises(NotHeldError, match=r"^8♠ 8♥ 8♦ are not in your hand$"):
+        draft.edit("+ 8d 8h 8s")  # named in the hand's order; the 8h is laid off already
+    two_decks = Draft(Table.parse("9s 10s Js"), Hand.parse("Js Qs Ks"))
+    assert two_decks.edit("+ Js Qs Ks") == "new meld 2: J♠ Q♠ K♠"  # the second J♠ of two decks
+    player, screen = terminal(lines("+ 2c 3c 4c", "quit"))
+    state = scripted(GameSettings.machiavelli(2), ["2c 3c 9s", "2s 3s 4s"], "5d 6d", dealer=1)
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+    text = screen.getvalue()
+    assert "Refused: 4♣ is not in your hand.  Nothing changed." in text
+    assert "OK, new meld" not in text and "Your table so far" not in text
 
 
 def lines(*typed: str) -> Iterator[str]:
@@ -486,14 +520,16 @@ def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
 
 
 def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:
+    # Issue #37 changed this: 5c, not in the hand, is refused at once (it was accepted and
+    # then judged "Not a legal play yet"), so there is nothing to undo before done.
     outcome = runner.invoke(
         app,
         ["play", "--variant", "machiavelli", "--bots", "random", "--seed", "9"],
-        input="+ 2c 3c 4c\n1 + 5c\nundo\ndone\nquit\n",
+        input="+ 2c 3c 4c\n1 + 5c\ndone\nquit\n",
     )
     assert outcome.exit_code == 0, outcome.output
     text = outcome.stdout
     assert "OK, new meld 1: 2♣ 3♣ 4♣." in text
-    assert "OK, added 5♣ to meld 1: 2♣ 3♣ 4♣ 5♣." in text
-    assert "Not a legal play yet" in text  # 5c is not in the hand
+    assert "Refused: 5♣ is not in your hand.  Nothing changed." in text
+    assert "OK, added 5♣" not in text and "Not a legal play yet" not in text
     assert "You meld 2♣ 3♣ 4♣.\n  Played.  Your hand: 12 cards, 81 points.\nYour turn is over." in text

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from solver.cli.common import counted, print_melds, print_table, styled_meld
-from solver.cli.draft import Draft
+from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
@@ -106,7 +106,7 @@ class TerminalPlayer:
 
     def act(self, view: PlayerView) -> Action:
         self.show(view)
-        draft = Draft(view.table) if "play" in view.legal_kinds() else None
+        draft = Draft(view.table, view.hand) if "play" in view.legal_kinds() else None
         suggestion: Hint | None = None
         while True:
             command = self._read(view).strip()
@@ -178,6 +178,9 @@ class TerminalPlayer:
         else:
             try:
                 said = draft.edit(command)
+            except NotHeldError as error:
+                say(f"Refused: {error}.  Nothing changed.", markup=False)
+                return None
             except ValueError as error:
                 say(f"not understood: {error}  (type help)", markup=False)
                 return None
