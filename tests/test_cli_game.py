@@ -385,6 +385,24 @@ def test_a_draft_refuses_cards_not_in_the_hand_at_once() -> None:
     assert "OK, new meld" not in text and "Your table so far" not in text
 
 
+def test_a_lay_off_that_fails_shows_the_meld_as_seen_and_typed() -> None:
+    """Issue #37: ``1 + 5c`` on 6♠ 6♥ 6♦ printed 5♣ 6♠ 6♥ 6♦ (sorted); a meld the lay-off
+    leaves illegal keeps the order the player saw and typed; a legal one is canonical."""
+    draft = Draft(Table.parse("6s 6h 6d | 5h 6h 7h", keep_order=True), Hand.parse("5c 4c 4h"))
+    assert draft.edit("1 + 5c 4c") == "added 5♣ 4♣ to meld 1: 6♠ 6♥ 6♦ 5♣ 4♣"
+    assert str(draft.shown().melds[0]) == "6s 6h 6d 5c 4c"
+    assert draft.edit("2 + 4h") == "added 4♥ to meld 2: 4♥ 5♥ 6♥ 7♥"  # legal: in rank order
+    state = scripted(GameSettings.machiavelli(2), ["5c 9s 2d", "2s 3s 4s"], "5d 6d", dealer=1)
+    state.table = Table.parse("6s 6h 6d")
+    player, screen = terminal(lines("1 + 5c", "quit"))
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+    text = screen.getvalue()
+    assert "OK, added 5♣ to meld 1: 6♠ 6♥ 6♦ 5♣." in text
+    assert "   1. 6♠ 6♥ 6♦ 5♣\n" in text
+    assert "meld 6s 6h 6d 5c is illegal" in text  # the referee's reason names it the same way
+
+
 def lines(*typed: str) -> Iterator[str]:
     yield from typed
 

@@ -9,7 +9,9 @@ notation (and says what it did with suit symbols, as the screen shows cards).
 
 An edit that puts on the table a card the player does not hold is refused at once
 (``NotHeldError``, naming those cards): no later edit could make it a legal play.
-Whether the table is a legal play is otherwise the referee's question.
+Whether the table is a legal play is otherwise the referee's question.  A meld that
+lay-offs make illegal keeps the order the player saw and typed (``6♠ 6♥ 6♦ 5♣``, not
+re-sorted), so the player recognises it; a legal one is shown in canonical order.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ class Draft:
         return bool(self._history)
 
     def table(self) -> Table:
-        """The table as a play (canonical order)."""
+        """The table as a play: its melds in canonical order (a legal play is then the
+        canonical table the game records)."""
         return Table.of(self.melds)
 
     def shown(self) -> Table:
@@ -82,7 +85,7 @@ class Draft:
                 raise ValueError(f"there is no meld {number}: the table has melds 1-{len(self.melds)}")
             added = _pieces(cards)
             melds = list(self.melds)
-            melds[number - 1] = Meld.of((*melds[number - 1].pieces, *added))
+            melds[number - 1] = _laid_off(melds[number - 1], added)
             self._push(melds, adding=True)
             return f"added {_text(added)} to meld {number}: {melds[number - 1].pretty}"
         if command.lstrip().startswith("+"):
@@ -137,6 +140,14 @@ def _pieces(text: str) -> tuple[Piece, ...]:
         except ValueError as error:
             raise ValueError(f"bad card {token!r}: {error}") from None
     return tuple(pieces)
+
+
+def _laid_off(meld: Meld, added: tuple[Piece, ...]) -> Meld:
+    """``meld`` with ``added``: in canonical order when that makes a meld, else as the
+    player saw the meld and typed the cards (re-sorted, it would not look like either)."""
+    pieces = (*meld.pieces, *added)
+    legal = Meld.of(pieces)
+    return legal if legal.kind() is not None else Meld(pieces)
 
 
 def _text(pieces: tuple[Piece, ...]) -> str:
