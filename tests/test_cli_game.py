@@ -18,7 +18,7 @@ import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
-from solver.game import GameSettings, Knock, Play, make_bots, play_game
+from solver.game import Draw, GameSettings, Knock, Play, make_bots, play_game
 from solver.game.game import Acted, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
 from solver.position import Hand, Table
@@ -401,6 +401,21 @@ def test_a_lay_off_that_fails_shows_the_meld_as_seen_and_typed() -> None:
     assert "OK, added 5♣ to meld 1: 6♠ 6♥ 6♦ 5♣." in text
     assert "   1. 6♠ 6♥ 6♦ 5♣\n" in text
     assert "meld 6s 6h 6d 5c is illegal" in text  # the referee's reason names it the same way
+
+
+def test_undo_back_to_the_table_as_it_was_is_no_play_yet() -> None:
+    """Issue #37: undoing every edit printed "Not a legal play yet"; an unchanged table is
+    simply no play yet (and a whole table typed as it was is no change)."""
+    state = scripted(GameSettings.machiavelli(2), ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+    state.table = Table.parse("5h 6h 7h | Qs Qh Qd")
+    typed = lines("1 + 8h", "undo", "done", "5h 6h 7h | Qs Qh Qd", "show", "done", "draw")
+    player, screen = terminal(typed)
+    assert player.act(state.view(0)) == Draw()
+    text = screen.getvalue()
+    assert "Not a legal play yet" not in text
+    assert text.count("The table is as it was at the start of your turn.") == 2  # after undo, after the table
+    assert text.count("nothing to play yet") == 2
+    assert "you have changed the table" not in text  # draw is not refused
 
 
 def lines(*typed: str) -> Iterator[str]:

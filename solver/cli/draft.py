@@ -58,8 +58,9 @@ class Draft:
 
     @property
     def changed(self) -> bool:
-        """Whether any edit is in place."""
-        return bool(self._history)
+        """Whether the table differs from the one the edits started from (edits undone,
+        or a whole table typed as it was, leave it unchanged: no play in it yet)."""
+        return Table.of(self.melds) != Table.of(self.start.melds)
 
     def table(self) -> Table:
         """The table as a play: its melds in canonical order (a legal play is then the

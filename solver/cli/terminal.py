@@ -189,7 +189,11 @@ class TerminalPlayer:
         return None
 
     def _show_draft(self, view: PlayerView, draft: Draft) -> None:
-        """The table as the person has built it, and whether it is a legal play yet."""
+        """The table as the person has built it, and whether it is a legal play yet (a
+        table as it was at the start of the turn is no play yet, and nothing to fix)."""
+        if not draft.changed:
+            self.console.print("The table is as it was at the start of your turn.", markup=False)
+            return
         print_table("Your table so far", draft.shown(), self.console)
         reasons = view.problems(Play(draft.table()))
         if reasons:
