@@ -10,16 +10,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gamescript import scripted
+from gamescript import scripted, scripted_game
 from rich.console import Console
 from typer.testing import CliRunner
 
 import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
+from solver.cli.narrator import Narrator
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
-from solver.game import Draw, GameSettings, Knock, Play, make_bots, play_game
-from solver.game.game import Acted, GameEvent, Listener
+from solver.game import (
+    Action,
+    Draw,
+    GameSettings,
+    Knock,
+    Pass,
+    Play,
+    Player,
+    PlayerView,
+    make_bots,
+    play_game,
+)
+from solver.game.game import Acted, Game, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
 from solver.position import Hand, Table
 
@@ -550,6 +562,43 @@ def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
     assert "Bot 2 (random) draws a card" in text and "draws 5" not in text  # others' cards stay hidden
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
+
+
+class Scripted:
+    """A player that makes the given plays, one per turn, and passes a knock."""
+
+    def __init__(self, *tables: str) -> None:
+        self.plays = [Play(Table.parse(table)) for table in tables]
+
+    def act(self, view: PlayerView) -> Action:
+        return Pass() if view.phase == "knock" else self.plays.pop(0)
+
+
+def play_scripted(game: Game, players: list[Player]) -> None:
+    """Play until the person at seat 0 runs out of input."""
+    with pytest.raises(QuitGame):
+        while True:
+            seat = game.to_move
+            game.apply(players[seat].act(game.view(seat)))
+
+
+def test_one_card_and_one_point_are_singular() -> None:
+    """Issue #37 (item 2): "1 cards" in the game; the hand left, the hint and the knock
+    prompt say 1 card and 1 point."""
+    settings = GameSettings.manipulation(2)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, highlight=False)
+    names = ["You", "Bot 1"]
+    typed = lines("hint", "ok")
+    me = TerminalPlayer(console, lambda: next(typed, None), names)
+    narrator = Narrator(console, names, settings, me=0)
+    hands = ["2h 3h 4h", "5c 7c 8c 9h 9d"]
+    game = scripted_game(settings, hands, "As Kd Qd", dealer=1, listeners=[narrator])
+    play_scripted(game, [me, Scripted()])
+    text = screen.getvalue()
+    assert "leaves 1 point, low enough to knock." in text
+    assert "  Played.  Your hand: 1 card, 1 point." in text
+    assert text.endswith("Your hand is worth 1 point [knock, pass, show, help, quit]: ")
 
 
 def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:

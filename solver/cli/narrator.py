@@ -23,7 +23,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from solver.cards import Joker, Piece
-from solver.cli.common import styled_meld, styled_piece
+from solver.cli.common import counted, styled_meld, styled_piece
 from solver.game import Draw, GameSettings, Knock, Pass, Play, RoundState
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
 from solver.plan import plan_play
@@ -183,8 +183,8 @@ class Narrator:
         self._say(line + Text("."))
         if self._is_me(seat):
             hand = state.hand(seat)
-            points = hand.points(self.settings.variant)
-            self._say(f"  Played.  Your hand: {len(hand)} cards, {points} points.")
+            left = f"{counted(len(hand), 'card')}, {counted(hand.points(self.settings.variant), 'point')}"
+            self._say(f"  Played.  Your hand: {left}.")
             return
         hand_jokers = tuple(Joker() for piece in pieces if isinstance(piece, Joker))
         played = Hand.of((*(piece for piece in pieces if not isinstance(piece, Joker)), *hand_jokers))

@@ -243,7 +243,7 @@ class TerminalPlayer:
         plan = plan_play(view.position, found.table, variant=view.variant)
         for number, line in enumerate(plan.lines(pretty=True), start=1):
             self.console.print(f"  {number}. {line}", markup=False)
-        notes = [f"leaves {found.hand_points} points"]
+        notes = [f"leaves {counted(found.hand_points, 'point')}"]
         if found.goes_out:
             notes.append("goes out")
         elif found.can_knock and self.faces.knocks:
@@ -255,7 +255,8 @@ class TerminalPlayer:
 def _prompt(view: PlayerView) -> str:
     """The question, with every command that can be typed now."""
     if view.phase == "knock":
-        return f"Your hand is worth {view.hand_points} points [knock, pass, show, help, quit]: "
+        worth = counted(view.hand_points, "point")
+        return f"Your hand is worth {worth} [knock, pass, show, help, quit]: "
     decline = "pass" if view.final_turn else "draw"
     commands = f"TABLE, + MELD, N + CARDS, undo, done, hint, ok, {decline}, show, help, quit"
     return f"Your move [{commands}]: "
