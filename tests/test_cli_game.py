@@ -18,6 +18,7 @@ import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.narrator import Narrator
+from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
 from solver.game import (
     Action,
@@ -430,6 +431,14 @@ def test_undo_back_to_the_table_as_it_was_is_no_play_yet() -> None:
     assert "you have changed the table" not in text  # draw is not refused
 
 
+def test_a_whole_table_typed_keeps_the_order_typed() -> None:
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 9h Qc"))
+    draft.edit("Qs Qh Qd Qc | 5h 6h 7h 8h")
+    assert str(draft.shown()) == "Qs Qh Qd Qc | 5h 6h 7h 8h"  # numbered as typed
+    assert str(draft.table()) == "5h 6h 7h 8h | Qs Qh Qd Qc"  # the play itself is canonical
+    assert draft.edit("2 + 9h") == "added 9♥ to meld 2: 5♥ 6♥ 7♥ 8♥ 9♥"
+
+
 def lines(*typed: str) -> Iterator[str]:
     yield from typed
 
@@ -580,6 +589,58 @@ def play_scripted(game: Game, players: list[Player]) -> None:
         while True:
             seat = game.to_move
             game.apply(players[seat].act(game.view(seat)))
+
+
+def test_meld_numbers_are_the_ones_the_player_saw_all_game() -> None:
+    """Issue #37: a bot's steps numbered melds in canonical order ("Start new meld 2 ...
+    with 6♣ from meld 2" while the screen showed meld 1 as 6♠ 6♥ 6♦ 6♣).  Now the player's
+    own order carries on, the bots' plays keep the melds' places, and the table shown,
+    ``N + CARDS`` and the hint count the same way; the plays themselves (what a log
+    records) stay canonical."""
+    settings = GameSettings.manipulation(2)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, highlight=False)
+    names = ["You", "Bot 1"]
+    shown = ShownTable()
+    typed = lines("+ 6s 6h 6d 6c", "+ 2h 3h 4h", "done", "2 + 5h", "undo", "hint", "ok")
+    me = TerminalPlayer(console, lambda: next(typed, None), names, shown=shown)
+    bot = Scripted("2h 3h 4h | 6s 6h 6d | 5c 6c 7c", "2h 3h 4h 5h | 5c 6c 7c 8c | 6s 6h 6d")
+    plays: list[str] = []
+
+    def record(event: GameEvent) -> None:
+        if isinstance(event, Acted) and isinstance(event.action, Play):
+            plays.append(str(event.action))
+
+    narrator = Narrator(console, names, settings, me=0, shown=shown)
+    hands = ["6s 6h 6d 6c 2h 3h 4h 5h Ks Qs", "5c 7c 8c 9h 9d Ah 2d Jc Js 3s"]
+    game = scripted_game(settings, hands, "Kd Qd Jd 10d 4s 8s 7s", dealer=1, listeners=[record, narrator])
+    play_scripted(game, [me, bot])
+    text = screen.getvalue()
+    assert "You meld 6♠ 6♥ 6♦ 6♣ 2♥ 3♥ 4♥." in text  # in the order built
+    assert steps_after("Bot 1 melds 5♣ 7♣.", text) == [
+        "  1. Leave meld 2 as it is (new meld 2).",
+        "  2. Meld 1 becomes new meld 1, 6♠ 6♥ 6♦: take out 6♣ for new meld 3.",
+        "  3. Start new meld 3, 5♣ 6♣ 7♣, with 6♣ from meld 1 and 5♣ 7♣ from their hand.",
+    ]
+    assert "Table\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥\n   3. 5♣ 6♣ 7♣\n" in text
+    assert "OK, added 5♥ to meld 2: 2♥ 3♥ 4♥ 5♥." in text
+    assert "Hint: play 5♥\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥ 5♥\n   3. 5♣ 6♣ 7♣\n" in text
+    assert steps_after("Steps", text) == [
+        "  1. Leave melds 1 and 3 as they are (new melds 1 and 3).",
+        "  2. Meld 2 becomes new meld 2, 2♥ 3♥ 4♥ 5♥: add 5♥ from your hand.",
+    ]
+    assert steps_after("Bot 1 melds 8♣.", text) == [
+        "  1. Leave melds 1 and 2 as they are (new melds 1 and 2).",
+        "  2. Meld 3 becomes new meld 3, 5♣ 6♣ 7♣ 8♣: add 8♣ from their hand.",
+    ]
+    last_turn = text[text.rindex("Table\n") :]
+    assert last_turn.startswith("Table\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥ 5♥\n   3. 5♣ 6♣ 7♣ 8♣\nHand ")
+    assert plays == [  # what the log records: canonical tables, as before
+        "play 2h 3h 4h | 6s 6h 6d 6c",
+        "play 2h 3h 4h | 5c 6c 7c | 6s 6h 6d",
+        "play 2h 3h 4h 5h | 5c 6c 7c | 6s 6h 6d",
+        "play 2h 3h 4h 5h | 5c 6c 7c 8c | 6s 6h 6d",
+    ]
 
 
 def test_one_card_and_one_point_are_singular() -> None:

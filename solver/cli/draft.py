@@ -2,16 +2,19 @@
 
 A play in the game is one action (the whole new table), but a person builds it in
 pieces: type the whole table, add a meld (``+ Qs Qh Qd``), lay off cards on a meld
-(``3 + 8d``: add 8d to meld 3).  ``Draft`` holds the edits of one decision, in the
-player's own meld order (new melds at the end, so the numbers shown stay put while
-editing), takes back the last edit on ``undo``, and gives the table to play.  It reads
-notation (and says what it did with suit symbols, as the screen shows cards).
+(``3 + 8d``: add 8d to meld 3).  ``Draft`` holds the edits of one decision in the
+player's own meld order, which is the order of the table shown (``solver.cli.shown``):
+``N + CARDS`` counts melds as shown and changes a meld in its place, ``+ MELD`` adds a
+meld after the others, and a whole table typed keeps the order typed, so the numbers on
+the screen stay put while editing.  It takes back the last edit on ``undo`` and gives
+the table to play.
 
 An edit that puts on the table a card the player does not hold is refused at once
 (``NotHeldError``, naming those cards): no later edit could make it a legal play.
 Whether the table is a legal play is otherwise the referee's question.  A meld that
 lay-offs make illegal keeps the order the player saw and typed (``6♠ 6♥ 6♦ 5♣``, not
-re-sorted), so the player recognises it; a legal one is shown in canonical order.
+re-sorted), so the player recognises it; a legal one is shown in canonical order.  The
+draft says what it did with suit symbols, as the screen shows cards.
 """
 
 from __future__ import annotations
@@ -45,13 +48,13 @@ class NotHeldError(ValueError):
 class Draft:
     """Edits to the table, undoable one by one (see the module docstring).
 
-    ``table`` is the table the edits start from and ``hand`` the player's hand, which
-    every edit is checked against."""
+    ``table`` is the table as shown to the player (its melds in the screen's order) and
+    ``hand`` the player's hand, which every edit is checked against."""
 
     def __init__(self, table: Table, hand: Hand) -> None:
         self.melds: list[Meld] = list(table.melds)
         self.start = Table(tuple(table.melds))
-        """The table the edits start from."""
+        """The table the edits start from, as shown."""
         self._history: list[list[Meld]] = []
         self._supply = Counter(table.pieces) + Counter(hand.pieces)
         self._jokers = sum(isinstance(piece, Joker) for piece in (*table.pieces, *hand.pieces))
@@ -96,7 +99,7 @@ class Draft:
         text = command.strip()
         if text.lower().startswith("play "):
             text = text[5:]
-        table = Table.parse(text)
+        table = Table.parse(text, keep_order=True)
         self._push(list(table.melds), adding=False)
         return "the table as typed"
 
