@@ -10,18 +10,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gamescript import scripted
+from gamescript import scripted, scripted_game
 from rich.console import Console
 from typer.testing import CliRunner
 
 import solver.cli.game
 from solver.cli import app
-from solver.cli.draft import Draft
+from solver.cli.draft import Draft, NotHeldError
+from solver.cli.narrator import Narrator
+from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
-from solver.game import GameSettings, Knock, Play, make_bots, play_game
-from solver.game.game import Acted, GameEvent, Listener
+from solver.game import (
+    Action,
+    Draw,
+    GameSettings,
+    Knock,
+    Pass,
+    Play,
+    Player,
+    PlayerView,
+    make_bots,
+    play_game,
+)
+from solver.game.game import Acted, Game, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
-from solver.position import Table
+from solver.position import Hand, Table
 
 runner = CliRunner()
 
@@ -332,7 +345,7 @@ def test_replay_show_prints_every_move(tmp_path: Path, game_log: list[dict[str, 
 
 
 def test_draft_edits_and_undo() -> None:
-    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"))
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 2c 3c 4c 5c 6c Kh Kd Kc"))
     assert draft.shown().melds[0] == Table.parse("5h 6h 7h").melds[0]
     assert not draft.changed and not draft.undo()
     assert draft.edit("1 + 8h") == "added 8♥ to meld 1: 5♥ 6♥ 7♥ 8♥"
@@ -348,7 +361,82 @@ def test_draft_edits_and_undo() -> None:
     assert draft.edit("play Kh Kd Kc") == "the table as typed"
     assert draft.table() == Table.parse("Kh Kd Kc")
     with pytest.raises(ValueError, match="table is empty"):
-        Draft(Table()).edit("1 + 8h")
+        Draft(Table(), Hand.parse("8h")).edit("1 + 8h")
+
+
+def test_a_draft_refuses_cards_not_in_the_hand_at_once() -> None:
+    """Issue #37: cards the player does not hold were accepted ("OK, new meld 1") and
+    refused only by the referee later; now the edit is refused, naming them."""
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 2c 3c * Ac"))
+    refused = [
+        ("+ 2c 3c 4c", "4♣ is not in your hand", False),
+        ("1 + 8h 9h 10h", "9♥ 10♥ are not in your hand", False),
+        ("2 + Qh", "Q♥ is not in your hand (a card on the table moves only in a whole new table", True),
+        ("5h 6h 7h 8h 9h | Qs Qh Qd", "9♥ is not in your hand", False),
+        ("+ Ac *2c *3c", "★3♣ is not in your hand", False),  # one joker in the hand, not two
+    ]
+    for command, message, about_the_table in refused:
+        with pytest.raises(NotHeldError) as error:
+            draft.edit(command)
+        assert str(error.value).startswith(message), (command, str(error.value))
+        assert ("whole new table" in str(error.value)) == about_the_table
+        assert not draft.changed and not draft.undo()  # nothing changed
+    assert draft.edit("+ Ac 2c 3c") == "new meld 3: A♣ 2♣ 3♣"
+    assert draft.edit("1 + 8h *9h") == "added 8♥ ★9♥ to meld 1: 5♥ 6♥ 7♥ 8♥ ★9♥"
+    with pytest.raises(NotHeldError, match=r"^8♥ is not in your hand$"):
+        draft.edit("3 + 8h")  # the hand's one 8h is already laid off
+    with pytest.raises(NotHeldError, match=r"^8♠ 8♥ 8♦ are not in your hand$"):
+        draft.edit("+ 8d 8h 8s")  # named in the hand's order; the 8h is laid off already
+    two_decks = Draft(Table.parse("9s 10s Js"), Hand.parse("Js Qs Ks"))
+    assert two_decks.edit("+ Js Qs Ks") == "new meld 2: J♠ Q♠ K♠"  # the second J♠ of two decks
+    player, screen = terminal(lines("+ 2c 3c 4c", "quit"))
+    state = scripted(GameSettings.machiavelli(2), ["2c 3c 9s", "2s 3s 4s"], "5d 6d", dealer=1)
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+    text = screen.getvalue()
+    assert "Refused: 4♣ is not in your hand.  Nothing changed." in text
+    assert "OK, new meld" not in text and "Your table so far" not in text
+
+
+def test_a_lay_off_that_fails_shows_the_meld_as_seen_and_typed() -> None:
+    """Issue #37: ``1 + 5c`` on 6♠ 6♥ 6♦ printed 5♣ 6♠ 6♥ 6♦ (sorted); a meld the lay-off
+    leaves illegal keeps the order the player saw and typed; a legal one is canonical."""
+    draft = Draft(Table.parse("6s 6h 6d | 5h 6h 7h", keep_order=True), Hand.parse("5c 4c 4h"))
+    assert draft.edit("1 + 5c 4c") == "added 5♣ 4♣ to meld 1: 6♠ 6♥ 6♦ 5♣ 4♣"
+    assert str(draft.shown().melds[0]) == "6s 6h 6d 5c 4c"
+    assert draft.edit("2 + 4h") == "added 4♥ to meld 2: 4♥ 5♥ 6♥ 7♥"  # legal: in rank order
+    state = scripted(GameSettings.machiavelli(2), ["5c 9s 2d", "2s 3s 4s"], "5d 6d", dealer=1)
+    state.table = Table.parse("6s 6h 6d")
+    player, screen = terminal(lines("1 + 5c", "quit"))
+    with pytest.raises(QuitGame):
+        player.act(state.view(0))
+    text = screen.getvalue()
+    assert "OK, added 5♣ to meld 1: 6♠ 6♥ 6♦ 5♣." in text
+    assert "   1. 6♠ 6♥ 6♦ 5♣\n" in text
+    assert "meld 6s 6h 6d 5c is illegal" in text  # the referee's reason names it the same way
+
+
+def test_undo_back_to_the_table_as_it_was_is_no_play_yet() -> None:
+    """Issue #37: undoing every edit printed "Not a legal play yet"; an unchanged table is
+    simply no play yet (and a whole table typed as it was is no change)."""
+    state = scripted(GameSettings.machiavelli(2), ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+    state.table = Table.parse("5h 6h 7h | Qs Qh Qd")
+    typed = lines("1 + 8h", "undo", "done", "5h 6h 7h | Qs Qh Qd", "show", "done", "draw")
+    player, screen = terminal(typed)
+    assert player.act(state.view(0)) == Draw()
+    text = screen.getvalue()
+    assert "Not a legal play yet" not in text
+    assert text.count("The table is as it was at the start of your turn.") == 2  # after undo, after the table
+    assert text.count("nothing to play yet") == 2
+    assert "you have changed the table" not in text  # draw is not refused
+
+
+def test_a_whole_table_typed_keeps_the_order_typed() -> None:
+    draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 9h Qc"))
+    draft.edit("Qs Qh Qd Qc | 5h 6h 7h 8h")
+    assert str(draft.shown()) == "Qs Qh Qd Qc | 5h 6h 7h 8h"  # numbered as typed
+    assert str(draft.table()) == "5h 6h 7h 8h | Qs Qh Qd Qc"  # the play itself is canonical
+    assert draft.edit("2 + 9h") == "added 9♥ to meld 2: 5♥ 6♥ 7♥ 8♥ 9♥"
 
 
 def lines(*typed: str) -> Iterator[str]:
@@ -485,15 +573,106 @@ def test_play_narrates_draws_turns_and_the_bots_steps(tmp_path: Path) -> None:
     assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
 
 
+class Scripted:
+    """A player that makes the given plays, one per turn, and passes a knock."""
+
+    def __init__(self, *tables: str) -> None:
+        self.plays = [Play(Table.parse(table)) for table in tables]
+
+    def act(self, view: PlayerView) -> Action:
+        return Pass() if view.phase == "knock" else self.plays.pop(0)
+
+
+def play_scripted(game: Game, players: list[Player]) -> None:
+    """Play until the person at seat 0 runs out of input."""
+    with pytest.raises(QuitGame):
+        while True:
+            seat = game.to_move
+            game.apply(players[seat].act(game.view(seat)))
+
+
+def test_meld_numbers_are_the_ones_the_player_saw_all_game() -> None:
+    """Issue #37: a bot's steps numbered melds in canonical order ("Start new meld 2 ...
+    with 6♣ from meld 2" while the screen showed meld 1 as 6♠ 6♥ 6♦ 6♣).  Now the player's
+    own order carries on, the bots' plays keep the melds' places, and the table shown,
+    ``N + CARDS`` and the hint count the same way; the plays themselves (what a log
+    records) stay canonical."""
+    settings = GameSettings.manipulation(2)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, highlight=False)
+    names = ["You", "Bot 1"]
+    shown = ShownTable()
+    typed = lines("+ 6s 6h 6d 6c", "+ 2h 3h 4h", "done", "2 + 5h", "undo", "hint", "ok")
+    me = TerminalPlayer(console, lambda: next(typed, None), names, shown=shown)
+    bot = Scripted("2h 3h 4h | 6s 6h 6d | 5c 6c 7c", "2h 3h 4h 5h | 5c 6c 7c 8c | 6s 6h 6d")
+    plays: list[str] = []
+
+    def record(event: GameEvent) -> None:
+        if isinstance(event, Acted) and isinstance(event.action, Play):
+            plays.append(str(event.action))
+
+    narrator = Narrator(console, names, settings, me=0, shown=shown)
+    hands = ["6s 6h 6d 6c 2h 3h 4h 5h Ks Qs", "5c 7c 8c 9h 9d Ah 2d Jc Js 3s"]
+    game = scripted_game(settings, hands, "Kd Qd Jd 10d 4s 8s 7s", dealer=1, listeners=[record, narrator])
+    play_scripted(game, [me, bot])
+    text = screen.getvalue()
+    assert "You meld 6♠ 6♥ 6♦ 6♣ 2♥ 3♥ 4♥." in text  # in the order built
+    assert steps_after("Bot 1 melds 5♣ 7♣.", text) == [
+        "  1. Leave meld 2 as it is (new meld 2).",
+        "  2. Meld 1 becomes new meld 1, 6♠ 6♥ 6♦: take out 6♣ for new meld 3.",
+        "  3. Start new meld 3, 5♣ 6♣ 7♣, with 6♣ from meld 1 and 5♣ 7♣ from their hand.",
+    ]
+    assert "Table\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥\n   3. 5♣ 6♣ 7♣\n" in text
+    assert "OK, added 5♥ to meld 2: 2♥ 3♥ 4♥ 5♥." in text
+    assert "Hint: play 5♥\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥ 5♥\n   3. 5♣ 6♣ 7♣\n" in text
+    assert steps_after("Steps", text) == [
+        "  1. Leave melds 1 and 3 as they are (new melds 1 and 3).",
+        "  2. Meld 2 becomes new meld 2, 2♥ 3♥ 4♥ 5♥: add 5♥ from your hand.",
+    ]
+    assert steps_after("Bot 1 melds 8♣.", text) == [
+        "  1. Leave melds 1 and 2 as they are (new melds 1 and 2).",
+        "  2. Meld 3 becomes new meld 3, 5♣ 6♣ 7♣ 8♣: add 8♣ from their hand.",
+    ]
+    last_turn = text[text.rindex("Table\n") :]
+    assert last_turn.startswith("Table\n   1. 6♠ 6♥ 6♦\n   2. 2♥ 3♥ 4♥ 5♥\n   3. 5♣ 6♣ 7♣ 8♣\nHand ")
+    assert plays == [  # what the log records: canonical tables, as before
+        "play 2h 3h 4h | 6s 6h 6d 6c",
+        "play 2h 3h 4h | 5c 6c 7c | 6s 6h 6d",
+        "play 2h 3h 4h 5h | 5c 6c 7c | 6s 6h 6d",
+        "play 2h 3h 4h 5h | 5c 6c 7c 8c | 6s 6h 6d",
+    ]
+
+
+def test_one_card_and_one_point_are_singular() -> None:
+    """Issue #37 (item 2): "1 cards" in the game; the hand left, the hint and the knock
+    prompt say 1 card and 1 point."""
+    settings = GameSettings.manipulation(2)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200, highlight=False)
+    names = ["You", "Bot 1"]
+    typed = lines("hint", "ok")
+    me = TerminalPlayer(console, lambda: next(typed, None), names)
+    narrator = Narrator(console, names, settings, me=0)
+    hands = ["2h 3h 4h", "5c 7c 8c 9h 9d"]
+    game = scripted_game(settings, hands, "As Kd Qd", dealer=1, listeners=[narrator])
+    play_scripted(game, [me, Scripted()])
+    text = screen.getvalue()
+    assert "leaves 1 point, low enough to knock." in text
+    assert "  Played.  Your hand: 1 card, 1 point." in text
+    assert text.endswith("Your hand is worth 1 point [knock, pass, show, help, quit]: ")
+
+
 def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:
+    # Issue #37 changed this: 5c, not in the hand, is refused at once (it was accepted and
+    # then judged "Not a legal play yet"), so there is nothing to undo before done.
     outcome = runner.invoke(
         app,
         ["play", "--variant", "machiavelli", "--bots", "random", "--seed", "9"],
-        input="+ 2c 3c 4c\n1 + 5c\nundo\ndone\nquit\n",
+        input="+ 2c 3c 4c\n1 + 5c\ndone\nquit\n",
     )
     assert outcome.exit_code == 0, outcome.output
     text = outcome.stdout
     assert "OK, new meld 1: 2♣ 3♣ 4♣." in text
-    assert "OK, added 5♣ to meld 1: 2♣ 3♣ 4♣ 5♣." in text
-    assert "Not a legal play yet" in text  # 5c is not in the hand
+    assert "Refused: 5♣ is not in your hand.  Nothing changed." in text
+    assert "OK, added 5♣" not in text and "Not a legal play yet" not in text
     assert "You meld 2♣ 3♣ 4♣.\n  Played.  Your hand: 12 cards, 81 points.\nYour turn is over." in text

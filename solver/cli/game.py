@@ -22,6 +22,7 @@ from solver.cli.backend import (
 from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
+from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer
 from solver.game import BOTS, Bot, GameSettings, Player, make_bot, play_game
 from solver.game.bots import BOT_TIME_LIMIT
@@ -158,9 +159,10 @@ def play(
         except OSError as error:
             fail(f"--log {log} cannot be written: {error.strerror or error}")
     seats = ["You", *(f"Bot {seat} ({name})" for seat, name in enumerate(names, start=1))]
-    me = TerminalPlayer(out, _read_stdin_line, seats, time_limit=time_limit)
+    shown = ShownTable()  # one meld numbering for the narration and the player's screen
+    me = TerminalPlayer(out, _read_stdin_line, seats, time_limit=time_limit, shown=shown)
     everyone: list[Player] = [me, *opponents]
-    listeners: list[Listener] = [Narrator(out, seats, rules, me=0)]
+    listeners: list[Listener] = [Narrator(out, seats, rules, me=0, shown=shown)]
     writer: LogWriter | None = None
     try:
         if log_file is not None:

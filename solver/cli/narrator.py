@@ -8,6 +8,11 @@ cards it added and the steps from the old table to the new one (the plan of
 ``solver.plan``, as ``rummy hint`` prints it), knocks and passes, the end of each turn,
 and each round's and the game's scores.
 
+The steps number melds as the person last saw them: the narrator follows every play in
+a ``solver.cli.shown.ShownTable`` (shared with the person's ``TerminalPlayer`` in
+``rummy play``), so "meld 2" is the second meld of the table shown, and a play's new
+melds keep the old ones' places, the melds started from scratch after them.
+
 The person at the terminal (``me``) sees their own drawn cards and a confirmation of
 their own play; other players' cards in hand are never shown, unless ``reveal`` (the
 replay of a log, where everything is known anyway).
@@ -23,7 +28,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from solver.cards import Joker, Piece
-from solver.cli.common import styled_meld, styled_piece
+from solver.cli.common import counted, styled_meld, styled_piece
+from solver.cli.shown import ShownTable
 from solver.game import Draw, GameSettings, Knock, Pass, Play, RoundState
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
 from solver.plan import plan_play
@@ -71,12 +77,15 @@ class Narrator:
         *,
         me: int | None = 0,
         reveal: bool = False,
+        shown: ShownTable | None = None,
     ) -> None:
         self.console = console
         self.names = list(names)
         self.settings = settings
         self.me = me
         self.reveal = reveal
+        self.shown = shown if shown is not None else ShownTable()
+        """The table in the order told (the person's screen order in ``rummy play``)."""
         self.state: RoundState | None = None
 
     def __call__(self, event: GameEvent) -> None:
@@ -119,6 +128,7 @@ class Narrator:
             dealer=event.dealer,
             round_number=event.round_number,
         )
+        self.shown.reset()
         self.console.rule(Text(f"Round {event.round_number}", style="bold magenta"))
         dealer = event.dealer
         size = len(event.hands[0])
@@ -173,22 +183,26 @@ class Narrator:
         self._turn_begins()
 
     def _play(self, seat: int, before: Table, after: Table) -> None:
+        """The play's line (the cards added, in the order of the new table as shown),
+        then the steps of another player's play, numbered as the table was shown."""
         pieces = _played(before, after)
+        hand_jokers = tuple(Joker() for piece in pieces if isinstance(piece, Joker))
+        played = Hand.of((*(piece for piece in pieces if not isinstance(piece, Joker)), *hand_jokers))
+        variant = self.settings.variant
+        old, new = self.shown.follow(Position(before, played), after, variant=variant)
         state = self.state
         assert state is not None
         going_out = state.end is not None and state.end.out == seat
-        line = Text(f"{self._subject(seat)} {self._verb(seat, 'meld')} ") + styled_meld(pieces)
+        line = Text(f"{self._subject(seat)} {self._verb(seat, 'meld')} ") + styled_meld(_played(old, new))
         if going_out:
             line += Text(", going out", style="bold")
         self._say(line + Text("."))
         if self._is_me(seat):
             hand = state.hand(seat)
-            points = hand.points(self.settings.variant)
-            self._say(f"  Played.  Your hand: {len(hand)} cards, {points} points.")
+            left = f"{counted(len(hand), 'card')}, {counted(hand.points(variant), 'point')}"
+            self._say(f"  Played.  Your hand: {left}.")
             return
-        hand_jokers = tuple(Joker() for piece in pieces if isinstance(piece, Joker))
-        played = Hand.of((*(piece for piece in pieces if not isinstance(piece, Joker)), *hand_jokers))
-        plan = plan_play(Position(before, played), after, variant=self.settings.variant)
+        plan = plan_play(Position(old, played), new, variant=variant)
         for number, text in enumerate(plan.lines(pretty=True), start=1):
             # The plan speaks to the person holding the hand; here that is another player.
             self._say(f"  {number}. {text.replace('your hand', 'their hand')}")

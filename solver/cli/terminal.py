@@ -7,22 +7,30 @@ otherwise.  A play is built at the prompt in edits (the whole table, ``+ MELD``,
 ``done`` plays them.  Input and output are injected (a line reader and a rich
 console), so the interactive game runs the same under a test runner.  What the other
 players do is told by ``solver.cli.narrator.Narrator``.
+
+Every meld number the player reads or types counts melds as the table was last shown
+(``solver.cli.shown``, shared with the narrator): the table at the turn, the draft,
+``N + CARDS`` and the hint's table and steps.  A play keeps the order it was built in
+(the draft's, or the hint's as shown) for the turns that follow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 
 from solver.cli.common import counted, print_melds, print_table, styled_meld
-from solver.cli.draft import Draft
+from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
+from solver.cli.shown import ShownTable, arranged
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.plan import plan_play
+from solver.position import Position, Table
 
 __all__ = ["CARDS_NO_KNOCK_HELP", "HELP", "TILES_HELP", "QuitGame", "TerminalPlayer", "help_text"]
 
@@ -32,6 +40,8 @@ Commands (one per line).  Build your play, then type done to play it:
                  e.g.  7h 8h 9h | Kh Kd Kc   (a table joker is written *7h)
   + MELD         add a new meld from your hand, e.g.  + Qs Qh Qd
   N + CARDS      add cards to meld N as numbered on screen, e.g.  3 + 8d
+                 (melds keep their numbers all game: a meld that changes keeps its
+                 place, new melds come after the old ones)
   undo           take back your last change to the table (before done)
   done           play the table as you have built it: that ends your melding
   hint           show the engine's best play and its steps;  ok  then plays it at once
@@ -48,6 +58,8 @@ Commands (one per line).  Build your play, then type done to play it:
                  e.g.  7h 8h 9h | 13h 13d 13c   (a table joker is written *7h)
   + MELD         add a new meld from your rack, e.g.  + 12s 12h 12d
   N + TILES      add tiles to meld N as numbered on screen, e.g.  3 + 8d
+                 (melds keep their numbers all game: a meld that changes keeps its
+                 place, new melds come after the old ones)
   undo           take back your last change to the table (before done)
   done           play the table as you have built it: that ends your turn
   hint           show the engine's best play and its steps;  ok  then plays it at once
@@ -87,8 +99,20 @@ class QuitGame(Exception):
         self.round_number = round_number
 
 
+@dataclass(frozen=True, slots=True)
+class _Suggestion:
+    """A hint as shown in the game: the engine's answer and its table in the order shown."""
+
+    hint: Hint
+    shown: Table
+
+
 class TerminalPlayer:
-    """A person choosing actions at the terminal (see the module docstring)."""
+    """A person choosing actions at the terminal (see the module docstring).
+
+    ``shown`` is the table in the order the person last saw it; ``rummy play`` shares
+    it with the game's ``Narrator``, which follows every play.  Without one, the player
+    keeps its own, and a table it has not seen is shown as the game gives it."""
 
     def __init__(
         self,
@@ -97,17 +121,19 @@ class TerminalPlayer:
         names: Sequence[str],
         *,
         time_limit: float = BOT_TIME_LIMIT,
+        shown: ShownTable | None = None,
     ) -> None:
         self.console = console
         self.faces = console.faces if isinstance(console, FacesConsole) else CARDS
         self.read_line = read_line
         self.names = list(names)
         self.time_limit = time_limit
+        self.shown = shown if shown is not None else ShownTable()
 
     def act(self, view: PlayerView) -> Action:
         self.show(view)
-        draft = Draft(view.table) if "play" in view.legal_kinds() else None
-        suggestion: Hint | None = None
+        draft = Draft(self.shown.of(view.table), view.hand) if "play" in view.legal_kinds() else None
+        suggestion: _Suggestion | None = None
         while True:
             command = self._read(view).strip()
             word = command.lower()
@@ -123,6 +149,8 @@ class TerminalPlayer:
                 continue
             reasons = view.problems(action)
             if not reasons:
+                if isinstance(action, Play):  # the turns that follow keep the order it was built in
+                    self.shown.choose(_order(action, draft, suggestion))
                 return action
             self.console.print(Text("illegal: ", style="bold red") + Text(str(action)))
             for reason in reasons:
@@ -140,7 +168,7 @@ class TerminalPlayer:
         return line
 
     def _command(
-        self, view: PlayerView, word: str, command: str, draft: Draft | None, suggestion: Hint | None
+        self, view: PlayerView, word: str, command: str, draft: Draft | None, suggestion: _Suggestion | None
     ) -> Action | None:
         """The action a command asks for, or None after a command that only shows or edits."""
         say = self.console.print
@@ -151,8 +179,8 @@ class TerminalPlayer:
             if draft is not None and draft.changed:
                 self._show_draft(view, draft)
         elif word == "ok":
-            if suggestion is not None and suggestion.has_play:
-                return Play(suggestion.table)
+            if suggestion is not None and suggestion.hint.has_play:
+                return Play(suggestion.hint.table)
             say("no hint to play: type hint first (and it must find a play)", markup=False)
         elif word == "undo":
             if draft is not None and draft.undo():
@@ -178,6 +206,9 @@ class TerminalPlayer:
         else:
             try:
                 said = draft.edit(command)
+            except NotHeldError as error:
+                say(f"Refused: {error}.  Nothing changed.", markup=False)
+                return None
             except ValueError as error:
                 say(f"not understood: {error}  (type help)", markup=False)
                 return None
@@ -186,7 +217,11 @@ class TerminalPlayer:
         return None
 
     def _show_draft(self, view: PlayerView, draft: Draft) -> None:
-        """The table as the person has built it, and whether it is a legal play yet."""
+        """The table as the person has built it, and whether it is a legal play yet (a
+        table as it was at the start of the turn is no play yet, and nothing to fix)."""
+        if not draft.changed:
+            self.console.print("The table is as it was at the start of your turn.", markup=False)
+            return
         print_table("Your table so far", draft.shown(), self.console)
         reasons = view.problems(Play(draft.table()))
         if reasons:
@@ -206,7 +241,7 @@ class TerminalPlayer:
         console.rule(Text(" · ".join(["Your turn", *status]), style="bold"))
         if view.drawn:
             console.print(Text("You drew  ") + styled_meld(view.drawn))
-        print_table("Table", view.table, console)
+        print_table("Table", self.shown.of(view.table), console)
         hand = Text("Hand  ", style="bold") + styled_meld(view.hand.pieces)
         left = f"{counted(view.hand_points, 'point')}, {counted(len(view.hand), 'card')}"
         console.print(hand + Text(f"   ({left})"))
@@ -222,33 +257,47 @@ class TerminalPlayer:
     def _decline_words(self) -> str:
         return "knock or pass" if self.faces.knocks else "pass"
 
-    def _show_hint(self, view: PlayerView) -> Hint | None:
+    def _show_hint(self, view: PlayerView) -> _Suggestion | None:
+        """The engine's best play from the table at the start of the turn: its new table
+        in the order of ``solver.cli.shown`` and the steps there from the table shown."""
         if "play" not in view.legal_kinds():
             self.console.print(f"No meld now: {self._decline_words()}.", markup=False)
             return None
         found = best_play(view, time_limit=self.time_limit)
         if not found.has_play:
             self.console.print(Text("No play: ", style="bold yellow") + Text(view.decline().kind + "."))
-            return found
+            return _Suggestion(found, found.table)
+        before = Position(self.shown.of(view.table), view.hand)
+        table = arranged(before, found.table, variant=view.variant)
         self.console.print(Text("Hint: play ", style="bold green") + styled_meld(found.played))
-        print_melds(found.table, self.console)
+        print_melds(table, self.console)
         self.console.print(Text("Steps", style="bold"))
-        plan = plan_play(view.position, found.table, variant=view.variant)
+        plan = plan_play(before, table, variant=view.variant)
         for number, line in enumerate(plan.lines(pretty=True), start=1):
             self.console.print(f"  {number}. {line}", markup=False)
-        notes = [f"leaves {found.hand_points} points"]
+        notes = [f"leaves {counted(found.hand_points, 'point')}"]
         if found.goes_out:
             notes.append("goes out")
         elif found.can_knock and self.faces.knocks:
             notes.append("low enough to knock")
         self.console.print(", ".join(notes) + ".  Type ok to play it.", markup=False)
-        return found
+        return _Suggestion(found, table)
+
+
+def _order(play: Play, draft: Draft | None, suggestion: _Suggestion | None) -> Table:
+    """The order the person gave ``play``: the draft's as built, or the hint's as shown."""
+    if draft is not None and draft.table() == play.table:
+        return draft.shown()
+    if suggestion is not None and suggestion.hint.table == play.table:
+        return suggestion.shown
+    return play.table
 
 
 def _prompt(view: PlayerView) -> str:
     """The question, with every command that can be typed now."""
     if view.phase == "knock":
-        return f"Your hand is worth {view.hand_points} points [knock, pass, show, help, quit]: "
+        worth = counted(view.hand_points, "point")
+        return f"Your hand is worth {worth} [knock, pass, show, help, quit]: "
     decline = "pass" if view.final_turn else "draw"
     commands = f"TABLE, + MELD, N + CARDS, undo, done, hint, ok, {decline}, show, help, quit"
     return f"Your move [{commands}]: "
