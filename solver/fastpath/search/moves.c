@@ -317,16 +317,22 @@ static int64_t run_step(Search *S, Frame *F, const State *s, const RunShape *r, 
     return best;
 }
 
-/* Whether an intact run block of ``suit`` that reaches above ``t`` has a table joker the
-   capacity could free: a joker placed at ``t`` may then be that block's, moved ahead. */
-static int debt_possible(const Problem *p, const State *s, int suit, int t) {
+/* How many table jokers of intact run blocks of ``suit`` that reach above ``t`` the
+   capacity could free, each on its own: a joker placed at ``t`` may be one of them, moved
+   ahead of its block, and the run must then absorb that block with it.  More jokers placed
+   ahead than there are can never all be repaid (the run would end with ``own`` below 0),
+   so the search places no more: at most this many debts, where any 4 were tried (on big
+   tables with locked jokers that multiplied a run's branches and made expansions hundreds
+   of times slower). */
+static int debt_room(const Problem *p, const State *s, int suit, int t) {
+    int room = 0;
     for (int i = 0; i < p->njokers; i++) {
         const Block *block = &p->blocks[p->joker_blocks[i]];
         if (block->is_run && block->suit == suit && block->last > t && (s->mask >> p->joker_blocks[i]) & 1 &&
             jokers_freed(p, s, p->joker_cards[i]) < p->free[p->joker_cards[i]])
-            return 1;
+            room++;
     }
-    return 0;
+    return room;
 }
 
 /* The run's slot at ``t`` filled each way it can be (``here``: the cut from here on),
@@ -344,7 +350,7 @@ static int64_t run_slot(Search *S, Frame *F, const State *s, const RunShape *r, 
         int64_t v = run_step(S, F, &options[i].state, r, t, &next);
         if (v < best) best = v;
     }
-    if (so->own > 0 || (so->own > -MAX_JOKERS && debt_possible(&S->problem, s, r->suit, t))) {
+    if (so->own > 0 || (so->own > -MAX_JOKERS && -so->own < debt_room(&S->problem, s, r->suit, t))) {
         RunShape whole = *r;
         whole.whole = 1;
         RunSoFar next = *so;
