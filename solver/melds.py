@@ -8,6 +8,7 @@ an ace at an interior position, which no position number offers.
 
 from __future__ import annotations
 
+import enum
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,9 @@ from solver.variants import Variant
 __all__ = [
     "ACE_HIGH_POSITION",
     "Meld",
+    "MeldFault",
     "MeldKind",
+    "MeldProblem",
     "MeldTemplate",
     "arrange",
     "catalogue",
@@ -43,6 +46,29 @@ __all__ = [
 ]
 
 MeldKind = Literal["group", "sequence"]
+
+
+class MeldFault(enum.Enum):
+    """Why pieces are no legal meld, as a code: code that must tell faults apart tests the
+    code (``MeldProblem.fault``), never the words, which are for people."""
+
+    TOO_FEW = "too_few"
+    UNDECLARED_JOKER = "undeclared_joker"
+    ONLY_JOKERS = "only_jokers"
+    NEITHER_RANK_NOR_SUIT = "neither_rank_nor_suit"
+    GROUP_TOO_LONG = "group_too_long"
+    GROUP_REPEATS_SUIT = "group_repeats_suit"
+    SEQUENCE_TOO_LONG = "sequence_too_long"
+    SEQUENCE_ACES = "sequence_aces"
+    SEQUENCE_GAP = "sequence_gap"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldProblem:
+    """A fault and the sentence that says it (``Meld.problem`` gives the sentence)."""
+
+    fault: MeldFault
+    text: str
 
 
 def position_card(position: int, suit: Suit) -> Card:
@@ -65,47 +91,56 @@ class _Shape:
 
 
 @lru_cache(maxsize=65536)
-def _shape(pieces: tuple[Piece, ...], *, ace_high: bool) -> _Shape | str:
+def _shape(pieces: tuple[Piece, ...], *, ace_high: bool) -> _Shape | MeldProblem:
     """Arrange ``pieces`` as a legal meld, or say why they cannot be one.
 
     Cached: the same melds are judged again and again (parsing, validation, the
     referee, the hint engine), and pieces are immutable.
     """
     if len(pieces) < 3:
-        return f"a meld needs at least 3 cards, this one has {len(pieces)}"
+        return MeldProblem(MeldFault.TOO_FEW, f"a meld needs at least 3 cards, this one has {len(pieces)}")
     cards: list[Card] = []
     for piece in pieces:
         card = effective_card(piece)
         if card is None:
-            return "a joker in a meld must be declared, e.g. *7h"
+            return MeldProblem(MeldFault.UNDECLARED_JOKER, "a joker in a meld must be declared, e.g. *7h")
         cards.append(card)
     if all(isinstance(piece, Joker) for piece in pieces):
-        return "a meld needs at least one real card"
+        return MeldProblem(MeldFault.ONLY_JOKERS, "a meld needs at least one real card")
     ranks = {card.rank for card in cards}
     suits = {card.suit for card in cards}
     if len(ranks) == 1:
         return _group_shape(pieces, cards)
     if len(suits) == 1:
         return _sequence_shape(pieces, cards, ace_high=ace_high)
-    return "cards are neither all of one rank (a group) nor all of one suit (a sequence)"
+    return MeldProblem(
+        MeldFault.NEITHER_RANK_NOR_SUIT,
+        "cards are neither all of one rank (a group) nor all of one suit (a sequence)",
+    )
 
 
-def _group_shape(pieces: Sequence[Piece], cards: list[Card]) -> _Shape | str:
+def _group_shape(pieces: Sequence[Piece], cards: list[Card]) -> _Shape | MeldProblem:
     if len(pieces) > 4:
-        return f"a group holds 3 or 4 cards, this one has {len(pieces)}"
+        return MeldProblem(
+            MeldFault.GROUP_TOO_LONG, f"a group holds 3 or 4 cards, this one has {len(pieces)}"
+        )
     seen: set[Suit] = set()
     for card in cards:
         if card.suit in seen:
-            return f"a group holds one card of each suit, {card} appears twice"
+            return MeldProblem(
+                MeldFault.GROUP_REPEATS_SUIT, f"a group holds one card of each suit, {card} appears twice"
+            )
         seen.add(card.suit)
     order = sorted(range(len(cards)), key=lambda i: cards[i].suit)
     return _Shape("group", tuple(pieces[i] for i in order), int(cards[0].rank))
 
 
-def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: bool) -> _Shape | str:
+def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: bool) -> _Shape | MeldProblem:
     top = ACE_HIGH_POSITION if ace_high else KING_POSITION
     if len(pieces) > top:
-        return f"a sequence holds at most {top} cards, this one has {len(pieces)}"
+        return MeldProblem(
+            MeldFault.SEQUENCE_TOO_LONG, f"a sequence holds at most {top} cards, this one has {len(pieces)}"
+        )
     # Real aces before jokers declared as aces, so that a real ace and a joker standing for
     # the same ace always take the same ends (canonical order must not depend on input order).
     aces = sorted(
@@ -114,9 +149,11 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
     )
     others = [i for i, card in enumerate(cards) if card.rank != Rank.ACE]
     if len(aces) > 2:
-        return "a sequence holds at most two aces, one at each end"
+        return MeldProblem(MeldFault.SEQUENCE_ACES, "a sequence holds at most two aces, one at each end")
     if len(aces) == 2 and not ace_high:
-        return "a sequence holds one ace here: this variant has no ace-high"
+        return MeldProblem(
+            MeldFault.SEQUENCE_ACES, "a sequence holds one ace here: this variant has no ace-high"
+        )
     choices: list[tuple[int, ...]] = []
     if len(aces) == 0:
         choices.append(())
@@ -140,7 +177,7 @@ def _sequence_shape(pieces: Sequence[Piece], cards: list[Card], *, ace_high: boo
     problem = min(problems, key=lambda pair: pair[0])[1]
     if len(aces) == 1 and problem.startswith("gap"):
         return _ace_problem(cards, problem, ace_high=ace_high)
-    return problem
+    return MeldProblem(MeldFault.SEQUENCE_GAP, problem)
 
 
 def _missing(positions: list[int]) -> int:
@@ -148,30 +185,33 @@ def _missing(positions: list[int]) -> int:
     return positions[-1] - positions[0] + 1 - len(set(positions))
 
 
-def _ace_problem(cards: list[Card], gap: str, *, ace_high: bool) -> str:
+def _ace_problem(cards: list[Card], gap: str, *, ace_high: bool) -> MeldProblem:
     """Blame the one ace only when it is at fault: the cards would make a sequence with the
     ace after the king in a variant without ace-high, or around the corner (K-A-2), where an
     ace may never sit.  Otherwise ``gap`` stands: ``Ad 2d 4d`` lacks 3d whatever the ace does."""
     positions = sorted({int(card.rank) for card in cards})
     if len(positions) != len(cards):
-        return gap
+        return MeldProblem(MeldFault.SEQUENCE_GAP, gap)
     if not ace_high:
         high = [*positions[1:], ACE_HIGH_POSITION]
         high_gap = _sequence_gap(high, cards[0].suit)
+        no_ace_high = "an ace cannot follow a king here: this variant has no ace-high"
         if high_gap is None:
-            return "an ace cannot follow a king here: this variant has no ace-high"
+            return MeldProblem(MeldFault.SEQUENCE_ACES, no_ace_high)
         if _missing(high) < _missing(positions):
-            return f"{high_gap}; and an ace cannot follow a king here: this variant has no ace-high"
+            return MeldProblem(MeldFault.SEQUENCE_ACES, f"{high_gap}; and {no_ace_high}")
     # Counted around the corner (ranks modulo 13) the cards make one unbroken run: only the
     # ace's place between the king and the two breaks it.
     breaks = sum(
         (after - before) % 13 != 1 for before, after in itertools.pairwise([*positions, positions[0]])
     )
     if breaks <= 1 and ace_high:
-        return "an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it (K-A-2)"
+        text = "an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it (K-A-2)"
+        return MeldProblem(MeldFault.SEQUENCE_ACES, text)
     if breaks <= 1:
-        return "an ace only starts a sequence (A-2-3), never sits inside it (K-A-2): no ace-high here"
-    return gap
+        text = "an ace only starts a sequence (A-2-3), never sits inside it (K-A-2): no ace-high here"
+        return MeldProblem(MeldFault.SEQUENCE_ACES, text)
+    return MeldProblem(MeldFault.SEQUENCE_GAP, gap)
 
 
 def _sequence_gap(positions: list[int], suit: Suit) -> str | None:
@@ -249,8 +289,23 @@ class Meld:
     def problem_where(self, *, ace_high: bool) -> str | None:
         """``problem`` under the one rule of a variant a meld's legality depends on:
         whether an ace may end a sequence high."""
+        found = self.fault_where(ace_high=ace_high)
+        return None if found is None else found.text
+
+    @property
+    def has_undeclared_joker(self) -> bool:
+        """Whether a joker in it stands for no card (``*``): never legal on a table, and said
+        apart from the meld's other faults (the position and the referee name it so)."""
+        return any(isinstance(piece, Joker) and piece.declared is None for piece in self.pieces)
+
+    def fault(self, variant: Variant) -> MeldProblem | None:
+        """Why this meld is illegal under ``variant``, as a code and its sentence, or None."""
+        return self.fault_where(ace_high=variant.ace_high)
+
+    def fault_where(self, *, ace_high: bool) -> MeldProblem | None:
+        """``fault`` under whether an ace may end a sequence high."""
         shape = _shape(self.pieces, ace_high=ace_high)
-        return shape if isinstance(shape, str) else None
+        return shape if isinstance(shape, MeldProblem) else None
 
     def is_legal(self, variant: Variant) -> bool:
         return self.problem(variant) is None
@@ -258,7 +313,7 @@ class Meld:
     def kind(self, variant: Variant | None = None) -> MeldKind | None:
         """``group`` or ``sequence`` (None when illegal under the variant, ace-high by default)."""
         shape = _shape(self.pieces, ace_high=True if variant is None else variant.ace_high)
-        return None if isinstance(shape, str) else shape.kind
+        return None if isinstance(shape, MeldProblem) else shape.kind
 
     def sort_key(self) -> tuple[int, int, int, int, str]:
         """Canonical meld order: sequences by suit then start, then groups by rank."""
@@ -271,7 +326,7 @@ def _sort_key(pieces: tuple[Piece, ...]) -> tuple[int, int, int, int, str]:
     melds come back in every hint of a game."""
     meld = Meld(pieces)
     shape = _shape(pieces, ace_high=True)
-    if isinstance(shape, str):
+    if isinstance(shape, MeldProblem):
         return (2, 0, 0, 0, str(meld))
     if shape.kind == "sequence":
         return (0, int(meld.cards[0].suit), shape.start, len(meld), str(meld))
@@ -281,7 +336,7 @@ def _sort_key(pieces: tuple[Piece, ...]) -> tuple[int, int, int, int, str]:
 def arrange(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
     """Canonical order of a meld's pieces; an illegal meld is sorted by rank then suit."""
     shape = _shape(pieces, ace_high=True)
-    if not isinstance(shape, str):
+    if not isinstance(shape, MeldProblem):
         return shape.ordered
 
     def key(piece: Piece) -> tuple[int, int, int]:

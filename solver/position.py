@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import CARD_KINDS, Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
-from solver.melds import Meld
+from solver.melds import Meld, MeldFault
 from solver.variants import Variant
 
 __all__ = [
@@ -202,9 +202,14 @@ class Position:
 
     def every_problem(self, variant: Variant) -> list[str]:
         """``problems`` worked out in full, piece by piece (the reasons' words and order)."""
-        found = [f"table meld {meld}: {reason}" for meld, reason in _meld_problems(self.table, variant)]
-        for meld in self.table:
-            if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
+        faults = [(meld, meld.fault(variant)) for meld in self.table]
+        found = [
+            f"table meld {meld}: {fault.text}"
+            for meld, fault in faults
+            if fault is not None and fault.fault is not MeldFault.UNDECLARED_JOKER
+        ]
+        for meld in self.table:  # after every other meld's reason
+            if meld.has_undeclared_joker:
                 found.append(f"table meld {meld}: a joker on the table must be declared, e.g. *7h")
         for piece in self.hand:
             if isinstance(piece, Joker) and piece.declared is not None:
@@ -280,15 +285,6 @@ def _legal_meld(pieces: tuple[Piece, ...], ace_high: bool) -> tuple[tuple[int, .
         return None
     real = tuple(piece.index for piece in pieces if isinstance(piece, Card))
     return real, len(pieces) - len(real)
-
-
-def _meld_problems(table: Table, variant: Variant) -> list[tuple[Meld, str]]:
-    result = []
-    for meld in table:
-        reason = meld.problem(variant)
-        if reason is not None and "must be declared" not in reason:
-            result.append((meld, reason))
-    return result
 
 
 def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:

@@ -73,13 +73,13 @@ def check_play(
     after = as_table(after)
     reasons: list[str] = []
     for meld in after:
-        problem = meld.problem(rules)  # a meld with an undeclared joker is never legal
-        if problem is None:
+        fault = meld.fault(rules)
+        if fault is None:
             continue
-        if any(isinstance(p, Joker) and p.declared is None for p in meld.pieces):
+        if meld.has_undeclared_joker:  # the meld's fault may be its size, but this is what to fix
             reasons.append(f"meld {meld}: every joker on the table must be declared, e.g. *7h")
         else:
-            reasons.append(f"meld {meld} is illegal: {problem}")
+            reasons.append(f"meld {meld} is illegal: {fault.text}")
 
     before_real, declared_before, jokers_before = _tally(before.table.melds)
     after_real, declared_after, jokers_after = _tally(after.melds)

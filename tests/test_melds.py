@@ -363,3 +363,41 @@ def test_position_card() -> None:
     assert position_card(1, Suit.HEARTS) == Card.parse("Ah")
     assert position_card(14, Suit.HEARTS) == Card.parse("Ah")
     assert position_card(13, Suit.CLUBS) == Card.parse("Kc")
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("7h 8h", "TOO_FEW"),
+        ("7h 8h *", "UNDECLARED_JOKER"),
+        ("*7h *8h *9h", "ONLY_JOKERS"),
+        ("7h 8d 9s", "NEITHER_RANK_NOR_SUIT"),
+        ("7h 7d 7s 7c *7h", "GROUP_TOO_LONG"),
+        ("7h 7h 7s", "GROUP_REPEATS_SUIT"),
+        ("Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah *2h", "SEQUENCE_TOO_LONG"),
+        ("Kh Ah 2h", "SEQUENCE_ACES"),
+        ("7h 8h 10h", "SEQUENCE_GAP"),
+    ],
+)
+def test_every_fault_has_a_code(text: str, fault: str) -> None:
+    """Issue 37: code told faults apart by their words ("must be declared"); each fault now
+    has a code, and the sentence stays the people's."""
+    from solver.melds import MeldFault
+    from solver.position import Hand
+
+    found = Meld(Hand.parse(text).pieces).fault(Variant.manipulation())
+    assert found is not None and found.fault is MeldFault[fault]
+    assert Meld(Hand.parse(text).pieces).problem(Variant.manipulation()) == found.text
+
+
+def test_an_undeclared_table_joker_is_said_once_by_the_position_and_the_referee() -> None:
+    from solver.position import Position, PositionError
+    from solver.referee import check_play
+
+    with pytest.raises(PositionError) as raised:
+        Position.parse("7h 8h * / 2c").validate(Variant.manipulation())
+    assert [p for p in raised.value.problems if "declared" in p] == [
+        "table meld 7h 8h *: a joker on the table must be declared, e.g. *7h"
+    ]
+    verdict = check_play(Position.parse("7h 8h 9h / *"), "7h 8h 9h *")
+    assert verdict.reasons == ["meld 7h 8h 9h *: every joker on the table must be declared, e.g. *7h"]
