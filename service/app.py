@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import anyio.to_thread
 from fastapi import FastAPI
@@ -49,26 +50,27 @@ A solving request that finds every worker busy and the queue full gets **503** w
 """
 
 
+def _pool(settings: Settings, **lane: Any) -> SolvePool:
+    """A pool with the settings every lane shares (executor, watchdog, spares...) and the
+    lane's own (``lane``: workers, queue, name, priority, wait)."""
+    return SolvePool(
+        kind=settings.executor,
+        retry_after=settings.retry_after,
+        watchdog=settings.worker_watchdog,
+        start_seconds=settings.worker_start_timeout,
+        spares=settings.worker_spares,
+        **lane,
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application; ``settings`` defaults to the ``RUMMY_*`` environment."""
     settings = settings or Settings()
-    pool = SolvePool(
-        workers=settings.workers,
-        queue=settings.queue_size,
-        kind=settings.executor,
-        retry_after=settings.retry_after,
-        watchdog=settings.worker_watchdog,
-        start_seconds=settings.worker_start_timeout,
-        spares=settings.worker_spares,
-    )
-    long_pool = SolvePool(
+    pool = _pool(settings, workers=settings.workers, queue=settings.queue_size)
+    long_pool = _pool(
+        settings,
         workers=settings.long_workers,
         queue=settings.long_queue,
-        kind=settings.executor,
-        retry_after=settings.retry_after,
-        watchdog=settings.worker_watchdog,
-        start_seconds=settings.worker_start_timeout,
-        spares=settings.worker_spares,
         name="long",
         niceness=settings.long_nice,
         max_wait=settings.long_wait,
