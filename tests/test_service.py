@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from service_kit import error_of
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from service import create_app
@@ -20,7 +21,6 @@ from solver.report import hint_payload
 from solver.variants import VARIANT_NAMES, Variant
 
 WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
-ERROR_KEYS = {"type", "message", "field", "problems"}
 
 
 @pytest.fixture(scope="module")
@@ -28,19 +28,6 @@ def client() -> Iterator[TestClient]:
     settings = Settings(executor="thread", workers=2, max_time_limit=5.0, default_time_limit=2.0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-def error_of(answer: Any, status: int) -> dict[str, Any]:
-    """The error object of an answer, after checking the status and the one shape."""
-    assert answer.status_code == status, answer.text
-    assert answer.headers["content-type"] == "application/json"
-    body = answer.json()
-    assert set(body) == {"error"}
-    error: dict[str, Any] = body["error"]
-    assert set(error) == ERROR_KEYS
-    assert isinstance(error["message"], str) and error["message"]
-    assert error["problems"] and all(isinstance(p, str) and p for p in error["problems"])
-    return error
 
 
 # --- hints -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from service_kit import error_of
 
 from service.app import create_app
 from service.settings import Settings
@@ -14,7 +15,6 @@ from solver.game.advice import advise
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
 QUICK: dict[str, Any] = {"samples": 3, "budget_seconds": 5, "seed": 2}
-ERROR_KEYS = {"type", "message", "field", "problems"}
 
 
 @pytest.fixture(scope="module")
@@ -22,14 +22,6 @@ def client() -> Iterator[TestClient]:
     settings = Settings(executor="thread", workers=2, max_time_limit=5.0, default_time_limit=2.0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-def error_of(answer: Any, status: int) -> dict[str, Any]:
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert set(body) == {"error"} and set(body["error"]) == ERROR_KEYS
-    error: dict[str, Any] = body["error"]
-    return error
 
 
 def test_advise_answers_as_the_library_does(client: TestClient) -> None:

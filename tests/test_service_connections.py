@@ -9,7 +9,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +17,7 @@ import httpx
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from service_kit import wait_for
 
 from service import create_app
 from service.deps import PoolDep
@@ -32,14 +33,6 @@ LIMITS = {
     "keep_alive": 0.6,
     "max_connections": 8,
 }
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> float:
-    start = time.monotonic()
-    while not condition():
-        assert time.monotonic() - start < seconds, "condition not reached in time"
-        time.sleep(0.01)
-    return time.monotonic() - start
 
 
 class Running:

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 from fastapi.testclient import TestClient
+from service_kit import wait_for
 
 from service import create_app
 from service.app import LONG_PATHS, SHORT_PATHS
@@ -23,13 +24,6 @@ from service.settings import Settings
 
 WORKED = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
 ADVICE = {"position": "5h 6h 7h | 9s 9d 9c / 8h 4h Kc Ks Kd 2c", "players": 2, "samples": 8, "seed": 1}
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.005)
 
 
 def _within(pool: SolvePool, work: float, function: Callable[..., Any], *args: Any) -> Any:

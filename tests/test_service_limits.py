@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
+from service_kit import error_of, wait_for
 
 from service import create_app
 from service.errors import Busy
@@ -20,20 +20,6 @@ from service.settings import Settings
 
 WORKED = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
 JSON = {"content-type": "application/json"}
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.005)
-
-
-def error_of(answer: Any, status: int) -> dict[str, Any]:
-    assert answer.status_code == status, answer.text
-    error: dict[str, Any] = answer.json()["error"]
-    assert set(error) == {"type", "message", "field", "problems"}
-    return error
 
 
 # --- body size -------------------------------------------------------------------------

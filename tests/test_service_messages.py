@@ -7,13 +7,13 @@ from __future__ import annotations
 import gzip
 import json
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
+from service_kit import error_of, wait_for
 
 from service import create_app
 from service.pool import SolvePool
@@ -22,13 +22,6 @@ from service.settings import Settings
 
 WORKED = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
 JSON = {"content-type": "application/json"}
-
-
-def error_of(answer: Any, status: int) -> dict[str, Any]:
-    assert answer.status_code == status, answer.text
-    error: dict[str, Any] = answer.json()["error"]
-    assert set(error) == {"type", "message", "field", "problems"}
-    return error
 
 
 @pytest.fixture(scope="module")
@@ -209,13 +202,6 @@ def test_every_integer_bound_in_the_schema_is_an_integer(spec: dict[str, Any]) -
 
 
 # --- /v1/check behind admission control (item 4) -------------------------------------------
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.005)
 
 
 def test_check_is_load_shed_like_the_other_cpu_heavy_endpoints() -> None:

@@ -7,13 +7,13 @@ import json
 import logging
 import re
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from importlib import metadata
 
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from service_kit import wait_for
 
 from service import create_app
 from service.observe import ACCESS_LOGGER
@@ -23,13 +23,6 @@ from service.settings import Settings
 from solver import fastpath
 
 WORKED = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.005)
 
 
 @pytest.fixture()

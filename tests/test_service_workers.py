@@ -15,21 +15,13 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
+from service_kit import wait_for
 
 from service.errors import Busy
 from service.pool import SolvePool
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> float:
-    """Wait until ``condition`` holds; the seconds it took."""
-    start = time.monotonic()
-    while not condition():
-        assert time.monotonic() - start < seconds, "condition not reached in time"
-        time.sleep(0.01)
-    return time.monotonic() - start
 
 
 def busy_caller(pool: SolvePool, timeout: float, seconds: float) -> threading.Thread:
