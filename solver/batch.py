@@ -72,7 +72,8 @@ def describe_record(record: dict[str, object]) -> str:
     number = record["line"]
     if "error" in record:
         return f"{number}: error: bad position {record['input']!r}: {record['error']}"
-    hand = f"hand {_cards(record['hand'])}, {record['hand_points']} points"
+    points = record["hand_points"]
+    hand = f"hand {_cards(record['hand'])}, {points} point{'' if points == 1 else 's'}"
     status = record["status"]
     if status == "timeout":
         return f"{number}: no play found within the time limit; {hand}"

@@ -79,6 +79,11 @@ def test_counts_say_one_card_not_one_cards() -> None:
     from solver.cli.common import counted
 
     assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    # analyze and hint --batch said "1 points" (issue 37)
+    code, out, _ = run("analyze", "7h 8h 9h / 10h Ac", "--players", "2")
+    assert code == 0 and "1 point left" in out and "1 points" not in out
+    result = RUNNER.invoke(app, ["hint", "--batch", "-"], input="7h 8h 9h / 10h Ac\n")
+    assert result.exit_code == 0 and "hand Ac, 1 point," in result.stdout
 
 
 def test_show_pretty_prints_and_json() -> None:

@@ -54,7 +54,8 @@ function tableAfter(option) {
     board.append(row);
   });
   const left = el("p", "advice-left");
-  left.append(term("Hand left: "), miniCards(option.hand || []), ` (${option.hand_points} points)`);
+  const points = `${option.hand_points} point${option.hand_points === 1 ? "" : "s"}`;
+  left.append(term("Hand left: "), miniCards(option.hand || []), ` (${points})`);
   if (option.melds_broken) left.append(`; ${option.melds_broken} meld${option.melds_broken === 1 ? "" : "s"} rearranged`);
   left.append(".");
   box.append(board, left);

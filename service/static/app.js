@@ -412,7 +412,8 @@ async function main() {
       const played = hint.played.length ? `play ${hint.played.map(pieceText).join(" ")}` : "no play";
       const end = hint.goes_out ? "; you go out" : !rules.knocks ? ""
         : hint.can_knock ? "; you can knock" : "; you cannot knock";
-      status.textContent = `Best play: ${played}; ${hint.hand_points} points left${end}.`;  // pieces as shown
+      const left = `${hint.hand_points} point${hint.hand_points === 1 ? "" : "s"} left`;
+      status.textContent = `Best play: ${played}; ${left}${end}.`;
     });
   });
   $("analyze-button").addEventListener("click", (event) => {

@@ -18,6 +18,7 @@ from solver.cli.common import (
     VariantOption,
     app,
     check_time_limit,
+    counted,
     fail,
     load_position,
     load_unseen,
@@ -70,7 +71,8 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     advice.add_column(style="bold")
     advice.add_column()
     points = draw.meld_now_points
-    advice.add_row("Meld now", f"{points} points left" if draw.can_meld_now else f"no play ({points} points)")
+    said = counted(points, "point")
+    advice.add_row("Meld now", f"{said} left" if draw.can_meld_now else f"no play ({said})")
     advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
     if knocks:
         advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
