@@ -1,6 +1,6 @@
 """The best play after each possible draw: one model for every draw, settled exactly and fast.
 
-``best_after_draws(position, variant, pieces)`` answers, for each piece that might be
+``solve_draws(position, variant, pieces)`` answers, for each piece that might be
 drawn, the fewest points the hand can hold after drawing it and then playing (or not
 playing, when no play exists or none helps).
 
@@ -47,7 +47,7 @@ from solver.position import Hand, Position, Table
 from solver.solution import DrawResults, DrawValue, SettledBy
 from solver.variants import Variant
 
-__all__ = ["best_after_draws"]
+__all__ = ["solve_draws"]
 
 
 def _joker_declarations(meld: Meld) -> list[Card]:
@@ -207,7 +207,7 @@ class _DrawModel:
         return Table.of(found.melds)
 
 
-def best_after_draws(
+def solve_draws(
     position: Position,
     variant: Variant,
     pieces: Sequence[Piece],

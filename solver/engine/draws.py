@@ -87,7 +87,7 @@ def best_after_draws(
         return searched
     from solver.cpsat import draws
 
-    return draws.best_after_draws(
+    return draws.solve_draws(
         position,
         variant,
         distinct,
