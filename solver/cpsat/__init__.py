@@ -2,8 +2,8 @@
 
 ``solve`` answers one validated position with the neutral ``solver.solution.Solution``;
 ``draws.solve_draws`` settles the draws of the draw-or-meld analysis (the engine's
-``best_after_draws`` asks it).  It never imports the other backend (``solver.fastpath``) or the engine: users call
-``solver.engine.hint`` (``from solver import hint``), which picks the backend.
+``best_after_draws`` asks it).  It never imports the other backend (``solver.fastpath``)
+or the engine: users call ``solver.engine.hint`` (``from solver import hint``), which picks the backend.
 
 The puzzles build models of their own on the engine's (a table kept whole, a second
 solution ruled out): for them this package names its public parts, the instance, the
