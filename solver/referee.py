@@ -172,20 +172,12 @@ def _opening_problems(before: Table, after: Table, variant: Variant) -> list[str
     return found
 
 
-def melds_broken(before: Table | str, after: Table | str) -> int:
-    """How many old melds of ``before`` the table ``after`` breaks (RULES.md's tie-break).
-
-    An old meld is unbroken when all of its pieces end in one meld of ``after``: its real
-    cards, and its table jokers whatever they are declared as there (a joker moving along
-    its own meld does not break it).  Copies of a card are alike and so are jokers, so
-    the count is the fewest over every way of telling them apart that the counting rule
-    allows: for each card X, the table jokers declared X that end declared otherwise (in
-    their kept meld, or anywhere else) are at most the real X on ``after``.  ``after``
-    is taken to be a legal play from ``before`` (``check_play``).
-    """
-    old, new = as_table(before), as_table(after)
-    rooms = [count_real(meld.pieces) for meld in new]
-    joker_rooms = [declared_jokers(meld.pieces) for meld in new]
+def _old_meld_hosts(
+    old: Table, rooms: list[Counter[Card]], joker_rooms: list[Counter[Card]]
+) -> tuple[list[tuple[Counter[Card], Counter[Card]]], list[list[int]], list[int]]:
+    """For ``melds_broken``: the old melds as (real cards, declared jokers), those
+    without jokers first; for each, the new melds (by index) with room for all of it;
+    and for each index, how many melds from there on have no such host (a bound)."""
     # Melds without jokers first: only the jokers' choices decide the counting rule, so
     # a failing choice is undone before any other.
     needs = sorted(
@@ -203,6 +195,24 @@ def melds_broken(before: Table | str, after: Table | str) -> int:
     homeless = [0] * (len(needs) + 1)
     for i in range(len(needs) - 1, -1, -1):
         homeless[i] = homeless[i + 1] + (not hosts[i])
+    return needs, hosts, homeless
+
+
+def melds_broken(before: Table | str, after: Table | str) -> int:
+    """How many old melds of ``before`` the table ``after`` breaks (RULES.md's tie-break).
+
+    An old meld is unbroken when all of its pieces end in one meld of ``after``: its real
+    cards, and its table jokers whatever they are declared as there (a joker moving along
+    its own meld does not break it).  Copies of a card are alike and so are jokers, so
+    the count is the fewest over every way of telling them apart that the counting rule
+    allows: for each card X, the table jokers declared X that end declared otherwise (in
+    their kept meld, or anywhere else) are at most the real X on ``after``.  ``after``
+    is taken to be a legal play from ``before`` (``check_play``).
+    """
+    old, new = as_table(before), as_table(after)
+    rooms = [count_real(meld.pieces) for meld in new]
+    joker_rooms = [declared_jokers(meld.pieces) for meld in new]
+    needs, hosts, homeless = _old_meld_hosts(old, rooms, joker_rooms)
     real_after = count_real(as_table(after).pieces)
     table_jokers = declared_jokers(old.pieces)
     final_jokers = declared_jokers(new.pieces)

@@ -263,27 +263,7 @@ class _ModelWriter:
                 ext, pinned = self._slot(c, form.pinnable, supply, form_pins)
                 writer.add_linear([ext, *pinned, used], [1] * (1 + len(pinned)) + [-1], 0, 0)
             for number, chain in enumerate(form.chains):
-                previous = [used]
-                chain_exts: list[int] = []
-                chain_pins: list[list[int]] = []
-                for step, c in enumerate(chain):
-                    ext, pinned = self._slot(c, form.pinnable, supply, form_pins)
-                    # Its supply, a pin, or a real card of a nested meld: one of them.
-                    here = [ext, *pinned, *taken.get((number, step), ())]
-                    writer.add_linear([*here, *previous], [1] * len(here) + [-1] * len(previous), AT_MOST, 0)
-                    previous = here
-                    chain_exts.append(ext)
-                    chain_pins.append(pinned)
-                for step in range(2, len(chain)):
-                    # A third supply slot in a row beyond the outermost pin would be a meld
-                    # of its own: some pin lies at most two slots nearer.
-                    outer = [pin for pins_here in chain_pins[step - 2 :] for pin in pins_here]
-                    writer.add_linear([chain_exts[step], *outer], [1] + [-1] * len(outer), AT_MOST, 0)
-                for nest, inside in nested:
-                    if nest.chain == number:
-                        # Nested only where a pin lies beyond it (else two melds would do).
-                        beyond = [pin for pins_here in chain_pins[nest.slots[-1] + 1 :] for pin in pins_here]
-                        writer.add_linear([inside, *beyond], [1] + [-1] * len(beyond), AT_MOST, 0)
+                self._keep_chain(number, chain, form.pinnable, used, taken, nested, supply, form_pins)
             # As many pins as the jokers of the form's meld and of the melds nested in it.
             owners = [(_joker_count(old), used)]
             owners.extend((_joker_count(old_melds[nest.meld]), inside) for nest, inside in nested)
@@ -309,6 +289,44 @@ class _ModelWriter:
             self.joker_coefficients.append(1)
         self.extend.append(supply)
         self.pins.append(pins)
+
+    def _keep_chain(
+        self,
+        number: int,
+        chain: tuple[int, ...],
+        pinnable: frozenset[int] | None,
+        used: int,
+        taken: dict[tuple[int, int], list[int]],
+        nested: list[tuple[Nest, int]],
+        supply: list[tuple[int, int]],
+        form_pins: list[tuple[int, int]],
+    ) -> None:
+        """Chain ``number`` of a keep form in use (``used``), for ``_keep_forms``: each
+        slot's supply, pin or nested meld's real card (``taken``), at most one, and only
+        after the slot nearer; at most two supply slots beyond the outermost pin; a meld
+        ``nested`` in this chain only with a pin beyond it."""
+        writer = self.writer
+        previous = [used]
+        chain_exts: list[int] = []
+        chain_pins: list[list[int]] = []
+        for step, c in enumerate(chain):
+            ext, pinned = self._slot(c, pinnable, supply, form_pins)
+            # Its supply, a pin, or a real card of a nested meld: one of them.
+            here = [ext, *pinned, *taken.get((number, step), ())]
+            writer.add_linear([*here, *previous], [1] * len(here) + [-1] * len(previous), AT_MOST, 0)
+            previous = here
+            chain_exts.append(ext)
+            chain_pins.append(pinned)
+        for step in range(2, len(chain)):
+            # A third supply slot in a row beyond the outermost pin would be a meld
+            # of its own: some pin lies at most two slots nearer.
+            outer = [pin for pins_here in chain_pins[step - 2 :] for pin in pins_here]
+            writer.add_linear([chain_exts[step], *outer], [1] + [-1] * len(outer), AT_MOST, 0)
+        for nest, inside in nested:
+            if nest.chain == number:
+                # Nested only where a pin lies beyond it (else two melds would do).
+                beyond = [pin for pins_here in chain_pins[nest.slots[-1] + 1 :] for pin in pins_here]
+                writer.add_linear([inside, *beyond], [1] + [-1] * len(beyond), AT_MOST, 0)
 
     def _slot(
         self,

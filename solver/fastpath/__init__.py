@@ -215,6 +215,10 @@ class _Counts:
         return _Counts(tuple(hand), hand_jokers, tuple(real), tuple(jokers), melds, most)
 
 
+_Best = tuple[int, Config, list[tuple[int, ...]], tuple[int, ...]]
+"""The best play of ``search`` so far: its total cost, configuration, melds and jokers freed."""
+
+
 def search(
     position: Position,
     variant: Variant,
@@ -251,7 +255,7 @@ def search(
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
     lp_after = (LP_AFTER if prices_after is None else prices_after) if prices_available() else -1
-    best: tuple[int, Config, list[tuple[int, ...]], tuple[int, ...]] | None = None
+    best: _Best | None = None
     for config in configurations(
         counts.hand,
         counts.hand_jokers,
@@ -294,13 +298,28 @@ def search(
             total = base + primary * weight + broken
             if best is None or total < best[0]:
                 best = (total, config, found, result.freed)
-    solve_end = time.perf_counter()
+    return _solution(position, counts, best, weight, opening, started, solve_start, time.perf_counter())
+
+
+def _solution(
+    position: Position,
+    counts: _Counts,
+    best: _Best | None,
+    weight: int,
+    opening: bool,
+    started: float,
+    solve_start: float,
+    solve_end: float,
+) -> Solution:
+    """The ``Solution`` of ``search``: the table and hand of the ``best`` play found (its
+    melds broken are its total cost modulo ``weight``), or the position as it was when
+    none was; the build time counts this translation, the solve time the searches."""
     table = position.table
     played: tuple[Piece, ...] = ()
     hand = position.hand.pieces
     broken = 0
     if best is not None:
-        total, config, found, freed = best
+        total, _, found, freed = best
         broken = total % weight
         melds = _piece_codes(found, counts, freed)
         table = _new_table(position, counts, melds, opening=opening)

@@ -244,6 +244,88 @@ class Advice:
 # -- the situation ------------------------------------------------------------------
 
 
+def _unseen_given(position: Position, variant: Variant, unseen: Sequence[Piece] | None) -> tuple[Piece, ...]:
+    """The unseen cards: the deck minus the table and the hand, or ``unseen`` when given,
+    refused when table, hand and ``unseen`` hold more copies of a card than the deck."""
+    if unseen is None:
+        return unseen_pieces(variant, position.table.pieces + position.hand.pieces)
+    hidden = tuple(unseen)
+    over = piece_counts(position.table.pieces + position.hand.pieces + hidden)
+    over.subtract(piece_counts(full_deck(variant)))
+    extra = sorted((card for card, count in over.items() if count > 0), key=str)
+    if extra:
+        names = ", ".join("joker" if card is None else str(card) for card in extra)
+        raise AdviceError(f"the unseen cards, table and hand hold more copies than the deck has: {names}")
+    return hidden
+
+
+def _hand_sizes_given(
+    own: int, players: int, hidden: tuple[Piece, ...], hand_sizes: Sequence[int] | None
+) -> tuple[int, ...]:
+    """Every hand's size, the player's (``own``) first: ``hand_sizes`` checked (the
+    others', or everyone's), or by default as many as the player's, at most an equal
+    share of the unseen cards."""
+    if hand_sizes is None:
+        share = len(hidden) // (players - 1)
+        return (own, *([min(own, share)] * (players - 1)))
+    sizes = tuple(hand_sizes)
+    if len(sizes) == players - 1:
+        sizes = (own, *sizes)
+    if len(sizes) != players:
+        raise AdviceError(
+            f"give {players - 1} or {players} hand sizes for {players} players, not {len(sizes)}"
+        )
+    if sizes[0] != own:
+        raise AdviceError(f"the first hand size is the player's: {own} cards, not {sizes[0]}")
+    if any(size < 0 for size in sizes):
+        raise AdviceError(f"hand sizes cannot be negative: {', '.join(map(str, sizes))}")
+    if any(size == 0 for size in sizes[1:]):
+        raise AdviceError("another player with no cards has gone out: the round is over")
+    return sizes
+
+
+def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
+    """The stock's size: ``stock`` checked against the ``unseen`` cards less those
+    ``in_hands`` of the others, or by default all of them."""
+    if stock is None:
+        stock = unseen - in_hands
+        if stock < 0:
+            raise AdviceError(f"the other hands hold {in_hands} cards but only {unseen} are unseen")
+        return stock
+    if stock < 0:
+        raise AdviceError(f"the stock cannot be negative: {stock}")
+    if in_hands + stock > unseen:
+        raise AdviceError(
+            f"the other hands ({in_hands}) and the stock ({stock}) need {in_hands + stock} unseen cards, "
+            f"but only {unseen} are unseen"
+        )
+    return stock
+
+
+def _scores_given(players: int, scores: Sequence[int] | None) -> tuple[int, ...]:
+    """Every player's game score: ``scores`` checked for one per player, or all 0."""
+    if scores is None:
+        return (0,) * players
+    totals = tuple(scores)
+    if len(totals) != players:
+        raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}")
+    return totals
+
+
+def _draws_left_given(settings: GameSettings, draws_left: int | None) -> int:
+    """The draws left this turn: ``draws_left`` checked against the variant's turn, or
+    by default a turn just started (the forced first draw made in a draw-first game)."""
+    most = settings.draws_per_turn - 1 if settings.turn == "draw_first" else 1
+    least = 0 if settings.turn == "draw_first" else 1
+    if draws_left is None:
+        return most
+    if not least <= draws_left <= most:
+        raise AdviceError(
+            f"draws left must be {least} to {most} in {settings.variant.name}, not {draws_left}"
+        )
+    return draws_left
+
+
 def game_facts(
     position: Position,
     settings: GameSettings,
@@ -265,81 +347,34 @@ def game_facts(
     """
     variant = settings.variant
     players = settings.players
-    given: list[str] = ["players"] if players_given else []
     position.validate(variant)
     own = len(position.hand)
     if own == 0:
         raise EmptyHandError
-    if unseen is None:
-        hidden = unseen_pieces(variant, position.table.pieces + position.hand.pieces)
-    else:
-        given.append("unseen")
-        hidden = tuple(unseen)
-        over = piece_counts(position.table.pieces + position.hand.pieces + hidden)
-        over.subtract(piece_counts(full_deck(variant)))
-        extra = sorted((card for card, count in over.items() if count > 0), key=str)
-        if extra:
-            names = ", ".join("joker" if card is None else str(card) for card in extra)
-            raise AdviceError(f"the unseen cards, table and hand hold more copies than the deck has: {names}")
-    if hand_sizes is None:
-        share = len(hidden) // (players - 1)
-        sizes = (own, *([min(own, share)] * (players - 1)))
-    else:
-        given.append("hand_sizes")
-        sizes = tuple(hand_sizes)
-        if len(sizes) == players - 1:
-            sizes = (own, *sizes)
-        if len(sizes) != players:
-            raise AdviceError(
-                f"give {players - 1} or {players} hand sizes for {players} players, not {len(sizes)}"
-            )
-        if sizes[0] != own:
-            raise AdviceError(f"the first hand size is the player's: {own} cards, not {sizes[0]}")
-        if any(size < 0 for size in sizes):
-            raise AdviceError(f"hand sizes cannot be negative: {', '.join(map(str, sizes))}")
-        if any(size == 0 for size in sizes[1:]):
-            raise AdviceError("another player with no cards has gone out: the round is over")
-    in_hands = sum(sizes[1:])
-    if stock is None:
-        stock = len(hidden) - in_hands
-        if stock < 0:
-            raise AdviceError(f"the other hands hold {in_hands} cards but only {len(hidden)} are unseen")
-    else:
-        given.append("stock")
-        if stock < 0:
-            raise AdviceError(f"the stock cannot be negative: {stock}")
-        if in_hands + stock > len(hidden):
-            raise AdviceError(
-                f"the other hands ({in_hands}) and the stock ({stock}) need {in_hands + stock} unseen cards, "
-                f"but only {len(hidden)} are unseen"
-            )
-    if scores is None:
-        totals = (0,) * players
-    else:
-        given.append("scores")
-        totals = tuple(scores)
-        if len(totals) != players:
-            raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}")
-    most = settings.draws_per_turn - 1 if settings.turn == "draw_first" else 1
-    least = 0 if settings.turn == "draw_first" else 1
-    if draws_left is None:
-        draws = most
-    else:
-        given.append("draws_left")
-        draws = draws_left
-        if not least <= draws <= most:
-            raise AdviceError(f"draws left must be {least} to {most} in {variant.name}, not {draws}")
+    hidden = _unseen_given(position, variant, unseen)
+    sizes = _hand_sizes_given(own, players, hidden, hand_sizes)
+    stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
+    totals = _scores_given(players, scores)
+    draws = _draws_left_given(settings, draws_left)
+    told = {
+        "players": players_given,
+        "unseen": unseen is not None,
+        "hand_sizes": hand_sizes is not None,
+        "stock": stock is not None,
+        "scores": scores is not None,
+        "draws_left": draws_left is not None,
+    }
     facts = Facts(
         variant=variant.name,
         players=players,
         decks=variant.decks,
         jokers=variant.jokers,
         hand_sizes=sizes,
-        stock=stock,
+        stock=stock_size,
         scores=totals,
         draws_left=draws,
         unseen=len(hidden),
-        given=tuple(given),
+        given=tuple(name for name, was_given in told.items() if was_given),
     )
     return facts, hidden
 
@@ -394,6 +429,37 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> In
     return Interval(centre, centre - half, centre + half)
 
 
+def _check_effort(budget_seconds: float, samples: int, seed: int) -> None:
+    """Refuse a budget, a sample count or a seed that ``advise`` cannot honour."""
+    if not 0 < budget_seconds <= MAX_BUDGET or math.isnan(budget_seconds):
+        raise AdviceError(
+            f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}"
+        )
+    if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+        raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}")
+    if isinstance(seed, bool) or seed < 0:
+        raise AdviceError(f"the seed must be 0 or more, not {seed}")
+
+
+def _advice_settings(
+    pos: Position, variant: Variant | str, players: int | None, unseen: Sequence[Piece] | None
+) -> GameSettings:
+    """The game settings of an advice: the variant (a name, or a ``Variant`` with its
+    options) for ``players``, else the ``Variant``'s own count, else the count the
+    position and the unseen cards imply."""
+    name = variant.name if isinstance(variant, Variant) else variant
+    preset = variant.players if isinstance(variant, Variant) else None
+    count = players if players is not None else preset or implied_players(name, pos, unseen or ())
+    if isinstance(variant, Variant):
+        return GameSettings.named(
+            name,
+            count,
+            knock_only_after_meld=variant.knock_only_after_meld,
+            round_bonus_to_all=variant.round_bonus_to_all,
+        )
+    return GameSettings.named(name, count)
+
+
 def advise(
     position: Position | str,
     *,
@@ -419,30 +485,13 @@ def advise(
     ``ValueError`` (an ``AdviceError`` for the facts) on bad input.
     """
     started = time.perf_counter()
-    if not 0 < budget_seconds <= MAX_BUDGET or math.isnan(budget_seconds):
-        raise AdviceError(
-            f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}"
-        )
-    if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
-        raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}")
-    if isinstance(seed, bool) or seed < 0:
-        raise AdviceError(f"the seed must be 0 or more, not {seed}")
-    name = variant.name if isinstance(variant, Variant) else variant
-    preset = variant.players if isinstance(variant, Variant) else None
+    _check_effort(budget_seconds, samples, seed)
     pos = Position.parse(position) if isinstance(position, str) else position
     pos = pos.canonical()
     if not len(pos.hand):
         raise EmptyHandError
-    count = players if players is not None else preset or implied_players(name, pos, unseen or ())
-    if isinstance(variant, Variant):
-        settings = GameSettings.named(
-            name,
-            count,
-            knock_only_after_meld=variant.knock_only_after_meld,
-            round_bonus_to_all=variant.round_bonus_to_all,
-        )
-    else:
-        settings = GameSettings.named(name, count)
+    settings = _advice_settings(pos, variant, players, unseen)
+    preset = variant.players if isinstance(variant, Variant) else None  # the count came from the variant
     facts, hidden = game_facts(
         pos,
         settings,

@@ -436,6 +436,202 @@ def _facts_key(view: PlayerView) -> str:
     )
 
 
+def _checked_log(
+    records: Sequence[dict[str, object]],
+    seats: Sequence[int] | None,
+    budget_seconds: float | None,
+    samples: int,
+) -> tuple[GameSettings, tuple[str, ...], set[int]]:
+    """The game settings, the players' names and the seats to review of a log that
+    replays clean; LogError when it does not, ValueError for a seat not in the game, a
+    budget not positive or too few samples."""
+    checked = replay(records)
+    if checked.mismatches:
+        raise LogError(f"the log does not replay: {checked.mismatches[0]}")
+    header = records[0]
+    described, names = header["settings"], header["players"]
+    assert isinstance(described, dict) and isinstance(names, list)  # the replay checked the header
+    settings = GameSettings.from_description(described)
+    players = tuple(str(name) for name in names)
+    chosen = set(range(settings.players)) if seats is None else set(seats)
+    bad = sorted(seat for seat in chosen if not 0 <= seat < settings.players)
+    if bad:
+        raise ValueError(
+            f"seat {bad[0]} is not in this {settings.players}-player game (seats 0-{settings.players - 1})"
+        )
+    if budget_seconds is not None and not budget_seconds > 0:
+        raise ValueError(f"the budget must be positive, not {budget_seconds}")
+    if samples < MIN_SAMPLES:
+        raise ValueError(f"samples must be at least {MIN_SAMPLES}, not {samples}")
+    return settings, players, chosen
+
+
+@dataclass(frozen=True, slots=True)
+class _Evaluations:
+    """How a review evaluates options: in the game as replayed so far, with the opponent
+    models built from it, on deals keyed by the review's seed, the decision's place, its
+    position and its public facts (so each evaluation is reproducible on its own)."""
+
+    game: Game
+    models: dict[int, OpponentModel]
+    seed: int
+    samples: int
+    budget_seconds: float | None
+
+    def evaluated(
+        self,
+        view: PlayerView,
+        candidates: Sequence[Candidate],
+        key: str,
+        made_labels: Sequence[str] = (),
+        *,
+        luck: bool = False,
+    ) -> tuple[tuple[Option, ...], int, bool]:
+        """The ranked options, the deals played and whether the budget cut them; with
+        ``made_labels`` more deals while the move made might be an error; ``luck``
+        evaluations use the luck's evaluator and half the samples."""
+        state = self.game.round
+        others = [s for s in range(self.game.settings.players) if s != view.seat]
+        deal = deal_from_key(
+            view,
+            f"review|seed {self.seed}|{key}|{view.position}|{_facts_key(view)}",
+            others_opened=all(state.opened[s] for s in others),
+            last_card_mine=state.last_card_drawer == view.seat,
+        )
+        policies = {s: hoarder_action for s in self.models[view.seat].hoarders(view)}
+
+        def open_question(options: tuple[Option, ...]) -> bool:
+            """The move made might be an error, but the deals cannot tell yet."""
+            mine = [option for option in options if option.label in made_labels]
+            return any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine)
+
+        return evaluate(
+            view,
+            candidates,
+            deal,
+            samples=max(MIN_SAMPLES, self.samples // 2) if luck else self.samples,
+            evaluator=LUCK_EVALUATOR if luck else EVALUATOR,
+            budget_seconds=self.budget_seconds,
+            others=policies,
+            more=open_question if made_labels else None,
+            most=MORE_SAMPLES * self.samples,
+        )
+
+
+def _decision(
+    game: Game,
+    seat: int,
+    view: PlayerView,
+    evaluated: tuple[tuple[Option, ...], int, bool],
+    made: Sequence[str],
+    done: int,
+) -> Decision:
+    """The judgement of action ``done`` (``made``: the labels of the move made) from its
+    ``evaluated`` options: the best of them against the best standing for the move."""
+    options, played, cut = evaluated
+    by_label = {option.label: option for option in options}
+    best = options[0]
+    mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
+    return Decision(
+        round_number=game.round.round_number,
+        seat=seat,
+        phase=view.phase,
+        position=str(view.position),
+        made=mine.describe(),
+        advised=best.describe(),
+        loss=mine.loss,
+        band=band_of(mine.loss),
+        options=len(options),
+        samples=played,
+        value=best.value.estimate,
+        made_value=mine.value.estimate,
+        action=done,
+        cut=cut,
+        advised_kind=best.kind,
+        advised_table=None if best.hint is None else str(best.hint.table),
+        facts=_seat_facts(view),
+        turn=game.round.turns,
+    )
+
+
+def _draw_luck(
+    evaluations: _Evaluations,
+    seat: int,
+    view: PlayerView,
+    options: tuple[Option, ...] | None,
+    place: str,
+    done: int,
+) -> DrawLuck:
+    """The luck of the card just drawn: playing on after it (read from the decision's
+    ``options`` when they have it, else evaluated) less drawing it, before it was seen."""
+    game = evaluations.game
+    after = _playing_on(options) if options is not None else None
+    if after is None:
+        playing_on = Candidate("play on", "continue", ())
+        after = _line(evaluations.evaluated(view, [playing_on], place + "|after", luck=True)[0][0])
+    before_view = _before_draw(view)
+    drawing = Candidate("draw", "draw", (Draw(),))
+    before = _line(evaluations.evaluated(before_view, [drawing], place + "|before", luck=True)[0][0])
+    return DrawLuck(
+        round_number=game.round.round_number,
+        seat=seat,
+        card=str(view.drawn[-1]),
+        before=before.estimate,
+        after=after.estimate,
+        luck=_difference(after, before),
+        action=done,
+        turn=game.round.turns,
+    )
+
+
+def _review_action(
+    evaluations: _Evaluations,
+    seat: int,
+    view: PlayerView,
+    action: Action,
+    done: int,
+    time_limit: float,
+    luck: bool,
+) -> tuple[Decision | None, DrawLuck | None]:
+    """Action ``done`` of a reviewed seat (its ``view``), before it is applied: its
+    decision when it had a choice, and with ``luck`` the luck of the card drawn just
+    before it."""
+    game = evaluations.game
+    place = f"round {game.round.round_number}|action {done}"
+    found = _decision_candidates(view, action, time_limit)
+    decision: Decision | None = None
+    options: tuple[Option, ...] | None = None
+    if found is not None:
+        candidates, made = found
+        evaluated = evaluations.evaluated(view, candidates, place, made)
+        options = evaluated[0]
+        decision = _decision(game, seat, view, evaluated, made, done)
+    draw = _draw_luck(evaluations, seat, view, options, place, done) if luck and _just_drew(view) else None
+    return decision, draw
+
+
+def _summaries(
+    chosen: set[int], players: tuple[str, ...], decisions: list[Decision], draws: list[DrawLuck]
+) -> tuple[SeatSummary, ...]:
+    """Each reviewed seat's summary, in seat order: its bands, loss, accuracy and luck."""
+    summaries = []
+    for seat in sorted(chosen):
+        mine_ = [decision for decision in decisions if decision.seat == seat]
+        summaries.append(
+            SeatSummary(
+                seat=seat,
+                player=players[seat],
+                decisions=len(mine_),
+                bands=dict(Counter(decision.band for decision in mine_)),
+                total_loss=sum(decision.loss.estimate for decision in mine_),
+                accuracy=accuracy([decision.loss for decision in mine_]),
+                luck=sum(draw.luck.estimate for draw in draws if draw.seat == seat),
+                draws=sum(draw.seat == seat for draw in draws),
+            )
+        )
+    return tuple(summaries)
+
+
 def review(
     records: Sequence[dict[str, object]],
     *,
@@ -455,65 +651,13 @@ def review(
     ``progress(done, total)`` hears of each action before it is reviewed.
     LogError when the log does not replay clean."""
     started = time.perf_counter()
-    checked = replay(records)
-    if checked.mismatches:
-        raise LogError(f"the log does not replay: {checked.mismatches[0]}")
-    header = records[0]
-    described, names = header["settings"], header["players"]
-    assert isinstance(described, dict) and isinstance(names, list)  # the replay checked the header
-    settings = GameSettings.from_description(described)
-    players = tuple(str(name) for name in names)
-    chosen = set(range(settings.players)) if seats is None else set(seats)
-    bad = sorted(seat for seat in chosen if not 0 <= seat < settings.players)
-    if bad:
-        raise ValueError(
-            f"seat {bad[0]} is not in this {settings.players}-player game (seats 0-{settings.players - 1})"
-        )
-    if budget_seconds is not None and not budget_seconds > 0:
-        raise ValueError(f"the budget must be positive, not {budget_seconds}")
-    if samples < MIN_SAMPLES:
-        raise ValueError(f"samples must be at least {MIN_SAMPLES}, not {samples}")
-    game = Game(settings, seed=int(str(header["seed"])))
+    settings, players, chosen = _checked_log(records, seats, budget_seconds, samples)
+    game = Game(settings, seed=int(str(records[0]["seed"])))
+    models = {seat: OpponentModel() for seat in range(settings.players)}
+    evaluations = _Evaluations(game, models, seed, samples, budget_seconds)
     decisions: list[Decision] = []
     draws: list[DrawLuck] = []
     actions = [record for record in records[1:] if record.get("type") == "action"]
-    models = {seat: OpponentModel() for seat in range(settings.players)}
-
-    def evaluated(
-        view: PlayerView,
-        candidates: Sequence[Candidate],
-        key: str,
-        made_labels: Sequence[str] = (),
-        *,
-        luck: bool = False,
-    ) -> tuple[tuple[Option, ...], int, bool]:
-        state = game.round
-        others = [s for s in range(settings.players) if s != view.seat]
-        deal = deal_from_key(
-            view,
-            f"review|seed {seed}|{key}|{view.position}|{_facts_key(view)}",
-            others_opened=all(state.opened[s] for s in others),
-            last_card_mine=state.last_card_drawer == view.seat,
-        )
-        policies = {s: hoarder_action for s in models[view.seat].hoarders(view)}
-
-        def open_question(options: tuple[Option, ...]) -> bool:
-            """The move made might be an error, but the deals cannot tell yet."""
-            mine = [option for option in options if option.label in made_labels]
-            return any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine)
-
-        return evaluate(
-            view,
-            candidates,
-            deal,
-            samples=max(MIN_SAMPLES, samples // 2) if luck else samples,
-            evaluator=LUCK_EVALUATOR if luck else EVALUATOR,
-            budget_seconds=budget_seconds,
-            others=policies,
-            more=open_question if made_labels else None,
-            most=MORE_SAMPLES * samples,
-        )
-
     for done, record in enumerate(actions):
         if progress is not None:
             progress(done, len(actions))
@@ -524,73 +668,14 @@ def review(
         view = game.view(seat)
         models[seat].observe(view)
         if seat in chosen:
-            place = f"round {game.round.round_number}|action {done}"
-            found = _decision_candidates(view, action, time_limit)
-            if found is not None:
-                candidates, made = found
-                options, played, cut = evaluated(view, candidates, place, made)
-                by_label = {option.label: option for option in options}
-                best = options[0]
-                mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
-                decisions.append(
-                    Decision(
-                        round_number=game.round.round_number,
-                        seat=seat,
-                        phase=view.phase,
-                        position=str(view.position),
-                        made=mine.describe(),
-                        advised=best.describe(),
-                        loss=mine.loss,
-                        band=band_of(mine.loss),
-                        options=len(options),
-                        samples=played,
-                        value=best.value.estimate,
-                        made_value=mine.value.estimate,
-                        action=done,
-                        cut=cut,
-                        advised_kind=best.kind,
-                        advised_table=None if best.hint is None else str(best.hint.table),
-                        facts=_seat_facts(view),
-                        turn=game.round.turns,
-                    )
-                )
-            if luck and _just_drew(view):
-                after = _playing_on(options) if found is not None else None
-                if after is None:
-                    playing_on = Candidate("play on", "continue", ())
-                    after = _line(evaluated(view, [playing_on], place + "|after", luck=True)[0][0])
-                before_view = _before_draw(view)
-                drawing = Candidate("draw", "draw", (Draw(),))
-                before = _line(evaluated(before_view, [drawing], place + "|before", luck=True)[0][0])
-                draws.append(
-                    DrawLuck(
-                        round_number=game.round.round_number,
-                        seat=seat,
-                        card=str(view.drawn[-1]),
-                        before=before.estimate,
-                        after=after.estimate,
-                        luck=_difference(after, before),
-                        action=done,
-                        turn=game.round.turns,
-                    )
-                )
+            decision, draw = _review_action(evaluations, seat, view, action, done, time_limit, luck)
+            if decision is not None:
+                decisions.append(decision)
+            if draw is not None:
+                draws.append(draw)
         game.apply(action)
-    summaries = []
-    for seat in sorted(chosen):
-        mine_ = [decision for decision in decisions if decision.seat == seat]
-        summaries.append(
-            SeatSummary(
-                seat=seat,
-                player=players[seat],
-                decisions=len(mine_),
-                bands=dict(Counter(decision.band for decision in mine_)),
-                total_loss=sum(decision.loss.estimate for decision in mine_),
-                accuracy=accuracy([decision.loss for decision in mine_]),
-                luck=sum(draw.luck.estimate for draw in draws if draw.seat == seat),
-                draws=sum(draw.seat == seat for draw in draws),
-            )
-        )
-    return Review(players, tuple(decisions), tuple(summaries), time.perf_counter() - started, tuple(draws))
+    summaries = _summaries(chosen, players, decisions, draws)
+    return Review(players, tuple(decisions), summaries, time.perf_counter() - started, tuple(draws))
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,6 +108,47 @@ class Partition:
     """The pieces left off the table (undeclared jokers as ``*``)."""
 
 
+_Chosen = list[tuple[MeldTemplate, tuple[int, ...], cp_model.IntVar]]
+"""The candidate melds in a model: template, card indices and copies variable."""
+
+
+def _meld_variables(
+    model: cp_model.CpModel, problem: PartitionProblem, variant: Variant
+) -> tuple[_Chosen, list[list[cp_model.IntVar]], list[list[cp_model.IntVar]]]:
+    """One copies variable per candidate meld the problem's pieces can form, in catalogue
+    order; and the variables that use each card and each slot."""
+    chosen: _Chosen = []
+    per_card: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS)]
+    per_slot: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS + 4 * POSITIONS)]
+    for template, indices, slots in _candidates(variant):
+        if not formable(indices, problem.real, problem.jokers):
+            continue
+        var = model.new_int_var(0, min(problem.real[c] + problem.jokers for c in indices), f"x_{len(chosen)}")
+        chosen.append((template, indices, var))
+        for c in indices:
+            per_card[c].append(var)
+        for slot in slots:
+            per_slot[slot].append(var)
+    return chosen, per_card, per_slot
+
+
+def _minimize_cost(
+    model: cp_model.CpModel,
+    chosen: _Chosen,
+    left: list[tuple[Piece, cp_model.IntVar]],
+    cost: Callable[[MeldTemplate], int] | None,
+    spare_cost: Callable[[Piece], int] | None,
+) -> None:
+    """Minimize the cost of the melds chosen and the pieces left off (a missing cost
+    function costs 0); ValueError for a negative cost."""
+    terms = [var for _, _, var in chosen] + [var for _, var in left]
+    weights = [cost(template) if cost else 0 for template, _, _ in chosen]
+    weights += [spare_cost(piece) if spare_cost else 0 for piece, _ in left]
+    if any(weight < 0 for weight in weights):
+        raise ValueError("costs must be >= 0")
+    model.minimize(cp_model.LinearExpr.weighted_sum(terms, weights))
+
+
 def partition(
     problem: PartitionProblem,
     variant: Variant,
@@ -125,19 +166,7 @@ def partition(
         raise ValueError("layouts can only be excluded when every piece is placed (spare 0)")
     model = new_model()
     spare = problem.spare
-    chosen: list[tuple[MeldTemplate, tuple[int, ...], cp_model.IntVar]] = []
-    per_card: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS)]
-    per_slot: list[list[cp_model.IntVar]] = [[] for _ in range(CARD_KINDS + 4 * POSITIONS)]
-    for template, indices, slots in _candidates(variant):
-        if not formable(indices, problem.real, problem.jokers):
-            continue
-        var = model.new_int_var(0, min(problem.real[c] + problem.jokers for c in indices), f"x_{len(chosen)}")
-        chosen.append((template, indices, var))
-        for c in indices:
-            per_card[c].append(var)
-        for slot in slots:
-            per_slot[slot].append(var)
-
+    chosen, per_card, per_slot = _meld_variables(model, problem, variant)
     fill: list[cp_model.IntVar | int] = []
     left: list[tuple[Piece, cp_model.IntVar]] = []
     for c in range(CARD_KINDS):
@@ -174,12 +203,7 @@ def partition(
     for layout in exclude:
         _exclude(model, layout, per_slot, fill)
     if cost is not None or spare_cost is not None:
-        terms = [var for _, _, var in chosen] + [var for _, var in left]
-        weights = [cost(template) if cost else 0 for template, _, _ in chosen]
-        weights += [spare_cost(piece) if spare_cost else 0 for piece, _ in left]
-        if any(weight < 0 for weight in weights):
-            raise ValueError("costs must be >= 0")
-        model.minimize(cp_model.LinearExpr.weighted_sum(terms, weights))
+        _minimize_cost(model, chosen, left, cost, spare_cost)
 
     solver = new_solver(time_limit)
     answer = answer_of(solver.solve(model))
