@@ -513,7 +513,13 @@ def _run_dask(
             yield number, chunks[number], future.result()
         futures = []
     finally:
-        if futures:
-            with contextlib.suppress(Exception):
-                client.cancel(futures, force=True)
-        release()
+        if futures:  # stopped early (Ctrl-C, an error, the caller closed the iterator)
+            # What the scheduler says about the connections that close as the work is
+            # dropped ("Closed comm ... while trying to write", CRITICAL, with a traceback)
+            # is the stop itself, not news: quiet while the run ends.
+            with _quiet_logger("distributed"):
+                with contextlib.suppress(Exception):
+                    client.cancel(futures, force=True)
+                release()
+        else:
+            release()
