@@ -124,7 +124,7 @@ def test_hint_batch_shows_tiles_and_echoes_bad_lines_as_typed(tmp_path: Path) ->
     outcome = runner.invoke(app, ["hint", "--batch", str(lines), "-v", "rummikub"])
     assert outcome.exit_code == 2
     shown = outcome.stdout
-    assert "1: no play: the table stays r11 b11 o11 | r12 b12 o12 | r13 b13 o13; rack o1, 1 points" in shown
+    assert "1: no play: the table stays r11 b11 o11 | r12 b12 o12 | r13 b13 o13; rack o1, 1 point" in shown
     assert "2: play k10 k11 k12 -> k10 k11 k12; rack (empty)" in shown
     assert "3: error: bad position 'Qh Kx / Ac'" in shown  # what was typed, as typed
 
