@@ -70,7 +70,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Literal, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, Generic, Literal, TypeAlias, TypedDict, TypeVar, Union, Unpack
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -80,6 +80,7 @@ __all__ = [
     "Backend",
     "BackendError",
     "Chunk",
+    "RunOptions",
     "SchedulerSpec",
     "chunk_ranges",
     "item_seed",
@@ -219,33 +220,29 @@ def chunk_ranges(
     return [range(start, min(start + size, count)) for start in range(0, count, size)]
 
 
+class RunOptions(TypedDict, Generic[T, R], total=False):
+    """Where and how ``run_indexed`` and ``iter_indexed`` run (the module docstring):
+    ``jobs``, ``scheduler`` or ``scheduler_file`` choose the backend (or a ready ``backend``);
+    ``chunk_size`` and ``max_chunk`` cut the items; ``on_chunk`` hears of each finished chunk."""
+
+    jobs: int | None
+    scheduler: SchedulerSpec
+    scheduler_file: str | os.PathLike[str] | None
+    backend: Backend | None
+    chunk_size: int | None
+    max_chunk: int
+    on_chunk: Callable[[Chunk[T], list[R]], None] | None
+
+
 def run_indexed(
     task: Callable[[P, Chunk[T]], list[R]],
     params: P,
     items: Sequence[T],
-    *,
-    jobs: int | None = None,
-    scheduler: SchedulerSpec = None,
-    scheduler_file: str | os.PathLike[str] | None = None,
-    backend: Backend | None = None,
-    chunk_size: int | None = None,
-    max_chunk: int = 50,
-    on_chunk: Callable[[Chunk[T], list[R]], None] | None = None,
+    **options: Unpack[RunOptions[T, R]],
 ) -> list[R]:
     """``task`` over every item, chunk by chunk on the chosen backend; the results in
     item order (one per item).  See the module docstring for the contract."""
-    running = iter_indexed(
-        task,
-        params,
-        items,
-        jobs=jobs,
-        scheduler=scheduler,
-        scheduler_file=scheduler_file,
-        backend=backend,
-        chunk_size=chunk_size,
-        max_chunk=max_chunk,
-        on_chunk=on_chunk,
-    )
+    running = iter_indexed(task, params, items, **options)
     with contextlib.closing(running):
         return list(running)
 
@@ -254,25 +251,28 @@ def iter_indexed(
     task: Callable[[P, Chunk[T]], list[R]],
     params: P,
     items: Sequence[T],
-    *,
-    jobs: int | None = None,
-    scheduler: SchedulerSpec = None,
-    scheduler_file: str | os.PathLike[str] | None = None,
-    backend: Backend | None = None,
-    chunk_size: int | None = None,
-    max_chunk: int = 50,
-    on_chunk: Callable[[Chunk[T], list[R]], None] | None = None,
+    **options: Unpack[RunOptions[T, R]],
 ) -> Generator[R]:
     """Like ``run_indexed``, but yields each result in item order as soon as it and every
     earlier one are done (``hint --batch`` prints its lines so).  Closing the iterator
     early stops the run as Ctrl-C does; a caller that may stop early or be interrupted
     between items should close it at once (``with contextlib.closing(...)``), not leave
     that to the garbage collector."""
+    unknown = sorted(set(options) - set(RunOptions.__annotations__))
+    if unknown:  # the type checker says so too; this is for callers it does not see
+        raise TypeError(f"unknown run option(s): {', '.join(unknown)}")
+    given = options.get("backend")
     chosen = (
-        backend
-        if backend is not None
-        else make_backend(jobs=jobs, scheduler=scheduler, scheduler_file=scheduler_file)
+        given
+        if given is not None
+        else make_backend(
+            jobs=options.get("jobs"),
+            scheduler=options.get("scheduler"),
+            scheduler_file=options.get("scheduler_file"),
+        )
     )
+    chunk_size, max_chunk = options.get("chunk_size"), options.get("max_chunk", 50)
+    on_chunk = options.get("on_chunk")
     done: dict[int, list[R]] = {}
     next_chunk = 0
     with contextlib.closing(_run_chunks(task, params, items, chosen, chunk_size, max_chunk)) as running:

@@ -479,3 +479,10 @@ def test_tournament_logs_are_written_here_from_pool_workers(tmp_path: Path) -> N
 
 def test_dask_cli_is_installed() -> None:
     assert shutil.which("dask", path=str(BIN)) is not None
+
+
+def test_an_unknown_run_option_is_refused() -> None:
+    """run_indexed and iter_indexed share one set of options (``RunOptions``); a misspelt
+    one is an error, not silently ignored."""
+    with pytest.raises(TypeError, match="unknown run option\\(s\\): job"):
+        run_indexed(seeded, 1, range(3), job=2)  # type: ignore[call-arg]
