@@ -21,9 +21,8 @@ import argparse
 import random
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-from benchmarks.suite import SUITES_DIR, SuiteEntry
+from benchmarks.suite import SuiteEntry, WrittenSuite
 from solver.cards import Card, Joker
 from solver.game import Action, GameSettings, PlayerView, make_bot, play_game
 from solver.game.bots import Bot
@@ -70,7 +69,7 @@ class _Sampler:
 
 
 @dataclass(frozen=True, slots=True)
-class MidgameSpec:
+class MidgameSpec(WrittenSuite):
     """A named suite of positions from bot games: ``benchmarks/suites/NAME.jsonl``."""
 
     name: str
@@ -83,22 +82,8 @@ class MidgameSpec:
     def variant(self) -> Variant:
         return self.settings.variant
 
-    @property
-    def path(self) -> Path:
-        return SUITES_DIR / f"{self.name}.jsonl"
-
     def generate(self) -> list[SuiteEntry]:
         return [SuiteEntry.of(position) for position in sample_games(self)]
-
-    def load(self) -> list[SuiteEntry]:
-        """The written suite, or a fresh generation when the file is missing."""
-        if not self.path.exists():
-            return self.generate()
-        return [SuiteEntry.from_json(line) for line in self.path.read_text().splitlines() if line.strip()]
-
-    def text(self, entries: list[SuiteEntry] | None = None) -> str:
-        chosen = self.generate() if entries is None else entries
-        return "".join(entry.to_json(number) + "\n" for number, entry in enumerate(chosen))
 
 
 def sample_games(spec: MidgameSpec) -> list[Position]:

@@ -276,8 +276,35 @@ def suite(
         yield SuiteEntry.of(position)
 
 
+class WrittenSuite:
+    """A seeded suite written to ``benchmarks/suites/NAME.jsonl``: how it is read back and
+    written, whatever makes its positions (``generate``; the synthetic suites here, the
+    mid-game ones in ``benchmarks.midgame``)."""
+
+    __slots__ = ()
+    name: str
+
+    def generate(self) -> list[SuiteEntry]:
+        raise NotImplementedError
+
+    @property
+    def path(self) -> Path:
+        return SUITES_DIR / f"{self.name}.jsonl"
+
+    def load(self) -> list[SuiteEntry]:
+        """The written suite, or a fresh generation when the file is missing."""
+        if not self.path.exists():
+            return self.generate()
+        return [SuiteEntry.from_json(line) for line in self.path.read_text().splitlines() if line.strip()]
+
+    def text(self, entries: list[SuiteEntry] | None = None) -> str:
+        """The suite's file: one JSON line per position (``entries``, or a fresh generation)."""
+        chosen = self.generate() if entries is None else entries
+        return "".join(entry.to_json(number) + "\n" for number, entry in enumerate(chosen))
+
+
 @dataclass(frozen=True, slots=True)
-class SuiteSpec:
+class SuiteSpec(WrittenSuite):
     """A named, seeded suite: what ``--write`` puts in ``benchmarks/suites/NAME.jsonl``."""
 
     name: str
@@ -290,22 +317,8 @@ class SuiteSpec:
     def variant(self) -> Variant:
         return Variant.named(self.variant_name)
 
-    @property
-    def path(self) -> Path:
-        return SUITES_DIR / f"{self.name}.jsonl"
-
     def generate(self) -> list[SuiteEntry]:
         return list(suite(self.seed, self.count, self.variant, jokers=self.jokers))
-
-    def load(self) -> list[SuiteEntry]:
-        """The written suite, or a fresh generation when the file is missing."""
-        if not self.path.exists():
-            return self.generate()
-        return [SuiteEntry.from_json(line) for line in self.path.read_text().splitlines() if line.strip()]
-
-    def text(self, entries: list[SuiteEntry] | None = None) -> str:
-        chosen = self.generate() if entries is None else entries
-        return "".join(entry.to_json(number) + "\n" for number, entry in enumerate(chosen))
 
 
 SUITES: tuple[SuiteSpec, ...] = (
