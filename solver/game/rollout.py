@@ -136,14 +136,7 @@ class Rollout(RoundState):
                 hand.remove(Joker() if isinstance(piece, Joker) else piece)
             except ValueError:
                 raise RolloutError(f"seat {seat} plays {piece}, which its hand does not hold") from None
-        self.table = found.table
-        self.melded = True
-        self.opened[seat] = True
-        self.idle_turns = 0
-        if not hand:
-            self._end_round("out", out=seat)
-        else:
-            self._end_of_turn()
+        self._played(seat, found.table)
 
 
 class RolloutError(RuntimeError):

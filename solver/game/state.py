@@ -174,11 +174,18 @@ class RoundState:
                 hand.remove(card)
         for _ in range(jokers):
             hand.remove(Joker())
+        self._played(seat, table)
+
+    def _played(self, seat: int, table: Table) -> None:
+        """What follows a play whose pieces have left ``seat``'s hand: the new table, the
+        turn's meld, the seat opened; then the round ends if the hand is empty (going out),
+        else the turn goes on.  Shared with the rollouts, which take a play's pieces from
+        the hand their own way."""
         self.table = table
         self.melded = True
         self.opened[seat] = True
         self.idle_turns = 0
-        if not hand:
+        if not self.hands[seat]:
             self._end_round("out", out=seat)
         else:
             self._end_of_turn()
