@@ -33,10 +33,11 @@ from scipy.stats import kendalltau  # type: ignore[import-untyped]
 
 from benchmarks.speed import RESULTS, machine, summarize
 from solver.engine import hint
-from solver.game import GameSettings, RoundState, make_bot
-from solver.game.advice import DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, advise
+from solver.game import GameSettings, RoundState
 from solver.game.deck import deal
 from solver.game.view import PlayerView
+from solver.strategy import make_bot
+from solver.strategy.advice import DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, advise
 
 
 def mid_game_views(seed: int, count: int, turns: int) -> list[PlayerView]:

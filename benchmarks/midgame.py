@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from benchmarks.suite import SuiteEntry, WrittenSuite
 from solver.cards import Card, Joker
-from solver.game import Action, GameSettings, PlayerView, make_bot, play_game
-from solver.game.bots import Bot
+from solver.game import Action, GameSettings, PlayerView, play_game
 from solver.position import Position
+from solver.strategy import make_bot
+from solver.strategy.bots import Bot
 from solver.variants import Variant
 
 __all__ = ["MIDGAME_SUITES", "MidgameSpec", "freeable", "sample_games"]

@@ -6,7 +6,7 @@
 Plays seeded 2-player Manipulation Rummy games between every pairing of the five bots
 (``--games`` a pairing, seats alternating), keeps the first ``--rounds`` rounds of each
 (2 by default: a review's cost grows with the decisions), reviews every seat at the
-review's default settings (``solver.game.review``) and prints, per bot: the decisions
+review's default settings (``solver.strategy.review``) and prints, per bot: the decisions
 reviewed, the accuracy (the review's 0-100 score, over all its decisions), the mean
 expected loss per decision and the share of decisions that are an inaccuracy or worse.
 
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from benchmarks.speed import RESULTS, machine
 from solver.game import GameSettings
 from solver.game.log import LogWriter, read_log
-from solver.game.registry import make_bots
-from solver.game.review import decision_accuracy, review
 from solver.game.runner import play_game
 from solver.runs import Chunk, item_seed, run_indexed
+from solver.strategy.registry import make_bots
+from solver.strategy.review import decision_accuracy, review
 
 STRENGTH_ORDER = ("random", "greedy", "expert", "hoarder", "pimc")
 """Weakest first, as the README's strength table measures them."""
@@ -91,7 +91,7 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
 
 
 def summarize(decisions: list[dict[str, object]]) -> dict[str, dict[str, float]]:
-    from solver.game.stats import Interval
+    from solver.strategy.stats import Interval
 
     table: dict[str, dict[str, float]] = {}
     for bot in STRENGTH_ORDER:

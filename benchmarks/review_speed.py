@@ -22,12 +22,13 @@ import time
 
 from benchmarks.review_calibration import first_rounds
 from benchmarks.speed import RESULTS, machine
-from solver.game import GameSettings, rollout
+from solver.game import GameSettings
 from solver.game.log import LogWriter, read_log
-from solver.game.registry import make_bots
-from solver.game.review import DEFAULT_SAMPLES, review
 from solver.game.runner import play_game
 from solver.runs import item_seed
+from solver.strategy import rollout
+from solver.strategy.registry import make_bots
+from solver.strategy.review import DEFAULT_SAMPLES, review
 
 BOTS = ("expert", "hoarder")
 

@@ -41,7 +41,7 @@ from distributed import Client, LocalCluster
 
 from benchmarks.speed import RESULTS, machine
 from solver.game import GameSettings
-from solver.game.tournament import TournamentResult, run_tournament
+from solver.strategy.tournament import TournamentResult, run_tournament
 
 Row = dict[str, object]
 SEED = 2026

@@ -7,7 +7,7 @@
     python -m benchmarks.strength --pairings pimc-expert --results a.json    # one pairing only
     python -m benchmarks.strength --render --merge a.json b.json            # tables of runs side by side
 
-Each pairing is a ``solver.game.match.run_match`` of 2-player Manipulation Rummy from the
+Each pairing is a ``solver.strategy.match.run_match`` of 2-player Manipulation Rummy from the
 same measuring seed (``--seed``, default 1; tune on other seeds).  The script prints and
 writes (``--markdown``) the README's tables: the cross table (the row bot's win rate
 against the column bot, with its 95% Wilson interval, pairs as clusters), every pairing
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchmarks.speed import RESULTS, machine
 from solver.game import GameSettings
-from solver.game.match import MatchResult, run_match
+from solver.strategy.match import MatchResult, run_match
 
 BOTS = ("pimc", "expert", "hoarder", "greedy", "random")
 SEARCH = "pimc"

@@ -36,11 +36,11 @@ from solver.analysis import UnseenError, analyze
 from solver.cards import NotationError, Piece
 from solver.engine import Objective, alternatives, hint
 from solver.facts import EmptyHandError
-from solver.game.advice import advise
 from solver.position import Position, PositionError, Table
 from solver.puzzles.grade import Difficulty
 from solver.referee import check_play
 from solver.report import hint_payload
+from solver.strategy.advice import advise
 from solver.variants import Variant
 
 __all__ = ["advise_job", "analyze_job", "check_job", "hint_job", "puzzles_job"]

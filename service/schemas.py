@@ -22,9 +22,9 @@ from solver.analysis import Advice
 from solver.engine.alternatives import MAX_ALTERNATIVES
 from solver.engine.result import Engine, HintStatus
 from solver.flow import RearrangementKind
-from solver.game.advice import DEFAULT_SAMPLES
 from solver.puzzles.grade import Difficulty
 from solver.solution import Objective
+from solver.strategy.advice import DEFAULT_SAMPLES
 from solver.variants import VariantName
 
 __all__ = [
@@ -355,7 +355,7 @@ class AdviceOption(ResponseBody):
 
 
 AdviceFact = Literal["players", "hand_sizes", "stock", "scores", "draws_left", "unseen"]
-"""The game facts a request may give (``solver.game.advice.Facts``), as ``assumed`` names them."""
+"""The game facts a request may give (``solver.strategy.advice.Facts``), as ``assumed`` names them."""
 
 
 class AdviceFacts(ResponseBody):
@@ -372,7 +372,7 @@ class AdviceFacts(ResponseBody):
 
 
 class AdviseResponse(ResponseBody):
-    """The options of the turn, best first (solver.game.advice)."""
+    """The options of the turn, best first (solver.strategy.advice)."""
 
     position: str
     facts: AdviceFacts

@@ -6,9 +6,9 @@ import pytest
 
 from solver.cards import Piece
 from solver.facts import EmptyHandError
-from solver.game.advice import Advice, AdviceError, advise
 from solver.position import Hand, Position
 from solver.referee import check_play
+from solver.strategy.advice import Advice, AdviceError, advise
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
 MID_GAME = "Kh Kd Kc | 4s 5s 6s / 2h 3h 9c 9d 9s Ks 3s 7c"
@@ -188,7 +188,7 @@ def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
 def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
     """Bonferroni over the looks: the advice reads its deals at 64 and 128 (97.5% each),
     a review allowed three looks at 16, 32 and 64 (98.3% each); one look keeps 95%."""
-    from solver.game.advice import looks, looks_confidence
+    from solver.strategy.advice import looks, looks_confidence
 
     assert looks(64, 128) == 2 and looks_confidence(64, 128) == pytest.approx(0.975)
     assert looks(16, 64) == 3 and looks_confidence(16, 64) == pytest.approx(1 - 0.05 / 3)

@@ -4,16 +4,18 @@ needed) and ``path/to/file.py:Class`` (issue 20), with one-line errors otherwise
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from solver.game import Bot, make_bot
+from solver.strategy import Bot, make_bot
 
 BOT_SOURCE = """
-from solver.game import Action, Bot, Knock, Pass, Play, PlayerView
+from solver.game import Action, Knock, Pass, Play, PlayerView
+from solver.strategy import Bot
 
 
 class Cautious(Bot):
@@ -74,10 +76,20 @@ def test_a_bot_file_that_fails_to_load_is_a_value_error(bot_dir: Path) -> None:
         make_bot("./broken_bot.py:Cautious")
 
 
+def _bare_env(home: Path) -> dict[str, str]:
+    """No ``PYTHONPATH=.``; but the suite's own ``PYTHONPATH``, if it runs with one, is kept,
+    so that the script (whose install may be another checkout's) runs the code under test."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
 @pytest.mark.parametrize("spec", ["cautious_user_bot:Cautious", "./cautious_user_bot.py:Cautious"])
 def test_rummy_loads_a_bot_from_the_current_directory(bot_dir: Path, spec: str) -> None:
-    """The installed ``rummy`` script, run where the bot file lies, without PYTHONPATH."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(bot_dir)}
+    """The installed ``rummy`` script, run where the bot file lies, without ``PYTHONPATH=.``
+    (the checkout under test is passed on: ``_bare_env``)."""
+    env = _bare_env(bot_dir)
     command = [str(RUMMY), "tournament", "--games", "1", "--bots", f"{spec},random"]
     args = [*command, "--variant", "machiavelli", "--seed", "2", "--json"]
     done = subprocess.run(args, cwd=bot_dir, env=env, capture_output=True, text=True, timeout=300)
@@ -87,7 +99,7 @@ def test_rummy_loads_a_bot_from_the_current_directory(bot_dir: Path, spec: str) 
 
 
 def test_rummy_bad_bot_is_a_one_line_error(bot_dir: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(bot_dir)}
+    env = _bare_env(bot_dir)
     args = [str(RUMMY), "tournament", "--games", "1", "--bots", "./nowhere.py:Cautious,random"]
     done = subprocess.run(args, cwd=bot_dir, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2

@@ -13,10 +13,12 @@ from gamescript import scripted
 
 from solver.cards import Joker, Piece
 from solver.engine import hint
-from solver.game import Game, GameSettings, Knock, Play, PlayerView, make_bot
-from solver.game.advice import advise
-from solver.game.bots import best_play
-from solver.game.candidates import (
+from solver.game import Game, GameSettings, Knock, Play, PlayerView
+from solver.position import Hand, Position
+from solver.strategy import make_bot
+from solver.strategy.advice import advise
+from solver.strategy.bots import best_play
+from solver.strategy.candidates import (
     BOT_SET,
     COACH_SET,
     Candidate,
@@ -25,9 +27,8 @@ from solver.game.candidates import (
     meld_candidates,
     rebase,
 )
-from solver.game.evaluator import EVALUATOR, deal_from_key, play_candidate
-from solver.game.rollout import PlayedHint, RolloutError, determinize
-from solver.position import Hand, Position
+from solver.strategy.evaluator import EVALUATOR, deal_from_key, play_candidate
+from solver.strategy.rollout import PlayedHint, RolloutError, determinize
 
 HELD_KINGS = "5h 6h 7h | 9s 9d 9c / 8h 4h Kc Ks Kd 2c"
 RUMMIKUB_OUT = "1s 2s 3s | 11h 12h *13h | 5d 5c 5s / 13h 13h 4s *"
@@ -185,9 +186,9 @@ def test_every_option_is_the_state_its_action_produces(name: str, seed: int) -> 
 def test_the_bot_chooses_the_advice_best_on_the_same_deals() -> None:
     """One evaluator: on the same deals and candidates, the advice's best option is the
     search bot's choice."""
-    from solver.game.advice import evaluate
-    from solver.game.evaluator import deal_from_seed
-    from solver.game.pimc import PimcBot
+    from solver.strategy.advice import evaluate
+    from solver.strategy.evaluator import deal_from_seed
+    from solver.strategy.pimc import PimcBot
 
     seeds = [11, 22, 33, 44]
 

@@ -20,21 +20,11 @@ from solver.cli.draft import Draft, NotHeldError
 from solver.cli.narrator import Narrator
 from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
-from solver.game import (
-    Action,
-    Draw,
-    GameSettings,
-    Knock,
-    Pass,
-    Play,
-    Player,
-    PlayerView,
-    make_bots,
-    play_game,
-)
+from solver.game import Action, Draw, GameSettings, Knock, Pass, Play, Player, PlayerView, play_game
 from solver.game.game import Acted, Game, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
 from solver.position import Hand, Table
+from solver.strategy import make_bots
 
 runner = CliRunner()
 
@@ -87,7 +77,8 @@ def test_play_rejects_bad_players_bots_and_variants(args: list[str], words: list
 def test_a_bot_module_that_fails_to_load_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "brokenbot.py").write_text("raise RuntimeError('boom')\n")
     (tmp_path / "fussybot.py").write_text(
-        "from solver.game import Bot\n\nclass Fussy(Bot):\n    def __init__(self) -> None:\n        pass\n"
+        "from solver.strategy import Bot\n\n"
+        "class Fussy(Bot):\n    def __init__(self) -> None:\n        pass\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert_usage_error(["play", "--bots", "brokenbot:Bot"], "RuntimeError: boom")

@@ -13,8 +13,8 @@ from service.app import create_app
 from solver.analysis import analyze
 from solver.cli import app
 from solver.facts import EMPTY_HAND, EmptyHandError, describe, implied_players, variant_for
-from solver.game.advice import advise
 from solver.position import Hand, Position
+from solver.strategy.advice import advise
 from solver.variants import Variant
 
 POSITION = "5h 6h 7h | Kc Kd Ks / 8h 2c 9d"

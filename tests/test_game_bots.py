@@ -8,19 +8,10 @@ from dataclasses import fields, replace
 import pytest
 from gamescript import pieces, scripted
 
-from solver.game import (
-    Draw,
-    ExpertBot,
-    GameSettings,
-    GreedyBot,
-    Knock,
-    Pass,
-    Play,
-    PlayerView,
-    RandomBot,
-)
-from solver.game.expert import undercut_risk
+from solver.game import Draw, GameSettings, Knock, Pass, Play, PlayerView
 from solver.position import Hand, Table
+from solver.strategy import ExpertBot, GreedyBot, RandomBot
+from solver.strategy.expert import undercut_risk
 
 TWO = GameSettings.manipulation(2)
 

@@ -15,12 +15,13 @@ import pytest
 from gamescript import snapshot
 
 from solver.cards import Card
-from solver.game import Action, Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play, make_bots
+from solver.game import Action, Draw, Game, GameSettings, IllegalActionError, Knock, Pass, Play
 from solver.game.deck import full_deck, piece_counts
 from solver.game.game import GameEvent, RoundEnded
 from solver.game.scoring import game_bonuses, score_round, winners_of
 from solver.game.state import RoundState
 from solver.position import Hand, Position, Table
+from solver.strategy import make_bots
 
 
 def check_round(state: RoundState) -> None:

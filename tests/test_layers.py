@@ -1,6 +1,7 @@
 """The layers of DESIGN.md, checked by walking the imports of every module.
 
-Who may import whom: the rules, the referee and the plan never import a backend; the two
+Who may import whom: the rules, the referee and the plan never import a backend; the game
+(``solver.game``, the rules) never imports the strategy (``solver.strategy``); the two
 backends (``solver.cpsat``, ``solver.fastpath``) never import each other or the engine;
 the library never imports the service or the CLI; and no two packages import each other
 (directly or round a longer loop).  ``import solver`` and the pure layers must not load
@@ -26,6 +27,7 @@ UNITS = (
     "solver.fastpath",
     "solver.engine",
     "solver.game",
+    "solver.strategy",
     "solver.puzzles",
     "solver.cli",
     "service",
@@ -157,7 +159,10 @@ def test_no_import_cycle_between_packages() -> None:
         # the engine answers; the plan and the presentation are apart from it (issue 37)
         ("solver.engine", ("solver.plan", "solver.report", "solver.flow")),
         ("solver.puzzles", ("solver.fastpath",)),
-        ("solver.game", ("solver.cpsat", "solver.fastpath")),
+        # DESIGN.md: the game is the rules alone; the bots, rollouts, search, advice and review
+        # are the strategy, built on it (issue 37: one package held both)
+        ("solver.game", ("solver.strategy", "solver.engine", "solver.cpsat", "solver.fastpath")),
+        ("solver.strategy", ("solver.cpsat", "solver.fastpath")),
     ],
 )
 def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:
@@ -180,6 +185,8 @@ def test_who_may_import_whom(importer: str, forbidden: tuple[str, ...]) -> None:
         "import solver",
         "from solver import Position, Variant, check_play, Hint",
         "import solver.game.rules, solver.game.state, solver.game.scoring, solver.game.view",
+        "import solver.game, solver.game.game, solver.game.runner, solver.game.log; solver.game.play_game",
+        "import solver.strategy.stats",
         "import solver.plan, solver.flow, solver.referee, solver.exact",
         "import solver.cli",  # every rummy command, --help included, starts without OR-Tools
         "import service.app; service.app.create_app()",  # the job that needs it loads it

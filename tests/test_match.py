@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from solver.cli import app
 from solver.game import GameSettings
-from solver.game.match import MatchSpec, pair_seed, play_pair, run_match
+from solver.strategy.match import MatchSpec, pair_seed, play_pair, run_match
 
 runner = CliRunner()
 

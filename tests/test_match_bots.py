@@ -11,16 +11,17 @@ from dataclasses import replace
 import pytest
 from gamescript import pieces, scripted
 
-from solver.game import Draw, Game, GameSettings, Knock, Pass, Play, PlayerView, evaluator, make_bot
-from solver.game.bots import Bot
-from solver.game.candidates import Candidate
+from solver.game import Draw, Game, GameSettings, Knock, Pass, Play, PlayerView
 from solver.game.deck import full_deck, piece_counts
-from solver.game.evaluator import Evaluator
-from solver.game.hoarder import HoarderBot
-from solver.game.opponents import Tally
-from solver.game.pimc import PimcBot
-from solver.game.rollout import Policy, Rollout, RolloutSettings, determinize, play_out, utility
 from solver.position import Hand, Table
+from solver.strategy import evaluator, make_bot
+from solver.strategy.bots import Bot
+from solver.strategy.candidates import Candidate
+from solver.strategy.evaluator import Evaluator
+from solver.strategy.hoarder import HoarderBot
+from solver.strategy.opponents import Tally
+from solver.strategy.pimc import PimcBot
+from solver.strategy.rollout import Policy, Rollout, RolloutSettings, determinize, play_out, utility
 
 TWO = GameSettings.manipulation(2)
 
@@ -183,7 +184,7 @@ def test_the_search_bot_decides_knocks_by_search() -> None:
 
 def test_the_search_bot_holds_back_only_against_players_it_does_not_call_hoarders() -> None:
     """Two melds to lay: a hold-back candidate is weighed, unless the other player is
-    modelled as a hoarder (then holding back rates too well: see solver.game.pimc)."""
+    modelled as a hoarder (then holding back rates too well: see solver.strategy.pimc)."""
     view = meld_view("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd")
     bot = QuickPimc(random.Random(1))
     best = bot.best_play(view)

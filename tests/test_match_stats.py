@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from solver.game.stats import (
+from solver.strategy.stats import (
     clustered_wilson,
     design_effect,
     elo_from_score,

@@ -14,12 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli import app
-from solver.game import GameSettings, make_bots, play_game
+from solver.game import GameSettings, play_game
 from solver.game.log import LogWriter, read_log
-from solver.game.mistakes import MistakePuzzle, PuzzleFileError, judge, mistake_puzzles, read_puzzles
-from solver.game.review import Decision, Review, review
-from solver.game.stats import Interval
 from solver.position import Position
+from solver.strategy import make_bots
+from solver.strategy.mistakes import MistakePuzzle, PuzzleFileError, judge, mistake_puzzles, read_puzzles
+from solver.strategy.review import Decision, Review, review
+from solver.strategy.stats import Interval
 from solver.variants import Variant
 
 POSITION = "10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"

@@ -11,13 +11,14 @@ import pytest
 from gamescript import scripted
 
 from solver.engine import hint
-from solver.game import Action, Game, GameSettings, PlayerView, make_bot
-from solver.game.bots import Bot, GreedyBot
-from solver.game.hoarder import HoarderBot
-from solver.game.opponents import OpponentModel, Tally, classify
-from solver.game.pimc import PimcBot
-from solver.game.rollout import RolloutSettings, determinize, greedy_action, hoarder_action, play_out
+from solver.game import Action, Game, GameSettings, PlayerView
 from solver.position import Hand, Position
+from solver.strategy import make_bot
+from solver.strategy.bots import Bot, GreedyBot
+from solver.strategy.hoarder import HoarderBot
+from solver.strategy.opponents import OpponentModel, Tally, classify
+from solver.strategy.pimc import PimcBot
+from solver.strategy.rollout import RolloutSettings, determinize, greedy_action, hoarder_action, play_out
 
 TWO = GameSettings.manipulation(2)
 

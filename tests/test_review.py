@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 
 from solver.cards import parse_piece
 from solver.cli import app
-from solver.game import GameSettings, make_bots, play_game
+from solver.game import GameSettings, play_game
 from solver.game.log import LogError, LogWriter, read_log
-from solver.game.review import BANDS, MORE_SAMPLES, Review, SeatSummary, band_of, review
 from solver.position import Hand, Position
+from solver.strategy import make_bots
+from solver.strategy.review import BANDS, MORE_SAMPLES, Review, SeatSummary, band_of, review
 
 QUICK = {"samples": 2, "budget_seconds": 600.0}
 
@@ -228,7 +229,7 @@ def test_the_lucky_draw_is_known_lucky() -> None:
 
 def test_before_the_draw_puts_the_card_back_among_the_unseen() -> None:
     from solver.game.game import Game
-    from solver.game.review import _before_draw, _just_drew
+    from solver.strategy.review import _before_draw, _just_drew
 
     game = Game(GameSettings.manipulation(2), seed=LUCKY_SEED)
     view = game.view(game.to_move)
@@ -327,7 +328,7 @@ def test_plot_module_reports_a_missing_matplotlib(
 ) -> None:
     import builtins
 
-    from solver.game.review_plot import PlotError, plot_review
+    from solver.strategy.review_plot import PlotError, plot_review
 
     real_import = builtins.__import__
 
@@ -390,7 +391,7 @@ def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
 
     from solver.engine import hint
     from solver.game import Draw, Play
-    from solver.game.review import _decision_candidates
+    from solver.strategy.review import _decision_candidates
 
     state = scripted(GameSettings.manipulation(2), ["Kh Kd", "As"], "Kc 5d 9d", dealer=1)
     view = state.view(0)
@@ -406,9 +407,9 @@ def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
 def test_the_plot_draws_the_same_round_lines_on_every_panel() -> None:
     """Round boundaries come from every seat's decisions and draws, not each panel's own
     points (a seat without a decision in a round used to put its line elsewhere)."""
-    from solver.game.review import Decision, DrawLuck
-    from solver.game.review_plot import _round_boundaries
-    from solver.game.stats import Interval
+    from solver.strategy.review import Decision, DrawLuck
+    from solver.strategy.review_plot import _round_boundaries
+    from solver.strategy.stats import Interval
 
     def decision(seat: int, action: int, round_number: int) -> Decision:
         zero = Interval(0.0, 0.0, 0.0)
@@ -456,9 +457,9 @@ def test_the_plot_draws_no_line_across_a_round(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     from matplotlib.axes import Axes
 
-    from solver.game.review import Decision
-    from solver.game.review_plot import _score_panel
-    from solver.game.stats import Interval
+    from solver.strategy.review import Decision
+    from solver.strategy.review_plot import _score_panel
+    from solver.strategy.stats import Interval
 
     def decision(action: int, round_number: int) -> Decision:
         zero = Interval(0.0, 0.0, 0.0)

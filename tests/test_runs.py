@@ -28,8 +28,6 @@ import solver.puzzles.generate as generate_module
 import solver.runs as runs
 from solver.cli import app
 from solver.game import GameSettings
-from solver.game.match import run_match
-from solver.game.tournament import run_tournament
 from solver.puzzles import GenerationStats, generate_puzzles
 from solver.runs import (
     Backend,
@@ -41,6 +39,8 @@ from solver.runs import (
     make_backend,
     run_indexed,
 )
+from solver.strategy.match import run_match
+from solver.strategy.tournament import run_tournament
 
 runner = CliRunner()
 BIN = Path(sys.executable).parent
@@ -357,7 +357,7 @@ def test_a_terminal_ctrl_c_stops_a_local_cluster_tournament_in_one_line(tmp_path
 def test_with_logs_each_game_is_its_own_chunk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Issue 37: logs were written per finished chunk (up to 25 games), so a Ctrl-C lost the
     logs of every game of the chunks under way; each game's log is now written as it ends."""
-    from solver.game import tournament
+    from solver.strategy import tournament
 
     sizes: list[int] = []
     real = tournament.play_games

@@ -11,7 +11,7 @@ from service_kit import error_of
 
 from service.app import create_app
 from service.settings import Settings
-from solver.game.advice import advise
+from solver.strategy.advice import advise
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
 QUICK: dict[str, Any] = {"samples": 3, "budget_seconds": 5, "seed": 2}

@@ -33,11 +33,11 @@ from service.schemas import (
 from service.settings import Settings
 from solver.analysis import analyze
 from solver.engine import alternatives, hint
-from solver.game.advice import advise
-from solver.game.evaluator import EVALUATOR
 from solver.position import Position, Table
 from solver.referee import check_play
 from solver.report import hint_payload
+from solver.strategy.advice import advise
+from solver.strategy.evaluator import EVALUATOR
 from solver.variants import VARIANT_NAMES, Variant
 
 SPEC: dict[str, Any] = create_app(Settings(executor="thread", workers=1)).openapi()

@@ -10,20 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from solver.cli import app
-from solver.game import (
-    Action,
-    Bot,
-    GameSettings,
-    Knock,
-    Pass,
-    Play,
-    PlayerView,
-    make_bot,
-    make_bots,
-    play_game,
-)
+from solver.game import Action, GameSettings, Knock, Pass, Play, PlayerView, play_game
 from solver.game.log import LogWriter, read_log, replay
-from solver.game.tournament import entry_labels, game_seed, run_tournament
+from solver.strategy import Bot, make_bot, make_bots
+from solver.strategy.tournament import entry_labels, game_seed, run_tournament
 
 runner = CliRunner()
 
@@ -119,7 +109,7 @@ def test_tournament_logs_replay(tmp_path: Path) -> None:
 
 
 class Cautious(Bot):
-    """The example of the bot interface's documentation (solver/game/bots.py)."""
+    """The example of the bot interface's documentation (solver/strategy/bots.py)."""
 
     name = "cautious"
 

@@ -588,9 +588,9 @@ def test_an_empty_hand_gets_one_answer_from_every_button(watched: Watched) -> No
 
 def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watched) -> None:
     """rummy review --puzzles writes a link per mistake: position, players and game facts."""
-    from solver.game.mistakes import MistakePuzzle
-    from solver.game.stats import Interval
     from solver.position import Position
+    from solver.strategy.mistakes import MistakePuzzle
+    from solver.strategy.stats import Interval
     from solver.variants import Variant
 
     puzzle = MistakePuzzle(

@@ -12,7 +12,7 @@ from service.encoded import EncodedJSON
 from service.errors import InputError
 from service.routes import solving_router
 from service.schemas import AdviseRequest, AdviseResponse
-from solver.game.advice import DEFAULT_BUDGET
+from solver.strategy.advice import DEFAULT_BUDGET
 
 __all__ = ["router"]
 

@@ -22,7 +22,7 @@ from solver.cli.common import (
     out,
     say_empty_hand,
 )
-from solver.game.advice import (
+from solver.strategy.advice import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     MAX_BUDGET,
@@ -31,7 +31,7 @@ from solver.game.advice import (
     Option,
     advise,
 )
-from solver.game.stats import Interval
+from solver.strategy.stats import Interval
 
 __all__ = ["advise_command", "parse_numbers", "print_advice"]
 

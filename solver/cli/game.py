@@ -24,12 +24,13 @@ from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
 from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer
-from solver.game import BOTS, Bot, GameSettings, Player, make_bot, play_game
-from solver.game.bots import BOT_TIME_LIMIT
+from solver.game import GameSettings, Player, play_game
 from solver.game.game import Listener
 from solver.game.log import LogError, LogWriter, ReplayReport, read_log, replay
-from solver.game.registry import bot_rng
-from solver.game.tournament import TournamentResult, run_tournament
+from solver.strategy import BOTS, Bot, make_bot
+from solver.strategy.bots import BOT_TIME_LIMIT
+from solver.strategy.registry import bot_rng
+from solver.strategy.tournament import TournamentResult, run_tournament
 
 BotsOption = Annotated[
     str,

@@ -19,9 +19,10 @@ from solver.cli.backend import (
 )
 from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.game import MAX_JOBS
-from solver.game import BOTS, GameSettings
-from solver.game.bots import BOT_TIME_LIMIT
-from solver.game.match import MatchResult, run_match
+from solver.game import GameSettings
+from solver.strategy import BOTS
+from solver.strategy.bots import BOT_TIME_LIMIT
+from solver.strategy.match import MatchResult, run_match
 
 BotArgument = Annotated[
     str,

@@ -21,8 +21,8 @@ from rich.text import Text
 
 from solver.cli.common import fail, out, print_table, styled_meld, use_faces
 from solver.cli.faces import Verbatim
-from solver.game.mistakes import MistakePuzzle, PuzzleFileError, judge, read_puzzles
 from solver.position import Table
+from solver.strategy.mistakes import MistakePuzzle, PuzzleFileError, judge, read_puzzles
 
 __all__ = ["play_mistakes"]
 

@@ -21,10 +21,18 @@ from solver.cli.backend import (
 )
 from solver.cli.common import JsonOption, app, err, fail, out, use_faces
 from solver.game import GameSettings
-from solver.game.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
 from solver.game.log import LogError, read_log, replay
-from solver.game.review import ACCURACY_SCALE, BANDS, DEFAULT_SAMPLES, Review, ReviewJob, review, review_logs
 from solver.runs import Backend, run_indexed
+from solver.strategy.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
+from solver.strategy.review import (
+    ACCURACY_SCALE,
+    BANDS,
+    DEFAULT_SAMPLES,
+    Review,
+    ReviewJob,
+    review,
+    review_logs,
+)
 
 __all__ = ["print_review", "review_command"]
 
@@ -276,7 +284,7 @@ def write_puzzles(
     reviewed: Sequence[tuple[Review, Sequence[dict[str, object]], Path]], path: Path, *, quiet: bool
 ) -> None:
     """The reviews' clear mistakes as puzzles, one JSON line each; say how many and where."""
-    from solver.game.mistakes import mistake_puzzles
+    from solver.strategy.mistakes import mistake_puzzles
 
     made = []
     for found, records, log in reviewed:
@@ -315,7 +323,7 @@ def check_plot_path(path: Path) -> None:
 
 def write_plot(found: Review, path: Path, *, quiet: bool) -> None:
     """Write the plot; say where on stdout (on stderr with --json, whose stdout is JSON only)."""
-    from solver.game.review_plot import PlotError, plot_review
+    from solver.strategy.review_plot import PlotError, plot_review
 
     try:
         plot_review(found, path)

@@ -28,9 +28,9 @@ from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.cli.shown import ShownTable, arranged
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
-from solver.game.bots import BOT_TIME_LIMIT, best_play
 from solver.plan import plan_play
 from solver.position import Position, Table
+from solver.strategy.bots import BOT_TIME_LIMIT, best_play
 
 __all__ = ["CARDS_NO_KNOCK_HELP", "HELP", "TILES_HELP", "QuitGame", "TerminalPlayer", "help_text"]
 

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
-from solver.game.bots import Player
+from solver.game.actions import Action
 from solver.game.game import Game, GameResult, Listener
 from solver.game.settings import GameSettings
+from solver.game.view import PlayerView
 
-__all__ = ["play_game"]
+__all__ = ["Player", "play_game"]
+
+
+class Player(Protocol):
+    """Anything that can choose an action: a bot, or a person at a terminal."""
+
+    def act(self, view: PlayerView) -> Action: ...
 
 
 def play_game(

@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from solver.game.bots import BOT_TIME_LIMIT, Bot, GreedyBot, RandomBot
-from solver.game.expert import ExpertBot
-from solver.game.hoarder import HoarderBot
-from solver.game.pimc import PimcBot
+from solver.strategy.bots import BOT_TIME_LIMIT, Bot, GreedyBot, RandomBot
+from solver.strategy.expert import ExpertBot
+from solver.strategy.hoarder import HoarderBot
+from solver.strategy.pimc import PimcBot
 
 __all__ = ["BOTS", "bot_rng", "make_bot", "make_bots"]
 
@@ -49,7 +49,7 @@ def make_bot(spec: str, *, rng: random.Random | None = None, time_limit: float =
     if ":" in key:
         factory = _load_attribute(key)
         if not (isinstance(factory, type) and issubclass(factory, Bot)):
-            raise ValueError(f"bot {spec!r} is not a subclass of solver.game.Bot")
+            raise ValueError(f"bot {spec!r} is not a subclass of solver.strategy.Bot")
         bot: Bot = factory(rng, time_limit=time_limit)
         return bot
     raise ValueError(

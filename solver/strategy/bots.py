@@ -5,7 +5,8 @@ The view holds the table, the own hand and public facts only (never another hand
 the stock order); ``view.decline()`` is the action that neither melds nor knocks
 (draw, or pass where no draw is due), and ``self.best_play(view)`` asks the hint engine::
 
-    from solver.game import Action, Bot, Knock, Pass, Play, PlayerView
+    from solver.game import Action, Knock, Pass, Play, PlayerView
+    from solver.strategy import Bot
 
     class Cautious(Bot):
         \"\"\"Melds only to go out or to leave at most 10 points; knocks at 2 or under.\"\"\"
@@ -20,7 +21,7 @@ the stock order); ``view.decline()`` is the action that neither melds nor knocks
                 return Play(found.table)
             return view.decline()
 
-Such a class can join a tournament as ``module.path:Cautious`` (``solver.game.registry``).  A bot
+Such a class can join a tournament as ``module.path:Cautious`` (``solver.strategy.registry``).  A bot
 that needs chance uses ``self.rng``: the game gives each seat its own generator derived
 from the game's seed, so games replay exactly.
 """
@@ -29,11 +30,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from solver.cards import Piece
 from solver.engine import Hint, Objective, hint
 from solver.game.actions import Action, Knock, Pass, Play
+from solver.game.runner import Player
 from solver.game.view import PlayerView
 from solver.position import Hand, Position
 
@@ -57,12 +59,6 @@ def best_play(
     return hint(
         position, variant=view.variant, objective=objective, opened=view.opened, time_limit=time_limit
     )
-
-
-class Player(Protocol):
-    """Anything that can choose an action: a bot, or a person at a terminal."""
-
-    def act(self, view: PlayerView) -> Action: ...
 
 
 class Bot(ABC):

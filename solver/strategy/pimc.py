@@ -1,7 +1,7 @@
 """The search bot ``pimc``: perfect-information Monte Carlo over the choices that matter.
 
 At each real decision it lists a few candidate actions, deals the hidden cards at random
-``samples`` times consistently with what it has seen (``solver.game.rollout``), plays
+``samples`` times consistently with what it has seen (``solver.strategy.rollout``), plays
 every candidate in every deal (the same deals for all candidates, so their difference is
 not blurred by the luck of the deal), plays the round on up to a horizon, and takes the
 candidate with the best mean utility (the round score against the other players plus
@@ -19,7 +19,7 @@ against ``hoarder`` 62-66% with the greedy continuation alone, 80% with both; ag
 ``expert`` 90%.
 
 The rollouts play each other player as the bot's opponent model sees it
-(``solver.game.opponents``): one that has been seen sitting on a big hand rather than
+(``solver.strategy.opponents``): one that has been seen sitting on a big hand rather than
 melding is played with the hoarder's policy (``rollout.hoarder_action``), the others,
 and the bot itself, with the greedy policy.  A round still running at the horizon is
 scored *settled* (``rollout.settle``): each hand counts the points its best play would
@@ -40,7 +40,7 @@ Candidates at a meld decision (when the hint engine finds a play):
   on 100 pairs (seed 7): against ``hoarder`` 56% with hold candidates, 66% without, and
   40.5% with three of them; with both continuations (above) 75.5% with one, 80% without.
   Those measurements were made while a hold-back's held cards still vanished from its
-  rollouts (fixed in ``solver.game.candidates``); the README's strength table is
+  rollouts (fixed in ``solver.strategy.candidates``); the README's strength table is
   re-measured with the fix.
 
 Candidates at a knock decision: ``knock`` (scored at once against each guessed hand) and
@@ -48,9 +48,9 @@ Candidates at a knock decision: ``knock`` (scored at once against each guessed h
 play that goes out (always taken), a final turn (the best play: the hands are counted
 next), or the opponents' view being unknowable.  Those cost one hint call.
 
-The candidates are built by ``solver.game.candidates`` (the one place that turns an
+The candidates are built by ``solver.strategy.candidates`` (the one place that turns an
 action into the state it produces: a play that holds cards back keeps them in the hand)
-and weighed by ``solver.game.evaluator``, the evaluator the advice and the review use too.
+and weighed by ``solver.strategy.evaluator``, the evaluator the advice and the review use too.
 
 Deterministic from its generator (``samples`` deals per decision, a fixed horizon);
 ``time_budget`` (seconds, off by default) stops adding deals once spent, at the price of
@@ -64,12 +64,12 @@ from collections import Counter
 
 from solver.engine import Hint
 from solver.game.actions import Action, Play
-from solver.game.bots import BOT_TIME_LIMIT, Bot
-from solver.game.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
-from solver.game.evaluator import EVALUATOR, Evaluator, best_index, deal_from_seed, weigh
-from solver.game.opponents import OpponentModel
-from solver.game.rollout import Policy, hoarder_action
 from solver.game.view import PlayerView
+from solver.strategy.bots import BOT_TIME_LIMIT, Bot
+from solver.strategy.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
+from solver.strategy.evaluator import EVALUATOR, Evaluator, best_index, deal_from_seed, weigh
+from solver.strategy.opponents import OpponentModel
+from solver.strategy.rollout import Policy, hoarder_action
 
 __all__ = ["PimcBot"]
 
@@ -159,7 +159,7 @@ class PimcBot(Bot):
 
     def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:
         """The candidate with the best mean utility over the same guessed deals, each
-        candidate judged by its better continuation (``solver.game.evaluator``)."""
+        candidate judged by its better continuation (``solver.strategy.evaluator``)."""
         seeds = self.deal_seeds(view)
         deal = deal_from_seed(
             view, seeds, others_opened=self._others_opened(view), last_card_mine=self._last_card_mine

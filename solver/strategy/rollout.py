@@ -1,6 +1,6 @@
 """Determinized rollouts: guess the hidden cards, play the round on with a fast policy, score it.
 
-The search bot (``solver.game.pimc``) judges a candidate action by playing it in many
+The search bot (``solver.strategy.pimc``) judges a candidate action by playing it in many
 *determinizations*: complete rounds consistent with what the player has seen (its own
 hand, the table, the other hands' sizes, the stock size), with the hidden cards dealt at
 random.  This module builds such a round (``determinize``), applies actions to it

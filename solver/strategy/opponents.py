@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from solver.game.rollout import HOARD_MARGIN
 from solver.game.view import PlayerView
+from solver.strategy.rollout import HOARD_MARGIN
 
 __all__ = ["FREE_CARDS", "HOLD_SIZE", "OpponentModel", "Style", "Tally", "classify"]
 

@@ -16,7 +16,7 @@ pair where it decides; pairs computed past that point are discarded, which keeps
 stop independent of the workers too.
 
 A's score per game is 1 for a win, 1/2 for a shared win, 0 for a loss; a pair scores
-0 to 2.  ``solver.game.stats`` turns the pair scores into the Wilson interval (pairs as
+0 to 2.  ``solver.strategy.stats`` turns the pair scores into the Wilson interval (pairs as
 clusters), the Elo difference with its interval and the SPRT.
 """
 
@@ -32,13 +32,13 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 
-from solver.game.bots import BOT_TIME_LIMIT, Bot
 from solver.game.game import Acted, Dealt, GameEvent
-from solver.game.registry import make_bot
 from solver.game.runner import play_game
 from solver.game.settings import GameSettings
-from solver.game.stats import Interval, SprtResult, clustered_wilson, elo_interval, sprt
 from solver.runs import Backend, Chunk, SchedulerSpec, iter_indexed, make_backend
+from solver.strategy.bots import BOT_TIME_LIMIT, Bot
+from solver.strategy.registry import make_bot
+from solver.strategy.stats import Interval, SprtResult, clustered_wilson, elo_interval, sprt
 
 __all__ = [
     "EntryStats",

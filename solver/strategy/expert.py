@@ -9,8 +9,8 @@ from __future__ import annotations
 from solver.analysis import draw_or_meld
 from solver.cards import Piece
 from solver.game.actions import Action, Draw, Knock, Pass, Play
-from solver.game.bots import Bot
 from solver.game.view import PlayerView
+from solver.strategy.bots import Bot
 
 __all__ = ["ExpertBot", "undercut_risk"]
 

@@ -8,7 +8,7 @@ both panels line up; dotted lines separate the rounds):
   lines is the decision's expected loss), mistakes and blunders marked;
 - luck and decisions: the running sum of the measured draws' luck and the running sum
   of the decisions' cost (drawn below zero, as it is lost), the two parts of the seat's
-  expected outcome that the review separates (``solver.game.review``).
+  expected outcome that the review separates (``solver.strategy.review``).
 
 matplotlib is an optional dependency (the ``plot`` extra): it is imported only here,
 on first use, and a missing matplotlib is a ``PlotError`` that says how to get it.
@@ -20,7 +20,7 @@ from itertools import accumulate, groupby, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solver.game.review import Review
+from solver.strategy.review import Review
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

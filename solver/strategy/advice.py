@@ -3,9 +3,9 @@
 ``advise(position, players=..., hand_sizes=..., ...)`` rebuilds the player's situation
 from the position and the game facts the user gives (every fact left out gets a default
 derived from the position, and the result says which ones were assumed), lists the
-options of the turn (``solver.game.candidates``, ``COACH_SET``: the search bot's
+options of the turn (``solver.strategy.candidates``, ``COACH_SET``: the search bot's
 candidates and more) and weighs each of them in the same ``samples`` guessed deals with
-the search bot's own evaluator (``solver.game.evaluator``: the option, three more turns
+the search bot's own evaluator (``solver.strategy.evaluator``: the option, three more turns
 with the player's later turns played greedily and hoarding, the better of the two, the
 round then scored on what each hand's best play would leave).
 
@@ -25,7 +25,7 @@ Each option's outcome over the deals: the mean *net round points* (the player's 
 score minus the best other player's score, positive is good, the round counted as the
 rollouts leave it) with a Student-t interval, the *round win chance* (the player among
 the round's winners) with a Wilson interval, and the *value* the options are ranked
-by: the search bot's utility (``solver.game.rollout.utility``: the net points plus 25
+by: the search bot's utility (``solver.strategy.rollout.utility``: the net points plus 25
 for the round won or lost and 100 for a game won or lost at the target score, so the
 scores matter), with its interval and the *loss* against the best option (a paired
 interval: the same deals).  An option whose loss interval reaches 0 is *about as good*
@@ -52,14 +52,14 @@ from typing import Any
 from solver.cards import Piece
 from solver.engine import DEFAULT_TIME_LIMIT, Hint
 from solver.facts import EmptyHandError, implied_players
-from solver.game.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
-from solver.game.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
-from solver.game.rollout import Policy
 from solver.game.settings import GameSettings
-from solver.game.stats import Interval, wilson_interval
 from solver.game.view import PlayerView
 from solver.position import Position
+from solver.strategy.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
+from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
+from solver.strategy.rollout import Policy
+from solver.strategy.stats import Interval, wilson_interval
 from solver.variants import Variant
 
 __all__ = [
@@ -539,7 +539,7 @@ def evaluate(
     most: int | None = None,
     evaluator: Evaluator = EVALUATOR,
 ) -> tuple[tuple[Option, ...], int, bool]:
-    """Weigh every candidate in the same deals (``solver.game.evaluator.weigh``:
+    """Weigh every candidate in the same deals (``solver.strategy.evaluator.weigh``:
     ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least, and
     more, doubling up to ``most``, while ``more(options)`` says the question is open); the
     options best first (a play that goes out before all else: it ends the round at once),

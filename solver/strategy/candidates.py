@@ -1,7 +1,7 @@
 """Candidates: the one place that turns an action of the player to move into the state it produces.
 
-The search bot (``solver.game.pimc``), the advice (``solver.game.advice``) and the review
-(``solver.game.review``) weigh options by playing them in sampled deals.  An option is a
+The search bot (``solver.strategy.pimc``), the advice (``solver.strategy.advice``) and the review
+(``solver.strategy.review``) weigh options by playing them in sampled deals.  An option is a
 ``Candidate``: a label, its kind, the play behind it (a ``Hint`` *on the real position*:
 its hand is the player's whole hand minus the cards the play lays, its knock and
 going-out flags those of that hand) and the rollout steps that carry it out.
@@ -40,11 +40,11 @@ from typing import Literal
 from solver.cards import Card, Joker, Piece, piece_sort_key
 from solver.engine import Hint, alternatives, hint
 from solver.game.actions import Action, Draw, Knock, Pass, Play
-from solver.game.bots import best_play
-from solver.game.rollout import PlayedHint
 from solver.game.view import PlayerView
 from solver.position import Hand
 from solver.referee import melds_broken, played_pieces
+from solver.strategy.bots import best_play
+from solver.strategy.rollout import PlayedHint
 
 __all__ = [
     "BOT_SET",

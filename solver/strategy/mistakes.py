@@ -28,10 +28,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 from solver.game.actions import Play, parse_action
-from solver.game.review import FLOOR, Decision, Review
-from solver.game.stats import Interval
 from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
+from solver.strategy.review import FLOOR, Decision, Review
+from solver.strategy.stats import Interval
 from solver.variants import Variant
 
 __all__ = [

@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.game.bots import BOT_TIME_LIMIT
 from solver.game.game import Acted, GameEvent
 from solver.game.log import LogWriter
-from solver.game.registry import make_bot, make_bots
 from solver.game.runner import play_game
 from solver.game.settings import GameSettings
 from solver.runs import Backend, Chunk, SchedulerSpec, item_seed, make_backend, run_indexed
+from solver.strategy.bots import BOT_TIME_LIMIT
+from solver.strategy.registry import make_bot, make_bots
 
 __all__ = [
     "EntryResult",

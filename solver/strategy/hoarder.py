@@ -22,8 +22,8 @@ other players make an undercut unlikely.
 from __future__ import annotations
 
 from solver.game.actions import Action, Knock, Pass, Play
-from solver.game.expert import ExpertBot
 from solver.game.view import PlayerView
+from solver.strategy.expert import ExpertBot
 
 __all__ = ["HoarderBot"]
 

@@ -1,7 +1,7 @@
 """The one evaluator: what an option is worth, measured the way the search bot measures it.
 
-The search bot (``solver.game.pimc``), the advice (``solver.game.advice``) and the review
-(``solver.game.review``) all weigh their candidates (``solver.game.candidates``) here, so
+The search bot (``solver.strategy.pimc``), the advice (``solver.strategy.advice``) and the review
+(``solver.strategy.review``) all weigh their candidates (``solver.strategy.candidates``) here, so
 the coach is never weaker than the bot and the bot's choice is the advice's best option
 on the same deals and candidates.
 
@@ -29,9 +29,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from solver.game.candidates import Candidate
 from solver.game.deck import piece_counts
-from solver.game.rollout import (
+from solver.game.view import PlayerView
+from solver.strategy.candidates import Candidate
+from solver.strategy.rollout import (
     Policy,
     Rollout,
     RolloutSettings,
@@ -42,7 +43,6 @@ from solver.game.rollout import (
     round_score,
     utility,
 )
-from solver.game.view import PlayerView
 
 __all__ = [
     "EVALUATOR",

@@ -2,10 +2,10 @@
 
 ``review(records, seats=...)`` replays a game log (``solver.game.log``) and, before each
 action of a reviewed seat where the player had a choice, weighs the coach's options
-(``solver.game.candidates.REVIEW_SET``: the search bot's candidates, one more play and
+(``solver.strategy.candidates.REVIEW_SET``: the search bot's candidates, one more play and
 the knock as a choice of its own) *and the move made* in the same sampled deals, with
-the evaluator of the search bot and the advice (``solver.game.evaluator``), the other
-players modelled as the bot would have seen them (``solver.game.opponents``, fed every
+the evaluator of the search bot and the advice (``solver.strategy.evaluator``), the other
+players modelled as the bot would have seen them (``solver.strategy.opponents``, fed every
 view of the seat): the **expected loss** of the move is the best option's mean value
 minus the move's (0 when the move was the best), with its paired 95% interval.  A
 decision whose loss is at least the inaccuracy floor but whose interval still reaches 0
@@ -66,11 +66,11 @@ players kept), and the luck is measured against that belief.  Both are estimates
 sampled deals: the luck's interval adds the two estimates' uncertainties (independent
 samples), and one draw's luck is noisy at small ``samples``; the sum over many draws is
 what to read.  The plot of a review
-(``solver.game.review_plot``) draws each decision's advised and made values.
+(``solver.strategy.review_plot``) draws each decision's advised and made values.
 
 Repeatable: the deals of each evaluation come from the seed, the decision's place in the
 game (round and action index), its position and its public facts
-(``solver.game.evaluator.deal_from_key``), never from which seats were reviewed, what
+(``solver.strategy.evaluator.deal_from_key``), never from which seats were reviewed, what
 else was measured or the clock; ``samples`` deals are played (``DEFAULT_SAMPLES``).  A
 ``budget_seconds`` cap is off by default; a decision it cut says so (``Decision.cut``).
 """
@@ -86,8 +86,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from solver.game.actions import Action, Draw, Knock, Play, action_from_dict
-from solver.game.advice import MIN_SAMPLES, Option, evaluate, mean_interval
-from solver.game.candidates import (
+from solver.game.game import Game
+from solver.game.log import LogError, replay
+from solver.game.settings import GameSettings
+from solver.game.view import PlayerView
+from solver.position import Hand
+from solver.runs import Chunk
+from solver.strategy.advice import MIN_SAMPLES, Option, evaluate, mean_interval
+from solver.strategy.candidates import (
     REVIEW_SET,
     Candidate,
     goes_out,
@@ -95,16 +101,10 @@ from solver.game.candidates import (
     made_candidate,
     meld_candidates,
 )
-from solver.game.evaluator import EVALUATOR, deal_from_key
-from solver.game.game import Game
-from solver.game.log import LogError, replay
-from solver.game.opponents import OpponentModel
-from solver.game.rollout import hoarder_action
-from solver.game.settings import GameSettings
-from solver.game.stats import Interval
-from solver.game.view import PlayerView
-from solver.position import Hand
-from solver.runs import Chunk
+from solver.strategy.evaluator import EVALUATOR, deal_from_key
+from solver.strategy.opponents import OpponentModel
+from solver.strategy.rollout import hoarder_action
+from solver.strategy.stats import Interval
 
 __all__ = [
     "ACCURACY_SCALE",
