@@ -51,7 +51,9 @@ __all__ = [
     "Node",
     "Rearrangement",
     "RearrangementKind",
+    "cards_text",
     "flow_graph",
+    "numbered",
     "rearrangements_of",
     "summary_lines",
 ]
@@ -87,12 +89,14 @@ class FlowEdge:
     moves: tuple[Piece, ...] = ()
 
 
-def _cards_text(pieces: Iterable[Piece], pretty: bool) -> str:
+def cards_text(pieces: Iterable[Piece], pretty: bool = False) -> str:
+    """Pieces written one after another: notation, or the pretty faces (``Q♥ ★``).  The
+    plan's steps and the rearrangements' summaries write cards this one way."""
     return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
 
 
-def _numbers(label: str, numbers: Sequence[int]) -> str:
-    """``meld 3`` / ``melds 1 and 4`` / ``melds 1, 2 and 5``."""
+def numbered(label: str, numbers: Sequence[int]) -> str:
+    """``meld 3`` / ``melds 1 and 4`` / ``melds 1, 2 and 5`` (the plan's words too)."""
     if len(numbers) == 1:
         return f"{label} {numbers[0]}"
     listed = ", ".join(str(n) for n in numbers[:-1])
@@ -152,9 +156,9 @@ class Rearrangement:
     def describe(self, *, pretty: bool = False) -> str:
         """One line of plain English, e.g. ``Melds 1, 2 and 3 trade cards into new melds
         1, 2 and 3, with Ac from your hand (steps 1-3; tangle 4).``"""
-        olds = _numbers("meld", self.old_melds) if self.old_melds else ""
-        news = _numbers("new meld", self.new_melds)
-        hand = _cards_text(self.from_hand, pretty)
+        olds = numbered("meld", self.old_melds) if self.old_melds else ""
+        news = numbered("new meld", self.new_melds)
+        hand = cards_text(self.from_hand, pretty)
         if self.kind == "keep":
             head = f"{_capital(olds)} stays as it is, now {news}"
         elif self.kind == "grow":
@@ -352,15 +356,15 @@ def summary_lines(groups: Sequence[Rearrangement], *, pretty: bool = False) -> l
     grows = [number for group in groups if group.kind == "grow" for number in group.old_melds]
     if grows:
         verb = "only grows" if len(grows) == 1 else "only grow"
-        lines.append(f"{_capital(_numbers('meld', grows))} {verb}, with cards from your hand.")
+        lines.append(f"{_capital(numbered('meld', grows))} {verb}, with cards from your hand.")
     fresh = [number for group in groups if group.kind == "new" for number in group.new_melds]
     if fresh:
         verb = "comes" if len(fresh) == 1 else "come"
-        lines.append(f"{_capital(_numbers('new meld', fresh))} {verb} from your hand alone.")
+        lines.append(f"{_capital(numbered('new meld', fresh))} {verb} from your hand alone.")
     kept = [number for group in groups if group.kind == "keep" for number in group.old_melds]
     if kept:
         verb = "stays as it is" if len(kept) == 1 else "stay as they are"
-        lines.append(f"{_capital(_numbers('meld', kept))} {verb}.")
+        lines.append(f"{_capital(numbered('meld', kept))} {verb}.")
     if not tied and lines:
         lines.insert(0, "No meld trades cards with another.")
     return lines

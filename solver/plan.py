@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Card, Joker, Piece
-from solver.flow import CardFlow, FlowEdge, Link, Node, Rearrangement, rearrangements_of
+from solver.flow import CardFlow, FlowEdge, Link, Node, Rearrangement, cards_text, numbered, rearrangements_of
 from solver.melds import Meld
 from solver.position import Hand, Position, Table, as_position, as_table
 from solver.referee import check_play
@@ -84,18 +84,6 @@ def _source_json(source: Source) -> int | str:
     return "hand" if source is None else source
 
 
-def _cards_text(pieces: Iterable[Piece], pretty: bool = False) -> str:
-    return " ".join([piece.pretty for piece in pieces] if pretty else map(str, pieces))
-
-
-def _numbers(label: str, numbers: Sequence[int]) -> str:
-    """``meld 3`` / ``melds 1 and 4`` / ``melds 1, 2 and 5``."""
-    if len(numbers) == 1:
-        return f"{label} {numbers[0]}"
-    listed = ", ".join(str(n) for n in numbers[:-1])
-    return f"{label}s {listed} and {numbers[-1]}"
-
-
 @dataclass(frozen=True, slots=True)
 class Transfer:
     """Pieces that go from one source (an old meld, or the hand) to a new meld."""
@@ -107,7 +95,7 @@ class Transfer:
         return {"from": _source_json(self.source), "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
-        return f"{_cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
+        return f"{cards_text(self.pieces, pretty)} from {_source_name(self.source)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +109,7 @@ class Departure:
         return {"to": self.target, "cards": list(map(str, self.pieces))}
 
     def describe(self, *, pretty: bool = False) -> str:
-        return f"{_cards_text(self.pieces, pretty)} for new meld {self.target}"
+        return f"{cards_text(self.pieces, pretty)} for new meld {self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +132,7 @@ class KeepStep:
         olds = [old for old, _ in self.pairs]
         news = [new for _, new in self.pairs]
         verb = "it is" if len(olds) == 1 else "they are"
-        return f"Leave {_numbers('meld', olds)} as {verb} ({_numbers('new meld', news)})."
+        return f"Leave {numbered('meld', olds)} as {verb} ({numbered('new meld', news)})."
 
 
 @dataclass(frozen=True, slots=True)
@@ -737,16 +725,16 @@ def _replay(steps: Sequence[Step], before: Position, new_count: int) -> Position
         old[index].clear()
     for index, rest in enumerate(old):
         if +rest:
-            raise PlanError(f"meld {index + 1} still holds {_cards_text(sorted(rest.elements(), key=str))}")
+            raise PlanError(f"meld {index + 1} still holds {cards_text(sorted(rest.elements(), key=str))}")
     for index, target, joker in freed:  # a joker freed into its own meld's successor stays
         if hosted.get(index) != target:
             taken[index][joker] += 1
     for index, said in announced.items():
         if said != taken[index]:
             raise PlanError(
-                f"the steps take {_cards_text(sorted(taken[index].elements(), key=str)) or 'nothing'} "
+                f"the steps take {cards_text(sorted(taken[index].elements(), key=str)) or 'nothing'} "
                 f"out of meld {index + 1}, its step says "
-                f"{_cards_text(sorted(said.elements(), key=str)) or 'nothing'}"
+                f"{cards_text(sorted(said.elements(), key=str)) or 'nothing'}"
             )
     if any(not pieces for pieces in built):
         raise PlanError("a new meld gets no cards")
