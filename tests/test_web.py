@@ -859,6 +859,9 @@ def test_rummikub_shows_tiles_and_no_knocking(watched: Watched) -> None:
     assert "Rack points left" in facts and "Hand" not in facts
     assert page.inner_text("#status").startswith("Best play: play r13;"), page.inner_text("#status")
     assert "Rummikub (2 sets, 2 jokers)" in page.inner_text("#variant")
+    assert page.inner_text("label[for=notation]") == "Position (table / rack)"
+    assert page.text_content("label[for=hand-sizes]") == "Other rack sizes"  # in the closed facts box
+    assert "r7" in page.inner_text("#tiles-help")
     assert "Manipulation (2 decks, 2 jokers)" in page.inner_text("#variant")
     page.fill("#notation", "r10 r11 r12 / r13 o5 ★")
     page.click("#hint-button")
