@@ -222,20 +222,18 @@ class SolvePool:
     def _admit(self, work: float | None) -> _Entry:
         """Count the job in, or raise ``Busy``: the pool is full, or (``work`` given, and a
         ``max_wait``) the jobs ahead would keep it waiting too long."""
-        if self.full():
-            raise self.busy()
         with self._lock:
             now = time.monotonic()
-            if work is not None and self.max_wait is not None:
+            full = self._pending >= self._capacity
+            if not full and work is not None and self.max_wait is not None:
                 wait = self._expected_wait(now)
                 if wait > self.max_wait:
                     raise self._too_long(wait, self.max_wait)
             entry = _Entry(work=work if work is not None else 0.0, admitted=now)
-            full = self._pending >= self._capacity
             if not full:
                 self._pending += 1
                 self._ledger.add(entry)
-        if full:
+        if full:  # busy() takes the lock to count the refusal
             raise self.busy()
         return entry
 

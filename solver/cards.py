@@ -127,8 +127,11 @@ _TILE = re.compile(r"([krbo])(1[0-3]|[1-9])", re.IGNORECASE)
 """A Rummikub tile as the commands print it: its colour's letter and its number."""
 TILE_NOTATION = "its colour (k black, r red, b blue, o orange) and its number 1-13, e.g. k13 or r1"
 """How to write a tile, for messages."""
-_TILE_SUITS = {"k": 0, "r": 1, "b": 2, "o": 3}
-"""A tile colour's letter -> the notation's suit (``Suit``: s black, h red, d blue, c orange)."""
+TILE_LETTERS = {Suit.SPADES: "k", Suit.HEARTS: "r", Suit.DIAMONDS: "b", Suit.CLUBS: "o"}
+"""A Rummikub tile's colour letter for each suit of the notation (s black, h red, d blue,
+c orange): how tiles are printed (``solver.cli.faces``) and typed."""
+_TILE_SUITS = {letter: int(suit) for suit, letter in TILE_LETTERS.items()}
+"""A tile colour's letter -> the suit's index."""
 
 _NOT_SEPARATORS = frozenset(",;/")
 """Characters people type between cards that the notation does not use there (cards are

@@ -4,10 +4,10 @@ import { factPlaceholders, renderAdvice } from "./advice.js";
 import { renderAnalysis } from "./analysis.js";
 import { get, post } from "./api.js";
 import { renderHint } from "./hint.js";
-import { NotationError, RANKS, SUITS, SUIT_NAMES } from "./notation.js";
+import { NotationError, RANKS, SUITS, SUIT_NAMES, pieceText } from "./notation.js";
 import { PositionEntry } from "./picker.js";
 import { PuzzleMode } from "./puzzle.js";
-import { TILE_COLOURS, pieceText, term, termFor, tileNumber, useTiles } from "./terms.js";
+import { TILE_COLOURS, term, termFor, tileNumber, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
 const $ = (id) => document.getElementById(id);

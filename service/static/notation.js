@@ -5,7 +5,7 @@
 // judge of what is legal; this module only reads and writes the notation so that the
 // card picker and the text field stay in sync.
 
-import { TILE_COLOURS, tileNumber, usingTiles } from "./terms.js";
+import { TILE_COLOURS, TILE_LETTERS, tileNumber, usingTiles } from "./terms.js";
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = ["s", "h", "d", "c"];
@@ -16,8 +16,8 @@ export const RANK_NAMES = {
 };
 
 const SYMBOL_SUITS = { "♠": "s", "♥": "h", "♦": "d", "♣": "c" };
-/** A tile colour's letter -> the notation's suit letter (k black s, r red h, b blue d, o orange c). */
-const TILE_SUITS = { k: "s", r: "h", b: "d", o: "c" };
+/** A tile colour's letter -> the notation's suit letter (``TILE_LETTERS`` the other way). */
+const TILE_SUITS = Object.fromEntries(Object.entries(TILE_LETTERS).map(([suit, letter]) => [letter, suit]));
 const TILE_NOTATION = "its colour (k black, r red, b blue, o orange) and its number 1-13, e.g. k13 or r1";
 const NUMBER_RANKS = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 
@@ -61,6 +61,15 @@ export function parsePiece(token) {
   if (token === "*" || token === "★") return { joker: true };
   if (token.startsWith("*") || token.startsWith("★")) return { joker: true, ...parseCard(token.slice(1)) };
   return parseCard(token);
+}
+
+/** A piece in notation as the page shows it in text: "Q♥", "★Q♥", "★"; tiles "r12", "★r12". */
+export function pieceText(notation) {
+  const piece = parsePiece(notation);
+  const star = piece.joker ? "★" : "";
+  if (!piece.rank) return star;
+  if (usingTiles()) return `${star}${TILE_LETTERS[piece.suit]}${tileNumber(piece.rank)}`;
+  return `${star}${piece.rank}${SUIT_SYMBOLS[piece.suit]}`;
 }
 
 /** The canonical text of a piece: 7h, 10s, *, *7h. */

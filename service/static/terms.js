@@ -48,18 +48,9 @@ export function termFor(variantName, words) {
   }
 }
 
-/** A piece in notation as the page shows it in text: "Q♥", "★Q♥", "★"; tiles "r12", "★r12". */
-export function pieceText(notation) {
-  const star = notation.startsWith("*") ? "★" : "";
-  const card = star ? notation.slice(1) : notation;
-  if (!card) return "★";
-  const rank = card.slice(0, -1);
-  const suit = card.slice(-1);
-  if (tiles) return `${star}${TILE_LETTERS[suit]}${tileNumber(rank)}`;
-  return `${star}${rank}${SUIT_MARKS[suit]}`;
-}
-const TILE_LETTERS = { s: "k", h: "r", d: "b", c: "o" };
-const SUIT_MARKS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+/** A tile's colour letter for the notation's suit letter (s -> k black, h -> r red, d -> b
+ * blue, c -> o orange): how tiles are shown and typed. */
+export const TILE_LETTERS = { s: "k", h: "r", d: "b", c: "o" };
 
 /** The number a tile shows for a rank: A -> 1, J -> 11, Q -> 12, K -> 13. */
 export function tileNumber(rank) {

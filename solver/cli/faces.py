@@ -33,19 +33,23 @@ from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Span, Text
 
-from solver.cards import Card, Joker, Piece, Rank, Suit
+from solver.cards import TILE_LETTERS, Card, Joker, Piece, Rank, Suit
 from solver.variants import Variant
 
 __all__ = ["CARDS", "TILES", "Faces", "FacesConsole", "Verbatim", "faces_for"]
 
-TILE_COLOURS: dict[Suit, tuple[str, str, str]] = {
-    Suit.SPADES: ("k", "black", "bold"),
-    Suit.HEARTS: ("r", "red", "bold red"),
-    Suit.DIAMONDS: ("b", "blue", "bold bright_blue"),
-    Suit.CLUBS: ("o", "orange", "bold dark_orange"),
+_COLOUR_NAMES: dict[Suit, tuple[str, str]] = {
+    Suit.SPADES: ("black", "bold"),
+    Suit.HEARTS: ("red", "bold red"),
+    Suit.DIAMONDS: ("blue", "bold bright_blue"),
+    Suit.CLUBS: ("orange", "bold dark_orange"),
 }
-"""Per suit letter of the notation: the tile's colour letter, its name and its terminal
-style (black shows in the terminal's own text colour, which every background can read)."""
+TILE_COLOURS: dict[Suit, tuple[str, str, str]] = {
+    suit: (TILE_LETTERS[suit], *named) for suit, named in _COLOUR_NAMES.items()
+}
+"""Per suit letter of the notation: the tile's colour letter (``solver.cards.TILE_LETTERS``,
+what is typed too), its name and its terminal style (black shows in the terminal's own
+text colour, which every background can read)."""
 
 JOKER_STYLE = "bold magenta"
 
