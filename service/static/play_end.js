@@ -1,0 +1,97 @@
+// The players and their scores: each hand's size and running total, the scoring at the
+// end of a round (each hand left, its points, the totals) and the winners of the game.
+
+import { el, miniCards } from "./cards.js";
+import { term } from "./terms.js";
+
+const REASONS = {
+  out: "a player went out",
+  went_out: "a player went out",
+  knock: "a player knocked",
+  knocked: "a player knocked",
+  stock: "the stock ran out",
+  exhausted: "the stock ran out",
+  stock_exhausted: "the stock ran out",
+};
+
+/** A player's name as the page says it: "You" for the player's own seat. */
+export function playerName(player, seat) {
+  return player.seat === seat || player.name === "you" ? "You" : `${player.name} (seat ${player.seat + 1})`;
+}
+
+/** The players: name, cards in hand, running total; the one to move marked. */
+export function renderPlayers(list, state) {
+  list.replaceChildren(...state.players.map((player) => {
+    const item = el("li", "player");
+    item.dataset.seat = String(player.seat);
+    if (player.seat === state.to_move && !state.over) item.setAttribute("aria-current", "true");
+    const count = el("span", "player-cards", `${player.cards} ${term(player.cards === 1 ? "card" : "cards")}`);
+    item.append(el("span", "player-name", playerName(player, state.seat)), " ", count, " ",
+      el("span", "player-total", `${player.total} points`));
+    return item;
+  }));
+}
+
+/** A bot turn changed a hand's size: its line says so before the state is drawn again. */
+export function showCount(list, seat, cards) {
+  const count = list.querySelector(`.player[data-seat="${seat}"] .player-cards`);
+  if (count) count.textContent = `${cards} ${term(cards === 1 ? "card" : "cards")}`;
+}
+
+/** A table of one row per player; columns: [heading, className, cell(index) -> text or node]. */
+function scoreTable(state, columns) {
+  const table = el("table", "scores");
+  const head = el("tr");
+  head.append(el("th", "", "Player"), ...columns.map(([name]) => el("th", "", name)));
+  table.append(el("thead"), el("tbody"));
+  table.tHead.append(head);
+  state.players.forEach((player, index) => {
+    const row = el("tr");
+    row.dataset.seat = String(player.seat);
+    row.append(el("th", "", playerName(player, state.seat)));
+    for (const [, className, cell] of columns) {
+      const td = el("td", className);
+      td.append(cell(index));
+      row.append(td);
+    }
+    table.tBodies[0].append(row);
+  });
+  return table;
+}
+
+/** The scoring of the round that ended since the player's last decision. */
+export function renderRoundEnd(root, state) {
+  const end = state.round_end;
+  root.hidden = !end;
+  if (!end) return;
+  const heading = el("h3", "", `Round ${end.round} is over`);
+  heading.id = "round-end-heading";
+  const why = REASONS[end.reason] || end.reason;
+  root.replaceChildren(heading, el("p", "", why ? `The round ended: ${why}.` : "The round ended."),
+    scoreTable(state, [
+      [term("Hand left"), "score-hand", (index) => miniCards((end.hands || [])[index] || [])],
+      ["Points", "score-points", (index) => String((end.points || [])[index] ?? "")],
+      ["Total", "score-total", (index) => String((end.totals || [])[index] ?? "")],
+    ]));
+}
+
+/** The game's end: who won, and the final totals. */
+export function renderResult(root, state) {
+  const result = state.result;
+  root.hidden = !result;
+  if (!result) return;
+  const name = (winner) => {
+    const player = typeof winner === "number" ? state.players[winner] : state.players.find((p) => p.name === winner);
+    return player ? playerName(player, state.seat) : String(winner);
+  };
+  const winners = (result.winners || []).map(name);
+  const heading = el("h3", "", "The game is over");
+  heading.id = "result-heading";
+  const youWon = winners.includes("You");
+  const words = !winners.length ? "No winner." : youWon && winners.length === 1 ? "You win!"
+    : `${winners.join(" and ")} win${winners.length === 1 && !youWon ? "s" : ""}.`;
+  const line = el("p", "result-winners", words);
+  line.id = "result-winners";
+  const totals = scoreTable(state, [["Final total", "score-total", (index) => String((result.totals || [])[index] ?? "")]]);
+  root.replaceChildren(heading, line, totals);
+}
