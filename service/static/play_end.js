@@ -14,9 +14,10 @@ const REASONS = {
   stock_exhausted: "the stock ran out",
 };
 
-/** A player's name as the page says it: "You" for the player's own seat. */
-export function playerName(player, seat) {
-  return player.seat === seat || player.name === "you" ? "You" : `${player.name} (seat ${player.seat + 1})`;
+/** A player's name as the page says it: "You" for the player's own seat ("The player" in a replay). */
+export function playerName(player, state) {
+  if (player.seat === state.seat) return state.read_only ? "The player" : "You";
+  return `${player.name} (seat ${player.seat + 1})`;
 }
 
 /** The players: name, cards in hand, running total; the one to move marked. */
@@ -26,7 +27,7 @@ export function renderPlayers(list, state) {
     item.dataset.seat = String(player.seat);
     if (player.seat === state.to_move && !state.over) item.setAttribute("aria-current", "true");
     const count = el("span", "player-cards", `${player.cards} ${term(player.cards === 1 ? "card" : "cards")}`);
-    item.append(el("span", "player-name", playerName(player, state.seat)), " ", count, " ",
+    item.append(el("span", "player-name", playerName(player, state)), " ", count, " ",
       el("span", "player-total", `${player.total} points`));
     return item;
   }));
@@ -48,7 +49,7 @@ function scoreTable(state, columns) {
   state.players.forEach((player, index) => {
     const row = el("tr");
     row.dataset.seat = String(player.seat);
-    row.append(el("th", "", playerName(player, state.seat)));
+    row.append(el("th", "", playerName(player, state)));
     for (const [, className, cell] of columns) {
       const td = el("td", className);
       td.append(cell(index));
@@ -82,7 +83,7 @@ export function renderResult(root, state) {
   if (!result) return;
   const name = (winner) => {
     const player = typeof winner === "number" ? state.players[winner] : state.players.find((p) => p.name === winner);
-    return player ? playerName(player, state.seat) : String(winner);
+    return player ? playerName(player, state) : String(winner);
   };
   const winners = (result.winners || []).map(name);
   const heading = el("h3", "", "The game is over");

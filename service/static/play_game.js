@@ -66,13 +66,14 @@ export class GameView {
     this.state = state;
     this.source = source;
     this.showing = true;  // no redraw meanwhile: what follows draws it all
+    this.turn.active = false;
     this.onVariant(state.variant);
     $("game-view").hidden = false;
     this.showError($("game-error"), null);
     const names = opponents || state.players.filter((player) => player.seat !== state.seat).map((p) => p.name);
     $("game-heading").textContent = gameTitle({ variant: state.variant, opponents: names });
     $("replay-link").href = `/replay/${encodeURIComponent(state.replay_id)}`;
-    $("export-link").hidden = !state.id;
+    $("export-item").hidden = !state.id;
     if (state.id) $("export-link").href = exportPath(state.id);
     $("read-only-note").hidden = !this.readOnly;
     $("round-end").hidden = $("game-result").hidden = $("review-view").hidden = true;

@@ -28,6 +28,7 @@ export class TurnView {
     this.state = null;
     this.hinted = [];
     this.busy = false;
+    this.active = false;  // a decision of the player is drawn: false once the game moves on
     this.wire();
   }
 
@@ -45,6 +46,7 @@ export class TurnView {
 
   /** A new decision of the player: the draft starts from the state's table and hand. */
   start(state) {
+    this.active = true;
     this.state = state;
     this.draft = new TurnDraft(state.table.map((meld) => meld.map(parsePiece)), state.hand.map(parsePiece));
     this.hinted = [];
@@ -78,6 +80,7 @@ export class TurnView {
   }
 
   render() {
+    if (!this.active) return;
     const draft = this.draft;
     renderDraft($("play-table"), $("play-hand"), draft,
       { select: (key) => this.select(key), move: (target) => this.move(target) }, { hinted: this.hinted });
@@ -139,15 +142,20 @@ export class TurnView {
       renderHelp(view, answer, { onApply: (text) => this.apply(text) });
       await this.onHelpUsed();
     } catch (error) {
-      view.hidden = false;
-      view.replaceChildren();
-      const box = document.createElement("div");
-      box.className = "error";
-      view.append(box);
-      this.showError(box, error);
+      this.failed(view, error);
     } finally {
       this.setBusy(false);
     }
+  }
+
+  /** A help or an advice that failed: its view says why. */
+  failed(view, error) {
+    view.hidden = false;
+    view.replaceChildren();
+    const box = document.createElement("div");
+    box.className = "error";
+    view.append(box);
+    this.showError(box, error);
   }
 
   /** Put a shown play (level 3) on the table: one step of Undo takes it back. */
@@ -167,12 +175,7 @@ export class TurnView {
       $("game-status").textContent = "The options of your turn, best first, are below.";
       await this.onHelpUsed();
     } catch (error) {
-      view.hidden = false;
-      view.replaceChildren();
-      const box = document.createElement("div");
-      box.className = "error";
-      view.append(box);
-      this.showError(box, error);
+      this.failed(view, error);
     } finally {
       this.setBusy(false);
     }
