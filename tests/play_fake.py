@@ -63,6 +63,7 @@ class FakeGames:
         opening = [["10h", "Jh", "Qh"], BOT_MELD]
         table: list[list[str]] = [[], opening, opening, [*opening, ["2s", "3s", "*4s"]]][self.step]
         hand = [["10h", "Jh", "Qh", "2s", "*"], ["2s", "*"], ["2s", "*", "3s"], []][self.step]
+        drawn = ["3s"] if self.step == 2 else []
         bots = [14, 11, 12, 12][self.step]
         turns = [
             [],
@@ -89,6 +90,7 @@ class FakeGames:
             "table_text": " | ".join(" ".join(meld) for meld in table),
             "hand": hand,
             "hand_text": " ".join(hand),
+            "drawn": drawn,
             "players": self._players(len(hand), bots, (109, 0) if over else (0, 0)),
             "stock": 80 - self.step,
             "bot_turns": turns,
@@ -100,8 +102,13 @@ class FakeGames:
             state["round_end"] = {
                 "round": 1,
                 "reason": "out",
+                "knocker": None,
+                "out": 0,
                 "hands": [[], BOT_HAND_END],
-                "points": [109, -109],
+                "points": [0, 109],
+                "scores": [109, 0],
+                "winners": [0],
+                "undercut": [],
                 "totals": [109, 0],
             }
             state["result"] = {"winners": [0], "totals": [109, 0]}

@@ -211,6 +211,7 @@ def _the_end_and_the_review(page: Page) -> None:
     page.wait_for_selector("#game-result:not([hidden])")
     assert page.inner_text("#result-winners") == "You win!"
     assert "Round 1 is over" in page.inner_text("#round-end")
+    assert "You went out" in page.inner_text("#round-end")
     assert "109" in page.inner_text("#round-end .scores")
     page.wait_for_selector("#review-facts")
     assert "87.5%" in page.inner_text("#review-facts")
@@ -242,6 +243,8 @@ def test_a_whole_scripted_game_with_help_advice_a_refusal_and_the_review(
     assert "drew a tile" in page.inner_text("#bot-turns")
     _settled(page)
     assert sorted(_hand(page)) == ["*", "2s", "3s"]
+    assert "You drew k3." in page.inner_text("#game-status")
+    assert page.locator("#play-hand .card.drawn").count() == 1
     page.click("#play-advise")
     page.wait_for_selector("#play-advice-options .advice-option")
     assert page.locator("#advice-options").count() == 0, "the Solve tab's ids stay its own"

@@ -18,10 +18,10 @@ function button(text, className, onClick) {
 
 /**
  * Draw draft (a TurnDraft) into boardEl (the table) and handEl (the hand).
- * on.select(key), on.move(target) are called on presses; hinted: hand cards the help
- * named (level 2), ringed.
+ * on.select(key), on.move(target) are called on presses; hinted: keys of the hand cards
+ * the help named (level 2), ringed; drawn: keys of the cards just drawn, marked.
  */
-export function renderDraft(boardEl, handEl, draft, on, { hinted = [] } = {}) {
+export function renderDraft(boardEl, handEl, draft, on, { hinted = [], drawn = [] } = {}) {
   const selecting = draft.selected.length > 0;
   const card = (entry, where, mark) => {
     const label = `${pieceName(entry.piece)} in ${where}`;
@@ -52,13 +52,18 @@ export function renderDraft(boardEl, handEl, draft, on, { hinted = [] } = {}) {
   const hand = draft.hand.map((entry) => {
     const node = card(entry, term("your hand"), null);
     if (hinted.includes(entry.key)) node.classList.add("hinted");
+    if (drawn.includes(entry.key)) {
+      node.classList.add("drawn");
+      node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, just drawn`);
+    }
     return node;
   });
   if (!hand.length) hand.push(el("span", "empty", term("Your hand is empty.")));
   handEl.replaceChildren(...hand);
 }
 
-/** Hand pieces the help named (its cards, in notation or as tiles), as the draft's keys: one each. */
+/** Hand pieces named by a list (the help's cards, the cards just drawn; in notation or as
+ * people read them), as the draft's keys: one each. */
 export function hintedKeys(draft, cards) {
   const left = [...draft.hand];
   const keys = [];

@@ -4,15 +4,18 @@
 import { el, miniCards } from "./cards.js";
 import { term } from "./terms.js";
 
-const REASONS = {
-  out: "a player went out",
-  went_out: "a player went out",
-  knock: "a player knocked",
-  knocked: "a player knocked",
-  stock: "the stock ran out",
-  exhausted: "the stock ran out",
-  stock_exhausted: "the stock ran out",
-};
+/** Why a round ended, in words (solver.game.scoring.EndReason); who, when the state says. */
+function reasonWords(end, state) {
+  const who = (seat) => {
+    const player = state.players.find((p) => p.seat === seat);
+    return player ? playerName(player, state) : `seat ${seat + 1}`;
+  };
+  if (end.reason === "out") return end.out === undefined || end.out === null ? "a player went out" : `${who(end.out)} went out`;
+  if (end.reason === "knock") return end.knocker === undefined || end.knocker === null ? "a player knocked" : `${who(end.knocker)} knocked`;
+  if (end.reason === "exhausted") return "the stock ran out and every final turn was played";
+  if (end.reason === "blocked") return "no one could play any more";
+  return end.reason;
+}
 
 /** A player's name as the page says it: "You" for the player's own seat ("The player" in a replay). */
 export function playerName(player, state) {
@@ -67,13 +70,16 @@ export function renderRoundEnd(root, state) {
   if (!end) return;
   const heading = el("h3", "", `Round ${end.round} is over`);
   heading.id = "round-end-heading";
-  const why = REASONS[end.reason] || end.reason;
+  const why = reasonWords(end, state);
+  const cell = (list, index) => String((list || [])[index] ?? "");
+  const columns = [
+    [term("Hand left"), "score-hand", (index) => miniCards((end.hands || [])[index] || [])],
+    ["Points left", "score-points", (index) => cell(end.points, index)],
+  ];
+  if (end.scores) columns.push(["Round score", "score-round", (index) => cell(end.scores, index)]);
+  columns.push(["Total", "score-total", (index) => cell(end.totals, index)]);
   root.replaceChildren(heading, el("p", "", why ? `The round ended: ${why}.` : "The round ended."),
-    scoreTable(state, [
-      [term("Hand left"), "score-hand", (index) => miniCards((end.hands || [])[index] || [])],
-      ["Points", "score-points", (index) => String((end.points || [])[index] ?? "")],
-      ["Total", "score-total", (index) => String((end.totals || [])[index] ?? "")],
-    ]));
+    scoreTable(state, columns));
 }
 
 /** The game's end: who won, and the final totals. */

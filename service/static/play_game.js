@@ -4,7 +4,7 @@
 // A replay, an imported game or a finished one shows no control that could act.
 
 import { board, handRow } from "./hint.js";
-import { parsePiece } from "./notation.js";
+import { parsePiece, pieceText } from "./notation.js";
 import { act, exportPath, loadGame, loadReview } from "./play_api.js";
 import { BotTurns } from "./play_bots.js";
 import { renderPlayers, renderResult, renderRoundEnd, showCount } from "./play_end.js";
@@ -36,7 +36,8 @@ function statusWords(state, readOnly) {
   if (readOnly) return where;
   const can = (state.can || []).join(", ");
   const final = state.final_turn ? " Your final turn: the stock is empty." : "";
-  return `${where} Your move${can ? ` (${can})` : ""}.${final}`;
+  const drawn = (state.drawn || []).length ? ` You drew ${state.drawn.map(pieceText).join(" ")}.` : "";
+  return `${where}${drawn} Your move${can ? ` (${can})` : ""}.${final}`;
 }
 
 export class GameView {

@@ -50,6 +50,7 @@ export class TurnView {
     this.state = state;
     this.draft = new TurnDraft(state.table.map((meld) => meld.map(parsePiece)), state.hand.map(parsePiece));
     this.hinted = [];
+    this.drawn = hintedKeys(this.draft, state.drawn || []);
     $("help-view").hidden = true;
     $("play-advice-view").hidden = true;
     this.showError($("act-error"), null);
@@ -83,7 +84,7 @@ export class TurnView {
     if (!this.active) return;
     const draft = this.draft;
     renderDraft($("play-table"), $("play-hand"), draft,
-      { select: (key) => this.select(key), move: (target) => this.move(target) }, { hinted: this.hinted });
+      { select: (key) => this.select(key), move: (target) => this.move(target) }, { hinted: this.hinted, drawn: this.drawn });
     const can = new Set(this.state.can || []);
     const selecting = draft.selected.length > 0;
     $("turn-new-meld").disabled = this.busy || !selecting;
