@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["FakeGames", "OPENING", "GOING_OUT"]
+__all__ = ["GOING_OUT", "OPENING", "FakeGames"]
 
 OPENING = "10h Jh Qh"
 BOT_MELD = ["5s", "6s", "7s"]
@@ -26,7 +26,7 @@ REPLAY_ID = "r-shared-0123456789abcdef"
 BOT_HAND_END = ["Kc", "Kd", "9d", "8c", "2c", "3d", "4c", "11c", "12d", "5h", "6h"]
 PLOT = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="240" viewBox="0 0 100 40" onload="alert(1)">'
-    '<script>window.plotScript = true</script><title>Value</title>'
+    "<script>window.plotScript = true</script><title>Value</title>"
     '<polyline points="0,30 50,10 100,20" fill="none" stroke="black"/></svg>'
 )
 
@@ -37,7 +37,9 @@ def _meld_key(text: str) -> list[tuple[str, ...]]:
 
 
 def _error(status: int, kind: str, message: str, problems: list[str] | None = None) -> tuple[int, Any]:
-    return status, {"error": {"type": kind, "message": message, "field": None, "problems": problems or [message]}}
+    return status, {
+        "error": {"type": kind, "message": message, "field": None, "problems": problems or [message]}
+    }
 
 
 class FakeGames:
@@ -50,6 +52,8 @@ class FakeGames:
         self.requests: list[tuple[str, str, Any]] = []
         self.advice: Any = None
         self.imported = False
+        self.extra: dict[str, Any] = {}
+        """Fields that replace the scripted state's (e.g. a knock decision)."""
 
     # --- the states -------------------------------------------------------------------
 
@@ -114,7 +118,7 @@ class FakeGames:
             state["result"] = {"winners": [0], "totals": [109, 0]}
         if self.imported:
             state["source"] = "imported"
-        return state
+        return {**state, **self.extra}
 
     def _bot_turn(self, kind: str, table: list[list[str]], cards: int, steps: list[str]) -> dict[str, Any]:
         return {
@@ -168,7 +172,11 @@ class FakeGames:
         self.turn += 1
         table = OPENING if self.step == 0 else GOING_OUT
         cards = ["10h", "Jh", "Qh"] if self.step == 0 else ["2s", "3s", "*"]
-        answer: dict[str, Any] = {"level": level, "exists": self.step != 1, "points_left": 32 if self.step == 0 else 0}
+        answer: dict[str, Any] = {
+            "level": level,
+            "exists": self.step != 1,
+            "points_left": 32 if self.step == 0 else 0,
+        }
         if level >= 2:
             answer["cards"] = cards if answer["exists"] else []
         if level >= 3 and answer["exists"]:
@@ -198,10 +206,23 @@ class FakeGames:
             "loss_per_decision": 1.4,
             "luck": 3.2,
             "decisions": [
-                {"round": 1, "turn": 1, "played": "play 10h Jh Qh", "best": "play 10h Jh Qh", "loss": 0, "band": "ok"},
+                {
+                    "round": 1,
+                    "turn": 1,
+                    "played": "play 10h Jh Qh",
+                    "best": "play 10h Jh Qh",
+                    "loss": 0,
+                    "band": "ok",
+                },
                 {"round": 1, "turn": 3, "played": "draw", "best": "draw", "loss": 0, "band": "ok"},
-                {"round": 1, "turn": 5, "played": "play 2s 3s *4s", "best": "play 2s 3s *4s", "loss": 4.2,
-                 "band": "inaccuracy"},
+                {
+                    "round": 1,
+                    "turn": 5,
+                    "played": "play 2s 3s *4s",
+                    "best": "play 2s 3s *4s",
+                    "loss": 4.2,
+                    "band": "inaccuracy",
+                },
             ],
             "plot_svg": PLOT,
             "puzzles": [

@@ -53,6 +53,7 @@ export class GameView {
       showError,
       onAct: (action) => this.act(action),
       onHelpUsed: () => this.reload(),
+      onReadOnly: (state) => this.drawLooks(state),
     });
   }
 
@@ -101,6 +102,12 @@ export class GameView {
     $("play-table").replaceChildren(...table.childNodes);
   }
 
+  /** The state's table and hand, to look at. */
+  drawLooks(state) {
+    this.drawTable(parseMelds(state.table));
+    this.drawHand(state);
+  }
+
   drawHand(state) {
     const hand = handRow(state.hand.map(parsePiece), [], term("Your hand"));
     $("play-hand").replaceChildren(...hand.childNodes);
@@ -118,8 +125,7 @@ export class GameView {
     if (acting) {
       this.turn.start(state);
     } else {
-      this.drawTable(parseMelds(state.table));
-      this.drawHand(state);
+      this.drawLooks(state);
     }
     if (state.over && state.id) this.review();
   }

@@ -17,9 +17,11 @@ export class TurnView {
   /**
    * @param {object} parts  askDeclaration(suggestion); showError(box, error); onAct(action)
    *   -> Promise (rejects with the API's error, the arrangement kept); onHelpUsed() after a
-   *   help or advice answer (the game view reads the state again).
+   *   help or advice answer (the game view reads the state again); onReadOnly(state)
+   *   draws the table and the hand to look at (a decision with no play: knock or pass).
    */
-  constructor({ askDeclaration, showError, onAct, onHelpUsed }) {
+  constructor({ askDeclaration, showError, onAct, onHelpUsed, onReadOnly }) {
+    this.onReadOnly = onReadOnly;
     this.askDeclaration = askDeclaration;
     this.showError = showError;
     this.onAct = onAct;
@@ -68,9 +70,14 @@ export class TurnView {
     this.render();
   }
 
+  /** Move the selection; the keyboard's focus follows the first card moved. */
   async move(target) {
-    if (await this.draft.moveTo(target, this.askDeclaration)) this.showError($("act-error"), null);
+    const first = this.draft.selected[0];
+    const moved = await this.draft.moveTo(target, this.askDeclaration);
+    if (moved) this.showError($("act-error"), null);
     this.render();
+    const card = moved && document.querySelector(`#play-table [data-key="${first}"], #play-hand [data-key="${first}"]`);
+    if (card) card.focus();
   }
 
   select(key) {
@@ -83,9 +90,15 @@ export class TurnView {
   render() {
     if (!this.active) return;
     const draft = this.draft;
-    renderDraft($("play-table"), $("play-hand"), draft,
-      { select: (key) => this.select(key), move: (target) => this.move(target) }, { hinted: this.hinted, drawn: this.drawn });
     const can = new Set(this.state.can || []);
+    $("turn-arrange").hidden = !can.has("play");
+    if (can.has("play")) {
+      renderDraft($("play-table"), $("play-hand"), draft,
+        { select: (key) => this.select(key), move: (target) => this.move(target) },
+        { hinted: this.hinted, drawn: this.drawn });
+    } else {
+      this.onReadOnly(this.state);  // a knock decision: the table is only looked at
+    }
     const selecting = draft.selected.length > 0;
     $("turn-new-meld").disabled = this.busy || !selecting;
     $("turn-to-hand").disabled = this.busy || !selecting || Boolean(draft.refusal("hand"));
