@@ -157,6 +157,12 @@ def test_a_new_game_opens_at_its_address_and_is_kept_in_the_browser(
     assert page.get_attribute("#replay-link", "href") == f"/replay/{REPLAY_ID}"
     assert page.get_attribute("#export-link", "href") == f"/v1/games/{GAME_ID}/export"
 
+    page.go_back()  # the history: /play before the game, the game after
+    page.wait_for_selector("#play-start:not([hidden])")
+    assert page.is_hidden("#game-view")
+    page.go_forward()
+    page.wait_for_selector("#turn-controls:not([hidden])")
+    assert page.inner_text("#game-heading") == "Rummikub against greedy"
     page.click("#other-game")
     page.wait_for_selector("#play-start:not([hidden])")
     kept = page.locator("#kept-games .kept-game")

@@ -485,11 +485,18 @@ async function main() {
     }, 200);
   });
 
-  const route = playRoute(window.location.pathname);
-  if (route) {
-    selectTab($("tab-play"), false);
-    play.open(route);
+  /** The Play tab's addresses open it (at load, and back or forward in the history). */
+  function followAddress() {
+    const route = playRoute(window.location.pathname);
+    if (route) {
+      if (!play.active()) selectTab($("tab-play"), false);
+      play.open(route);
+    } else if (play.active()) {
+      selectTab($("tab-solve"), false);
+    }
   }
+  window.addEventListener("popstate", followAddress);
+  if (playRoute(window.location.pathname)) followAddress();
   const given = readAddress();
   try {
     const answer = await get("/v1/variants");

@@ -31,10 +31,6 @@ export class PlayMode {
     });
     $("game-variant").addEventListener("change", () => this.onVariant(this.variantName()));
     $("import-file").addEventListener("change", (event) => this.importFile(event.target));
-    window.addEventListener("popstate", () => {
-      const route = playRoute(window.location.pathname);
-      if (route && this.active()) this.open(route);
-    });
     renderKept($("kept-games"));
   }
 

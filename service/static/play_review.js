@@ -108,6 +108,8 @@ export function renderReview(root, review) {
     box.id = "review-plot";
     box.append(plot);
     root.append(box);
+  } else {
+    root.append(el("p", "help", "No plot: the service draws it with matplotlib, which it does not have."));
   }
   const decisions = review.decisions || [];
   root.append(el("h4", "", `Your ${decisions.length} decision${decisions.length === 1 ? "" : "s"}`));
