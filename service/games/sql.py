@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Row, create_engine, event, func, insert, select
@@ -139,6 +140,18 @@ def _header(row: Row[Any]) -> GameHeader:
     )
 
 
+def _make_folder(folder: Path, where: str) -> None:
+    """Make the SQLite file's folder (``StoreUnavailable`` when that cannot be done)."""
+    for path in (folder, *folder.parents):
+        if path.exists() and not path.is_dir():
+            raise StoreUnavailable(f"cannot use {where}: {path} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        why = f"cannot make the folder {folder}: {error.strerror}"
+        raise StoreUnavailable(f"cannot use {where}: {why}") from None
+
+
 class SqlStore:
     """A ``GameStore`` on the database ``location`` names; the schema is migrated when it
     opens.  ``where`` says where the games are kept (any password masked)."""
@@ -147,11 +160,7 @@ class SqlStore:
         self.where = location.description
         self.kind = location.kind
         if location.path is not None:
-            try:
-                location.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                why = f"{error.strerror}: {error.filename}"
-                raise StoreUnavailable(f"cannot use {self.where}: {why}") from None
+            _make_folder(location.path.parent, self.where)
         self._engine = _engine(location)
         try:
             with self._transaction(write=True) as connection:
