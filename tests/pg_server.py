@@ -16,6 +16,7 @@ installs it (``apt-get install postgresql``).
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import pwd
@@ -113,6 +114,7 @@ class PostgresServer:
         except BaseException:
             server.stop()
             raise
+        atexit.register(server.stop)  # also when the session ends without its fixtures' teardown
         return server
 
     def _launch(self) -> None:
