@@ -20,6 +20,7 @@ import atexit
 import itertools
 import os
 import pwd
+import shlex
 import shutil
 import socket
 import subprocess
@@ -81,6 +82,15 @@ def _owner() -> pwd.struct_passwd | None:
     raise PostgresMissing("running as root, with neither a postgres nor a nobody user to run PostgreSQL as")
 
 
+def _reachable_temp(owner: pwd.struct_passwd | None) -> str | None:
+    """Where the cluster's folder goes: the usual temporary folder, unless the cluster
+    runs as another user who could not reach it (a private TMPDIR of root's): then /tmp."""
+    usual = Path(tempfile.gettempdir()).resolve()
+    if owner is None or all(path.stat().st_mode & 0o001 for path in (usual, *usual.parents)):
+        return None
+    return "/tmp"
+
+
 class PostgresServer:
     """One running throwaway cluster; ``url`` names its ``postgres`` database."""
 
@@ -99,7 +109,7 @@ class PostgresServer:
         ``RuntimeError`` with the server's log when it does not start)."""
         bindir = bindir or find_bindir()
         owner = _owner()
-        folder = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
+        folder = Path(tempfile.mkdtemp(prefix="rummy-pg-", dir=_reachable_temp(owner)))
         server = cls(bindir, folder, _free_port(), owner)
         try:
             server.socket_dir.mkdir()
@@ -119,7 +129,7 @@ class PostgresServer:
 
     def _launch(self) -> None:
         for attempt in range(3):
-            options = f"-p {self.port} -k {self.socket_dir} {SERVER_SETTINGS}"
+            options = f"-p {self.port} -k {shlex.quote(str(self.socket_dir))} {SERVER_SETTINGS}"
             done = self._run(
                 "pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"),
                 "-w", "-t", "60", "-o", options, "start", check=False,
