@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from pg_server import PostgresServer
+from pg_server import PostgresMissing, PostgresServer, find_bindir
 from sqlalchemy import Engine, create_engine, text
 
 from service.games import (
@@ -614,3 +614,20 @@ def test_where_masks_the_password() -> None:
     assert (
         describe("postgres://db.example/games") == "PostgreSQL database postgresql+psycopg://db.example/games"
     )
+
+
+def test_the_test_server_is_found_in_debian_s_folder_or_its_absence_explained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/pg_server.py: the newest of Debian's versions; without one, a failure that says
+    how to install it (the store's tests fail rather than skip)."""
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(PostgresMissing) as missing:
+        find_bindir(tmp_path / "postgresql")
+    assert "apt-get install postgresql" in str(missing.value)
+    for version in ("9.6", "13", "15"):
+        folder = tmp_path / "postgresql" / version / "bin"
+        folder.mkdir(parents=True)
+        for program in ("initdb", "pg_ctl"):
+            (folder / program).write_text("")
+    assert find_bindir(tmp_path / "postgresql") == tmp_path / "postgresql" / "15" / "bin"
