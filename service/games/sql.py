@@ -165,6 +165,9 @@ class SqlStore:
         try:
             with self._transaction(write=True) as connection:
                 self.version = migrate(connection, location.kind, migrations or MIGRATIONS, self.where)
+        except IntegrityError as error:
+            self._engine.dispose()
+            raise StoreUnavailable(f"cannot use {self.where}: {first_line(error)}") from error
         except BaseException:
             self._engine.dispose()
             raise
