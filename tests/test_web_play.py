@@ -354,9 +354,15 @@ def test_a_reload_mid_game_shows_the_game_where_it_was(watched: Watched, fake: F
     assert _melds(page) == [OPENING.split(), ["5s", "6s", "7s"]]
     assert sorted(_hand(page)) == ["*", "2s"]
     assert page.is_hidden("#bot-skip"), "turns already seen are listed, not stepped through again"
+    page.uncheck("#bot-pace")  # the bots' turns at once from now on, and after a reload
     page.click("#act-draw")
-    _settled(page)
+    page.wait_for_selector("#game-view[data-turn='6']")
+    assert page.is_hidden("#bot-skip")
+    assert "drew a tile" in page.inner_text("#bot-turns")
     assert sorted(_hand(page)) == ["*", "2s", "3s"]
+    page.reload()
+    page.wait_for_selector("#turn-controls:not([hidden])")
+    assert not page.is_checked("#bot-pace")
 
 
 def test_a_stale_counter_shows_the_game_as_it_stands(watched: Watched, fake: FakeGames) -> None:

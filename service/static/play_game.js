@@ -26,6 +26,25 @@ function countsBefore(state, previous) {
   });
 }
 
+const STEPS_KEY = "rummy.stepBots";
+
+/** Whether the player wants the bots' turns stepped through (yes, unless they said no). */
+function stepsWanted() {
+  try {
+    return window.localStorage.getItem(STEPS_KEY) !== "no";
+  } catch {
+    return true;
+  }
+}
+
+function rememberSteps(wanted) {
+  try {
+    window.localStorage.setItem(STEPS_KEY, wanted ? "yes" : "no");
+  } catch {
+    // The choice holds for this page only.
+  }
+}
+
 /** What tells two states of a game apart for the player, beside the counter. */
 const position = (state) => JSON.stringify([state.round, state.table, state.hand, state.can, state.over]);
 
@@ -48,6 +67,12 @@ export class GameView {
     this.state = null;
     this.source = "played";
     this.bots = new BotTurns($("bot-turns"), { onTurn: (turn) => this.botTurnShown(turn) });
+    this.stepping = $("bot-pace");
+    this.stepping.checked = stepsWanted();
+    this.stepping.addEventListener("change", () => {
+      rememberSteps(this.stepping.checked);
+      if (!this.stepping.checked) this.bots.skip();
+    });
     this.turn = new TurnView({
       askDeclaration,
       showError,
@@ -78,6 +103,7 @@ export class GameView {
     $("export-item").hidden = !state.id;
     if (state.id) $("export-link").href = exportPath(state.id);
     $("read-only-note").hidden = !this.readOnly;
+    this.stepping.parentElement.hidden = this.readOnly;
     $("round-end").hidden = $("game-result").hidden = $("review-view").hidden = true;
     $("turn-controls").hidden = true;
     const turns = state.bot_turns || [];
@@ -86,7 +112,7 @@ export class GameView {
       this.drawHand(state);
       $("game-status").textContent = "The other players are playing…";
     }
-    await this.bots.show(turns, { animate });
+    await this.bots.show(turns, { animate: animate && this.stepping.checked });
     if (this.state !== state) return;  // another state came meanwhile
     this.showing = false;
     this.drawState();
@@ -113,9 +139,10 @@ export class GameView {
     $("play-hand").replaceChildren(...hand.childNodes);
   }
 
-  /** Everything the state says, once the bots' turns are shown. */
+  /** Everything the state says, once the bots' turns are shown (the view's data-turn: its counter). */
   drawState() {
     const state = this.state;
+    $("game-view").dataset.turn = String(state.turn);
     renderPlayers($("game-players-list"), state);
     renderRoundEnd($("round-end"), state);
     renderResult($("game-result"), state);
@@ -154,6 +181,7 @@ export class GameView {
       return;
     }
     this.state = state;
+    $("game-view").dataset.turn = String(state.turn);
     this.turn.refresh(state);
   }
 
