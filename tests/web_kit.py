@@ -106,6 +106,17 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
+    @classmethod
+    def given(cls, url: str) -> Server:
+        """A server already running at ``url`` (``RUMMY_WEB_URL``): not this test's to start or stop."""
+        server = cls(Path(os.devnull))
+        server.url = url.rstrip("/")
+        server.external = True
+        return server
+
+    external = False
+    """True for a server the tests did not start (``given``)."""
+
     def start(self) -> str:
         """Start and wait until ``/healthz`` answers (60 s at most); the base URL."""
         command = [_rummy(), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log"]
