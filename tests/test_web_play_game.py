@@ -213,5 +213,7 @@ def test_the_replay_link_shows_the_game_and_no_way_to_act(watched: Watched) -> N
     )
     assert visible == [], f"a replay shows no control: {visible}"
     assert page.locator("#panel-play button.card").count() == 0
-    assert game_url.split("/play/")[1] not in page.inner_html("#game-view"), "a replay never shows the secret id"
+    assert game_url.split("/play/")[1] not in page.inner_html("#game-view"), (
+        "a replay never shows the secret id"
+    )
     shot(page, "play-game-replay")
