@@ -12,7 +12,9 @@ shortest of the first 40 seeds), so that a whole game stays well under a minute.
 from __future__ import annotations
 
 import os
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -145,7 +147,7 @@ def _play_to_the_end(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_a_whole_seeded_game_played_with_help_and_advice_ends_with_the_review(
-    watched: Watched, viewport: str
+    watched: Watched, viewport: str, tmp_path: Path
 ) -> None:
     page = watched.page
     if viewport == "phone":
@@ -166,6 +168,25 @@ def test_a_whole_seeded_game_played_with_help_and_advice_ends_with_the_review(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the page is {width} px wide on a phone"
     shot(page, f"play-game-over-{viewport}")
+    if viewport == "desktop":
+        _export_and_import(watched, tmp_path)
+
+
+def _export_and_import(seen: Watched, folder: Path) -> None:
+    """The finished game's export, imported again: read-only, with its review."""
+    page = seen.page
+    with urllib.request.urlopen(f"{seen.base_url}{page.get_attribute('#export-link', 'href')}") as answer:
+        assert answer.headers["content-type"].startswith("application/x-ndjson")
+        log = answer.read()
+    path = folder / "game.jsonl"
+    path.write_bytes(log)
+    played = page.url
+    page.goto(f"{seen.base_url}/play")
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector("#review-facts", timeout=60_000)
+    assert page.url != played and "/play/" in page.url
+    assert page.is_visible("#read-only-note") and page.is_hidden("#turn-controls")
+    assert page.locator("#review-decisions tbody tr").count() >= 1
 
 
 def test_a_reload_mid_game_continues_where_it_was(watched: Watched) -> None:
@@ -178,6 +199,42 @@ def test_a_reload_mid_game_continues_where_it_was(watched: Watched) -> None:
     assert _table(page) == table and _cards(page, "#play-hand .card") == hand
     _decide(page)
     assert _turn(page) != turn
+
+
+def test_a_refused_play_says_why_and_keeps_the_arrangement(watched: Watched) -> None:
+    page = _new_game(watched)
+    first = _cards(page, "#play-hand button.card")[0]
+    page.click(f"#play-hand button.card[data-card='{first}']")
+    page.click("#turn-new-meld")
+    arranged = _table(page)
+    turn = _turn(page)
+    page.click("#act-play")
+    page.wait_for_selector("#act-error:not([hidden])")
+    assert "referee" in page.inner_text("#act-error")
+    assert page.locator("#act-error li").count() + len(page.inner_text("#act-error")) > 40, (
+        "the reasons are said"
+    )
+    assert _table(page) == arranged, "a refused play leaves the arrangement as it was"
+    assert _turn(page) == turn, "nothing was stored"
+    page.click("#turn-undo")
+    assert [first] not in _table(page)
+
+
+def test_a_move_from_a_stale_page_shows_the_game_as_it_stands(watched: Watched) -> None:
+    page = _new_game(watched)
+    other = page.context.new_page()
+    try:
+        other.goto(page.url)
+        other.wait_for_selector("#turn-controls:not([hidden])")
+        _after(page, "#act-draw")  # the first page moves on
+        turn = _turn(page)
+        other.click("#act-draw")  # the second still shows the turn before
+        other.wait_for_selector("#act-error:not([hidden])")
+        assert "moved on" in other.inner_text("#act-error")
+        assert _turn(other) == turn
+        assert _cards(other, "#play-hand .card") == _cards(page, "#play-hand .card")
+    finally:
+        other.close()
 
 
 def test_a_restarted_server_continues_the_game(watched: Watched, server: Server) -> None:
