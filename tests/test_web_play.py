@@ -193,7 +193,7 @@ def _first_turn_with_help(page: Page) -> None:
     page.click("#help-apply")
     assert _melds(page) == [OPENING.split()]
     assert sorted(_hand(page)) == ["*", "2s"]
-    assert "level 3" in page.inner_text("#help-used")
+    assert "level 3 once" in page.inner_text("#help-used")
     page.click("#act-play")
     page.wait_for_selector("#bot-turns:not([hidden]) .bot-turn")
     assert "greedy (seat 2) played" in page.inner_text("#bot-turns")
@@ -274,7 +274,9 @@ def test_a_whole_scripted_game_with_help_advice_a_refusal_and_the_review(
     shot(page, f"play-2-turn-{viewport}")
     page.click("#act-play")
     _the_end_and_the_review(page)
-    assert "advice" in page.inner_text("#help-used") or fake.help_used[-1]["level"] == "advice"
+    assert page.inner_text("#help-used") == "Help used this game: level 1 once, level 2 once, level 3 once."
+    advised = [body for _, path, body in fake.requests if path.endswith("/advise")]
+    assert len(advised) == 1 and isinstance(advised[0]["turn"], int)
     shot(page, f"play-3-review-{viewport}")
     plays = [body["action"] for _, path, body in fake.requests if path.endswith("/act")]
     assert plays[0] == {"type": "play", "table": OPENING}

@@ -8,6 +8,7 @@ import { parsePiece, pieceText } from "./notation.js";
 import { act, exportPath, loadGame, loadReview } from "./play_api.js";
 import { BotTurns } from "./play_bots.js";
 import { renderPlayers, renderResult, renderRoundEnd, showCount } from "./play_end.js";
+import { helpUsedText } from "./play_help.js";
 import { gameTitle } from "./play_kept.js";
 import { renderReview } from "./play_review.js";
 import { TurnView } from "./play_turn_view.js";
@@ -143,6 +144,7 @@ export class GameView {
   drawState() {
     const state = this.state;
     $("game-view").dataset.turn = String(state.turn);
+    $("help-used").textContent = helpUsedText(state.help_used);
     renderPlayers($("game-players-list"), state);
     renderRoundEnd($("round-end"), state);
     renderResult($("game-result"), state);
@@ -182,6 +184,7 @@ export class GameView {
     }
     this.state = state;
     $("game-view").dataset.turn = String(state.turn);
+    $("help-used").textContent = helpUsedText(state.help_used);
     this.turn.refresh(state);
   }
 

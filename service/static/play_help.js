@@ -67,12 +67,16 @@ export function renderGameAdvice(root, data) {
   root.hidden = false;
 }
 
-/** "Help used: turn 5 level 2, turn 9 advice." from the state's help_used. */
+/** "Help used this game: level 1 three times, level 3 once." from the state's help_used
+ * (an advice is counted too when the state lists it). */
 export function helpUsedText(used) {
-  if (!used || !used.length) return "No help used yet.";
-  const words = used.map((entry) => {
+  if (!used || !used.length) return "No help used yet this game.";
+  const counts = new Map();
+  for (const entry of used) {
     const what = entry.kind === "advice" || entry.level === "advice" ? "advice" : `level ${entry.level}`;
-    return `turn ${entry.turn}: ${what}`;
-  });
-  return `Help used (${used.length}): ${words.join("; ")}.`;
+    counts.set(what, (counts.get(what) || 0) + 1);
+  }
+  const times = (count) => (count === 1 ? "once" : count === 2 ? "twice" : `${count} times`);
+  const words = [...counts.keys()].sort().map((what) => `${what} ${times(counts.get(what))}`);
+  return `Help used this game: ${words.join(", ")}.`;
 }

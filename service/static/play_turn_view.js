@@ -5,7 +5,7 @@
 
 import { askAdvice, askHelp } from "./play_api.js";
 import { hintedKeys, renderDraft } from "./play_board.js";
-import { helpUsedText, renderGameAdvice, renderHelp } from "./play_help.js";
+import { renderGameAdvice, renderHelp } from "./play_help.js";
 import { TurnDraft } from "./play_turn.js";
 import { parsePiece, pieceName } from "./notation.js";
 import { term } from "./terms.js";
@@ -112,7 +112,6 @@ export class TurnView {
     const helping = this.busy || !can.has("play");
     for (const id of ["help-1", "help-2", "help-3"]) $(id).disabled = helping;
     $("play-advise").disabled = this.busy;
-    $("help-used").textContent = helpUsedText(this.state.help_used);
     $("turn-help").textContent = this.words();
   }
 
