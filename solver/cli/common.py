@@ -132,7 +132,9 @@ def _usage_errors_in_one_line() -> Iterator[None]:
     except _UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":
             raise
-        message = error.format_message()  # type: ignore[attr-defined]
+        # A choice or a number Typer checks says why through pydantic, which starts a
+        # validator's message with its class ("Value error, 'x' is not one of ..."): noise here.
+        message = error.format_message().replace(": Value error, ", ": ")  # type: ignore[attr-defined]
         context = getattr(error, "ctx", None)
         fail(f"{message} (see '{context.command_path} --help')" if context is not None else message)
 
