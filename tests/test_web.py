@@ -954,56 +954,47 @@ def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched:
     page.click("#facts-box > summary")
     assert "your rack" in page.inner_text(".tagline")
     assert "rack" in page.inner_text("#unseen-help") and "r7" in page.inner_text("#unseen-help")
-    seen = {"the start": _card_words_shown(page)}
+    seen: dict[str, list[str]] = {}
+
+    def look(where: str, click: str | None = None, then: str | None = None) -> None:
+        """Click ``click`` (if any), wait for ``then`` (if any), and note what is shown."""
+        if click is not None:
+            page.click(click)
+        if then is not None:
+            page.wait_for_selector(then)
+        seen[where] = _card_words_shown(page)
+
+    look("the start")
     page.fill("#notation", "10h Jh Qh | 5s 5d 5c / Kh 5h 2c 3c 4c")
-    page.click("#hint-button")
-    page.wait_for_selector("#after-board")
-    seen["a hint"] = _card_words_shown(page)
-    page.click("#step-next")
-    seen["a step of the hint"] = _card_words_shown(page)
-    page.click("#rearrangements button >> nth=0")
-    seen["a rearrangement"] = _card_words_shown(page)
-    page.click("#analyze-button")
-    page.wait_for_selector("#analysis-advice")
-    seen["an analysis"] = _card_words_shown(page)
+    look("a hint", "#hint-button", "#after-board")
+    look("a step of the hint", "#step-next")
+    look("a rearrangement", "#rearrangements button >> nth=0")
+    look("an analysis", "#analyze-button", "#analysis-advice")
     _advise(page)
-    page.wait_for_selector("#advice-options")
-    seen["an advice"] = _card_words_shown(page)
-    for position, button, at in (
-        ("/ 2c 9d", "#hint-button", "#hint-view:not([hidden])"),
-        ("10h Jh Qh /", "#hint-button", "#hint-view:not([hidden])"),
-        ("10h Jh Qh / zz", "#hint-button", "#entry-error:not([hidden])"),
-        ("10h Jh / Qh", "#hint-button", "#entry-error:not([hidden])"),
+    look("an advice", then="#advice-options")
+    for position, shown in (
+        ("/ 2c 9d", "#hint-view"),
+        ("10h Jh Qh /", "#hint-view"),
+        ("10h Jh Qh / zz", "#entry-error"),
+        ("10h Jh / Qh", "#entry-error"),
     ):
         page.fill("#notation", position)
-        page.click(button)
-        page.wait_for_selector(at)
+        page.click("#hint-button")
         page.wait_for_function("!document.querySelector('#hint-button').disabled")
-        seen[position] = _card_words_shown(page)
+        look(position, then=f"{shown}:not([hidden])")
     page.fill("#notation", "10h Jh Qh / Kh")
     page.fill("#unseen", "xx")
-    page.click("#analyze-button")
-    page.wait_for_selector("#unseen-error:not([hidden])")
-    seen["bad unseen tiles"] = _card_words_shown(page)
+    look("bad unseen tiles", "#analyze-button", "#unseen-error:not([hidden])")
     page.fill("#unseen", "")
     page.fill("#hand-sizes", "a")
-    page.click("#advise-button")
-    page.wait_for_selector("#facts-error:not([hidden])")
-    seen["a bad rack size"] = _card_words_shown(page)
+    look("a bad rack size", "#advise-button", "#facts-error:not([hidden])")
     page.click("#tab-puzzle")
     page.select_option("#puzzle-variant", "rummikub")
     page.select_option("#difficulty", "easy")
-    page.click("#puzzle-new")
-    page.wait_for_selector("#puzzle-view:not([hidden])")
-    seen["a puzzle"] = _card_words_shown(page)
-    page.click("#answer-board button.card >> nth=0")
-    seen["a tile picked in a puzzle"] = _card_words_shown(page)
-    page.click("#puzzle-check")
-    page.wait_for_selector("#puzzle-verdict:not(:empty)")
-    seen["a puzzle's verdict"] = _card_words_shown(page)
-    page.click("#puzzle-reveal")
-    page.wait_for_selector("#puzzle-solution:not([hidden]) #after-board")
-    seen["a puzzle's solution"] = _card_words_shown(page)
+    look("a puzzle", "#puzzle-new", "#puzzle-view:not([hidden])")
+    look("a tile picked in a puzzle", "#answer-board button.card >> nth=0")
+    look("a puzzle's verdict", "#puzzle-check", "#puzzle-verdict:not(:empty)")
+    look("a puzzle's solution", "#puzzle-reveal", "#puzzle-solution:not([hidden]) #after-board")
     assert {where: texts for where, texts in seen.items() if texts} == {}
 
     page.click("#tab-solve")
