@@ -23,12 +23,13 @@ Scoring styles:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.variants import VARIANT_NAMES, Variant
+from solver.variants import Variant, VariantName, preset_named
 
-__all__ = ["GameSettings", "ScoringStyle", "TurnStyle"]
+__all__ = ["GAME_PRESETS", "GameSettings", "PresetOptions", "ScoringStyle", "TurnStyle"]
 
 _DESCRIPTION_TYPES: dict[str, type] = {
     "variant": str,
@@ -123,18 +124,17 @@ class GameSettings:
         *,
         knock_only_after_meld: bool = False,
         round_bonus_to_all: bool = False,
+        hand_size: int | None = None,
     ) -> GameSettings:
-        """The preset called ``name``; the two Manipulation options are ignored elsewhere."""
-        key = name.strip().lower()
-        if key == "manipulation":
-            return cls.manipulation(
-                players, knock_only_after_meld=knock_only_after_meld, round_bonus_to_all=round_bonus_to_all
-            )
-        if key == "machiavelli":
-            return cls.machiavelli(players)
-        if key == "rummikub":
-            return cls.rummikub(players)
-        raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
+        """The preset called ``name`` (``GAME_PRESETS``, any case and spacing); each
+        preset reads its own options and ignores the others' (``PresetOptions``).  A
+        ValueError lists the known names."""
+        options = PresetOptions(
+            knock_only_after_meld=knock_only_after_meld,
+            round_bonus_to_all=round_bonus_to_all,
+            hand_size=hand_size,
+        )
+        return preset_named(GAME_PRESETS, name)(players, options)
 
     @classmethod
     def from_description(cls, data: dict[str, object]) -> GameSettings:
@@ -155,15 +155,13 @@ class GameSettings:
             if type(value) is not kind:  # exact: True is not a player count, "yes" not a bool
                 raise ValueError(f"settings {key!r} must be a {kind.__name__}, not {value!r}")
         name, players = str(data["variant"]), int(str(data["players"]))
-        if name == "machiavelli":
-            settings = cls.machiavelli(players, hand_size=int(str(data["hand_size"])))
-        else:
-            settings = cls.named(
-                name,
-                players,
-                knock_only_after_meld=data["knock_only_after_meld"] is True,
-                round_bonus_to_all=data["round_bonus_to_all"] is True,
-            )
+        settings = cls.named(
+            name,
+            players,
+            knock_only_after_meld=data["knock_only_after_meld"] is True,
+            round_bonus_to_all=data["round_bonus_to_all"] is True,
+            hand_size=int(str(data["hand_size"])),
+        )
         described = settings.describe()
         differing = [key for key in described if described[key] != data[key]]
         if differing:
@@ -195,3 +193,28 @@ class GameSettings:
             "knock_only_after_meld": self.variant.knock_only_after_meld,
             "round_bonus_to_all": self.variant.round_bonus_to_all,
         }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PresetOptions:
+    """The options a preset may take; each preset reads its own and ignores the rest."""
+
+    knock_only_after_meld: bool = False
+    """Manipulation Rummy's (``Variant.knock_only_after_meld``)."""
+    round_bonus_to_all: bool = False
+    """Manipulation Rummy's (``Variant.round_bonus_to_all``)."""
+    hand_size: int | None = None
+    """Machiavelli's deal (None: the preset's for the player count)."""
+
+
+GAME_PRESETS: Mapping[VariantName, Callable[[int, PresetOptions], GameSettings]] = {
+    "manipulation": lambda players, options: GameSettings.manipulation(
+        players,
+        knock_only_after_meld=options.knock_only_after_meld,
+        round_bonus_to_all=options.round_bonus_to_all,
+    ),
+    "machiavelli": lambda players, options: GameSettings.machiavelli(players, hand_size=options.hand_size),
+    "rummikub": lambda players, _options: GameSettings.rummikub(players),
+}
+"""Each variant's name and its game preset for a player count and the options, in
+``VARIANT_NAMES``'s order: the one table ``GameSettings.named`` reads."""
