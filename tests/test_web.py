@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from web_kit import ROOT, Server, Watched, chromium, post_json, shot
+from web_kit import ROOT, Server, Watched, card_words_shown, chromium, post_json, shot
 
 EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
 
@@ -791,42 +791,6 @@ def test_the_puzzle_tab_draws_tiles_for_a_rummikub_puzzle_and_the_solve_tab_keep
     assert page.query_selector("#answer-board .card.tile")
 
 
-_CARD_WORDS = re.compile(r"\b(cards?|hands?|suits?|decks?)\b", re.IGNORECASE)
-"""The card games' words, which Rummikub says as tiles, rack(s), colours and sets."""
-
-_SHOWN_TEXTS = """() => {
-  // Every text a person can see or hear now: the rendered text nodes, and the labels,
-  // placeholders and titles of rendered elements.  The variant menus list every game, each
-  // in its own words: only Rummikub's entry is Rummikub's.
-  const shown = (node) => node.checkVisibility({ visibilityProperty: true });
-  const otherGame = (node) => {
-    const option = node.closest("option");
-    return option && option.closest("#variant, #puzzle-variant") && option.value !== "rummikub";
-  };
-  const texts = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (!node.textContent.trim() || parent.closest("script, style, svg") || otherGame(parent)) continue;
-    const holder = parent.closest("option") ? parent.closest("select") : parent;
-    if (shown(holder)) texts.push(node.textContent.trim());
-  }
-  for (const node of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
-    if (!shown(node)) continue;
-    for (const name of ["aria-label", "placeholder", "title"]) {
-      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
-    }
-  }
-  return texts;
-}"""
-
-
-def _card_words_shown(page: Page) -> list[str]:
-    """The texts shown now that say card, hand, suit or deck."""
-    texts: list[str] = page.evaluate(_SHOWN_TEXTS)
-    return [text for text in texts if _CARD_WORDS.search(text)]
-
-
 def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched: Watched) -> None:
     """Issue 37: in Rummikub the tagline, the unseen tiles' help and the texts drawn by the
     hint, the analysis, the advice, the errors and the puzzles still said hand and cards.
@@ -844,7 +808,7 @@ def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched:
             page.click(click)
         if then is not None:
             page.wait_for_selector(then)
-        seen[where] = _card_words_shown(page)
+        seen[where] = card_words_shown(page)
 
     look("the start")
     page.fill("#notation", "10h Jh Qh | 5s 5d 5c / Kh 5h 2c 3c 4c")

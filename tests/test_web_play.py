@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from play_fake import GAME_ID, GOING_OUT, OPENING, REPLAY_ID, FakeGames
-from web_kit import Server, Watched, chromium, post_json, shot
+from web_kit import Server, Watched, card_words_shown, chromium, post_json, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, ViewportSize
@@ -177,8 +177,9 @@ def test_a_new_game_opens_at_its_address_and_is_kept_in_the_browser(
 # --- a whole scripted game ---------------------------------------------------------------------
 
 
-def _first_turn_with_help(page: Page) -> None:
-    """Level 1, 2 and 3 help; the shown play put on the table and played."""
+def _first_turn_with_help(page: Page, seen: dict[str, list[str]] | None = None) -> None:
+    """Level 1, 2 and 3 help; the shown play put on the table and played (``seen``: the
+    card words shown with the help, and with the bot's turn)."""
     page.click("#help-1")
     page.wait_for_selector("#help-view:not([hidden]) .help-verdict")
     assert "There is a play" in page.inner_text("#help-view")
@@ -190,13 +191,17 @@ def _first_turn_with_help(page: Page) -> None:
     page.click("#help-3")
     page.wait_for_selector("#help-apply")
     assert "Start new meld" in page.inner_text("#help-steps")
+    if seen is not None:
+        seen["the help"] = card_words_shown(page)
     page.click("#help-apply")
     assert _melds(page) == [OPENING.split()]
     assert sorted(_hand(page)) == ["*", "2s"]
     assert "level 3 once" in page.inner_text("#help-used")
     page.click("#act-play")
-    page.wait_for_selector("#bot-turns:not([hidden]) .bot-turn")
+    page.wait_for_selector("#bot-turns:not([hidden]) .bot-step")
     assert "greedy (seat 2) played" in page.inner_text("#bot-turns")
+    if seen is not None:
+        seen["the bot's turn"] = card_words_shown(page)
 
 
 def _refused_then_going_out(page: Page) -> None:
@@ -246,7 +251,8 @@ def test_a_whole_scripted_game_with_help_advice_a_refusal_and_the_review(
         page.set_viewport_size(PHONE)
     _open(watched)
     _start(page)
-    _first_turn_with_help(page)
+    seen = {"the start": card_words_shown(page)}
+    _first_turn_with_help(page, seen)
     _settled(page)
     assert page.inner_text("#game-players-list .player[data-seat='1'] .player-cards") == "11 tiles"
     assert _melds(page) == [OPENING.split(), ["5s", "6s", "7s"]]
@@ -261,6 +267,9 @@ def test_a_whole_scripted_game_with_help_advice_a_refusal_and_the_review(
     page.click("#play-advise")
     page.wait_for_selector("#play-advice-options .advice-option")
     assert page.locator("#advice-options").count() == 0, "the Solve tab's ids stay its own"
+    _press(page, "#play-hand", "*")
+    seen["a tile selected, the advice"] = card_words_shown(page)
+    _press(page, "#play-hand", "*")
     if viewport == "phone":
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"the page is {width} px wide on a phone"
@@ -271,9 +280,14 @@ def test_a_whole_scripted_game_with_help_advice_a_refusal_and_the_review(
         )
         assert not small, f"touch targets under 40 px on a phone: {small[:5]}"
     _refused_then_going_out(page)
+    seen["a refused play"] = card_words_shown(page)
     shot(page, f"play-2-turn-{viewport}")
     page.click("#act-play")
     _the_end_and_the_review(page)
+    seen["the end and the review"] = card_words_shown(page)
+    assert {where: texts for where, texts in seen.items() if texts} == {}, (
+        "Rummikub says tiles, rack, colours"
+    )
     assert page.inner_text("#help-used") == "Help used this game: level 1 once, level 2 once, level 3 once."
     advised = [body for _, path, body in fake.requests if path.endswith("/advise")]
     assert len(advised) == 1 and isinstance(advised[0]["turn"], int)

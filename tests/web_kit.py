@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -33,6 +34,7 @@ __all__ = [
     "TIMEOUT_MS",
     "Server",
     "Watched",
+    "card_words_shown",
     "chromium",
     "get_json",
     "post_json",
@@ -200,3 +202,40 @@ def shot(page: Page, name: str) -> None:
     """A full-page screenshot under test-artifacts/web/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+_CARD_WORDS = re.compile(r"\b(cards?|hands?|suits?|decks?)\b", re.IGNORECASE)
+"""The card games' words, which Rummikub says as tiles, rack(s), colours and sets."""
+
+_SHOWN_TEXTS = """() => {
+  // Every text a person can see or hear now: the rendered text nodes, and the labels,
+  // placeholders and titles of rendered elements.  The variant menus list every game, each
+  // in its own words: only Rummikub's entry is Rummikub's.
+  const shown = (node) => node.checkVisibility({ visibilityProperty: true });
+  const otherGame = (node) => {
+    const option = node.closest("option");
+    const menu = option && option.closest("#variant, #puzzle-variant, #game-variant");
+    return menu && option.value !== "rummikub";
+  };
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!node.textContent.trim() || parent.closest("script, style, svg") || otherGame(parent)) continue;
+    const holder = parent.closest("option") ? parent.closest("select") : parent;
+    if (shown(holder)) texts.push(node.textContent.trim());
+  }
+  for (const node of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
+    if (!shown(node)) continue;
+    for (const name of ["aria-label", "placeholder", "title"]) {
+      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
+  return texts;
+}"""
+
+
+def card_words_shown(page: Page) -> list[str]:
+    """The texts shown now that say card, hand, suit or deck (none should, in Rummikub)."""
+    texts: list[str] = page.evaluate(_SHOWN_TEXTS)
+    return [text for text in texts if _CARD_WORDS.search(text)]

@@ -28,7 +28,7 @@ function verdict(answer) {
 
 /** Draw a help answer (POST /v1/games/{id}/help) into root; onApply(tableText) puts a shown play on the table. */
 export function renderHelp(root, answer, { onApply = null } = {}) {
-  const heading = el("h3", "", `Help, level ${answer.level}: ${LEVEL_NAMES[answer.level] || ""}`);
+  const heading = el("h3", "", term(`Help, level ${answer.level}: ${LEVEL_NAMES[answer.level] || ""}`));
   heading.id = "help-heading";
   heading.tabIndex = -1;
   root.replaceChildren(heading, verdict(answer));
@@ -43,7 +43,7 @@ export function renderHelp(root, answer, { onApply = null } = {}) {
     steps.id = "help-steps";
     for (const step of answer.steps || []) {
       steps.append(el("li", "move"));
-      steps.lastChild.append(richText(typeof step === "string" ? step : step.text || ""));
+      steps.lastChild.append(richText(term(typeof step === "string" ? step : step.text || "")));
     }
     const after = board(parseTable(answer.table || ""), { label: "Table after the play", prefix: "New meld" });
     after.id = "help-table";

@@ -3,6 +3,7 @@
 // the plot drawn inline, each decision, and the clear mistakes as puzzles to retry.
 
 import { el, richText } from "./cards.js";
+import { term } from "./terms.js";
 
 const BAND_WORDS = { ok: "Good", inaccuracy: "Inaccuracies", mistake: "Mistakes", blunder: "Blunders" };
 
@@ -63,7 +64,7 @@ function decisionsTable(decisions) {
     const row = el("tr", `band-${decision.band}`);
     const text = (value) => {
       const cell = el("td");
-      cell.append(richText(String(value ?? "")));
+      cell.append(richText(term(String(value ?? ""))));
       return cell;
     };
     row.append(el("td", "", String(decision.round)), el("td", "", String(decision.turn)), text(decision.played),
@@ -76,10 +77,10 @@ function decisionsTable(decisions) {
 /** A mistake to retry: the question, what was played, a link that opens it on the Solve tab. */
 function puzzleItem(puzzle) {
   const item = el("li", "review-puzzle");
-  item.append(el("p", "", puzzle.question || "Your move?"));
+  item.append(el("p", "", term(puzzle.question || "Your move?")));
   if (puzzle.made) {
     const made = el("p", "help");
-    made.append("You played: ", richText(String(puzzle.made)), ".");
+    made.append("You played: ", richText(term(String(puzzle.made))), ".");
     item.append(made);
   }
   if (puzzle.link) {
@@ -90,7 +91,7 @@ function puzzleItem(puzzle) {
   const answer = el("details", "review-answer");
   answer.append(el("summary", "", "The advised answer"));
   const words = el("p", "");
-  words.append(richText(String((puzzle.solution && puzzle.solution.description) || "")));
+  words.append(richText(term(String((puzzle.solution && puzzle.solution.description) || ""))));
   answer.append(words);
   item.append(answer);
   return item;
