@@ -316,7 +316,7 @@ def test_table_cards_move_between_melds_never_to_the_hand_and_undo_and_reset_wor
     _press(page, "#play-hand", "2s")
     page.click("#play-table .meld[data-meld='2'] .put-here")
     assert _melds(page)[1] == ["5s", "6s", "7s", "2s"]
-    assert "from your hand" in (
+    assert "from your rack" in (
         page.get_attribute("#play-table button.card[data-card='2s']", "aria-label") or ""
     )
     _press(page, "#play-table", "2s")
