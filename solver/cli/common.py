@@ -21,6 +21,7 @@ from typer.models import CommandFunctionType
 from solver.cards import Piece
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.facts import EMPTY_HAND, variant_for
+from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
@@ -183,6 +184,16 @@ VariantOption = Annotated[
     str,
     typer.Option("--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."),
 ]
+GameVariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        "-v",
+        metavar=choices(PRESET_NAMES),
+        help=f"Rule variant, or {PEER_PRESET}: the published peer's 2-player Rummikub (README).",
+    ),
+]
+"""``--variant`` of the commands that play games: the variants and the game presets beyond them."""
 PlayersOption = Annotated[
     int | None,
     typer.Option(help="Player count; picks the deck (Manipulation with 2 players: one deck, one joker)."),

@@ -18,10 +18,9 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import app, check_time_limit, choices, err, fail, out, use_faces
+from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.game import MAX_JOBS
 from solver.game import GameSettings
-from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.strategy import BOTS
 from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.match import MatchResult, run_match
@@ -170,17 +169,6 @@ def print_seats(result: MatchResult) -> None:
     out.print(f"{result.seconds:.1f} s wall clock", markup=False)
 
 
-GameOption = Annotated[
-    str,
-    typer.Option(
-        "--variant",
-        "-v",
-        metavar=choices(PRESET_NAMES),
-        help=f"Rule variant, or {PEER_PRESET}: the published peer's 2-player Rummikub (README).",
-    ),
-]
-
-
 def _settings(bots: list[str], players: int | None, deals: int, variant: str) -> GameSettings:
     """The match's settings from the options; exit 2 with one line for a bad one."""
     if len(bots) < 2:
@@ -208,7 +196,7 @@ def match(
         ),
     ] = 100,
     seed: Annotated[int, typer.Option(help="Match seed; each pair's deal derives from it.")] = 0,
-    variant: GameOption = "manipulation",
+    variant: GameVariantOption = "manipulation",
     players: Annotated[
         int | None, typer.Option(help="Players per game: as many as bots named (checked when given).")
     ] = None,
