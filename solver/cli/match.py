@@ -210,8 +210,8 @@ def match(
     time_limit: Annotated[float, typer.Option(help="Seconds per hint-engine call.")] = BOT_TIME_LIMIT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
-    """Play BOT_A against BOT_B in mirrored pairs: each deal twice, seats swapped; or a seat
-    list of 3 or more bots (pimc hoarder hoarder hoarder), each deal once per rotation.
+    """Play the seat list BOTS: two bots in mirrored pairs (each deal twice, seats swapped),
+    or 3 or more (pimc hoarder hoarder hoarder), each deal once per seat rotation.
 
     Two bots: prints games won, points per round, A's win rate with its 95% Wilson interval
     (pairs as clusters), the Elo difference with its interval and, with --sprt, the test's
