@@ -20,6 +20,7 @@ from solver.game.log import LogWriter, read_log, replay
 from solver.position import Table
 from solver.strategy.bots import GreedyBot, GreedyTilesBot
 from solver.strategy.match import run_match
+from solver.strategy.rollout import Rollout, RolloutSettings, play_out, utility
 
 runner = CliRunner()
 PEER = GameSettings.rummikub_peer()
@@ -147,3 +148,17 @@ def test_cli_match_in_the_peers_game_reports_timeouts() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "rummikub-peer" in result.output and "reached the limit of 200 turns" in result.output
+
+
+def test_a_rollout_that_reaches_the_limit_gives_no_win_bonus() -> None:
+    state = scripted(dataclasses.replace(PEER, turn_limit=3), ["r1 r5 b9", "k2 k7 o11"], "o3 o4 o8", dealer=1)
+    rollout = Rollout.of_state(state)
+    assert rollout.hands == state.hands and rollout.turns == state.turns == 1
+
+    def draw(_state: Rollout, _settings: RolloutSettings) -> Action:
+        return Draw()
+
+    play_out(rollout, RolloutSettings(horizon=10), {0: draw, 1: draw})
+    assert rollout.end is not None and rollout.end.reason == "limit"
+    assert utility(rollout, 0) == utility(rollout, 1) == 0
+    assert state.end is None and len(state.stock) == 3  # the round it copied is untouched

@@ -373,7 +373,7 @@ def utility(state: Rollout, seat: int) -> float:
         if target is not None and max(totals) >= target:
             best = max(totals)
             value += GAME_WIN_WEIGHT if totals[seat] == best else -GAME_WIN_WEIGHT
-    else:
+    elif score.winners:  # a game that reached its turn limit has no winner: no bonus either way
         value += GAME_WIN_WEIGHT if won else -GAME_WIN_WEIGHT
     return value
 
