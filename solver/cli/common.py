@@ -78,8 +78,9 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
 
     Rich lays the options out in a table of up to five columns; at 80 columns an option
     with a long ``--x/--no-x`` pair squeezes the rest, and Rich then cuts option names with
-    an ellipsis ("--knock-only-aft…").  The help is rendered once into a buffer of the real
-    width to find out."""
+    an ellipsis ("--knock-only-aft…"), or breaks a long choice list over two lines
+    ("<manipulation|machiavelli|r" / "ummikub|rummikub-peer>").  The help is rendered once
+    into a buffer of the real width to find out."""
     from typer import rich_utils
 
     real = rich_utils._get_rich_console
@@ -91,7 +92,9 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
         rich_utils.rich_format_help(obj=command, ctx=ctx, markup_mode=command.rich_markup_mode or "rich")
     finally:
         rich_utils._get_rich_console = real
-    return "\u2026" not in buffer.getvalue()
+    text = buffer.getvalue()
+    choices = [param.metavar for param in command.params if (param.metavar or "").startswith("<")]
+    return "\u2026" not in text and all(choice in text for choice in choices if choice)
 
 
 class RummyCommand(TyperCommand):

@@ -35,6 +35,7 @@ BotsArgument = Annotated[
             f"{', '.join(MEASUREMENT_BOTS)} (sees the hidden cards: measurement only), "
             "or module:Class of a Bot subclass."
         ),
+        metavar="BOT",
         show_default=False,
     ),
 ]
@@ -210,7 +211,7 @@ def match(
     time_limit: Annotated[float, typer.Option(help="Seconds per hint-engine call.")] = BOT_TIME_LIMIT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
-    """Play the seat list BOTS: two bots in mirrored pairs (each deal twice, seats swapped),
+    """Play a seat list of BOTs: two in mirrored pairs (each deal twice, seats swapped),
     or 3 or more (pimc hoarder hoarder hoarder), each deal once per seat rotation.
 
     Two bots: prints games won, points per round, A's win rate with its 95% Wilson interval
