@@ -224,9 +224,10 @@ PRESETS: Mapping[VariantName, Preset] = {
 ``Variant.named`` reads."""
 
 _T = TypeVar("_T")
+_Name = TypeVar("_Name", bound=str)
 
 
-def preset_named(presets: Mapping[VariantName, _T], name: str) -> _T:
+def preset_named(presets: Mapping[_Name, _T], name: str) -> _T:
     """The entry of a table of presets for ``name`` in any case and spacing; a ValueError
     names the unknown name and lists the known ones (the table's keys)."""
     for known, preset in presets.items():

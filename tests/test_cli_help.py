@@ -65,7 +65,10 @@ def test_flags_show_no_bool_type(command: tuple[str, ...]) -> None:
     [
         *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("hint", "check", "show")),
         *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("analyze", "puzzle")),
-        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("play", "tournament")),
+        *(
+            (name, "--variant", "manipulation|machiavelli|rummikub|rummikub-peer")
+            for name in ("play", "tournament", "match")
+        ),
         ("hint", "--objective", "points|cards"),
         ("puzzle", "--difficulty", "easy|medium|hard|expert"),
         ("serve", "--log-level", "critical|error|warning|info|debug|trace"),

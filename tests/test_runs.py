@@ -152,6 +152,24 @@ def test_a_match_on_the_cluster_gives_the_same_pairs(client: Client) -> None:
     assert outcome.exit_code == 2 and "not both" in outcome.stderr
 
 
+def test_seat_matches_and_the_oracle_on_the_cluster_give_the_same_games(client: Client) -> None:
+    def results(scheduler: Client | None = None) -> list[dict[str, object]]:
+        size = 1 if scheduler is not None else None
+        seats = run_match(
+            *("greedy", "hoarder", "random"),
+            pairs=3,
+            seed=6,
+            settings=GameSettings.machiavelli(3),
+            scheduler=scheduler,
+            chunk_size=size,
+        )
+        peer = GameSettings.rummikub_peer()
+        oracle = run_match("oracle", "greedy-tiles", pairs=1, seed=6, settings=peer, scheduler=scheduler)
+        return [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in (seats, oracle)]
+
+    assert results(client) == results()
+
+
 def test_a_killed_worker_changes_nothing(client: Client) -> None:
     expected = tournament_results()
     before = set(client.run(os.getpid).values())

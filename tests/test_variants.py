@@ -175,10 +175,12 @@ def test_named_unknown_lists_the_names() -> None:
 def test_the_presets_are_one_table_per_kind() -> None:
     """Issue 37: ``named()`` was an if-chain in ``GameSettings``.  Each of ``Variant`` and
     ``GameSettings`` reads one table of presets, with every variant name in order."""
-    from solver.game.settings import GAME_PRESETS, GameSettings
+    from solver.game.settings import GAME_PRESETS, PEER_PRESET, PRESET_NAMES, GameSettings
     from solver.variants import PRESETS
 
-    assert tuple(PRESETS) == VARIANT_NAMES == tuple(GAME_PRESETS)
+    assert tuple(PRESETS) == VARIANT_NAMES
+    assert tuple(GAME_PRESETS) == PRESET_NAMES == (*VARIANT_NAMES, PEER_PRESET)
+    assert GameSettings.named(PEER_PRESET) == GameSettings.rummikub_peer()
     for name in VARIANT_NAMES:
         assert Variant.named(name, players=3) == PRESETS[name](players=3)
         assert GameSettings.named(f" {name.title()}", 3) == getattr(GameSettings, name)(3)

@@ -22,6 +22,7 @@ from solver.cards import Piece
 from solver.cli import INTERRUPTED
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.facts import EMPTY_HAND, variant_for
+from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
@@ -78,8 +79,9 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
 
     Rich lays the options out in a table of up to five columns; at 80 columns an option
     with a long ``--x/--no-x`` pair squeezes the rest, and Rich then cuts option names with
-    an ellipsis ("--knock-only-aft…").  The help is rendered once into a buffer of the real
-    width to find out."""
+    an ellipsis ("--knock-only-aft…"), or breaks a long choice list over two lines
+    ("<manipulation|machiavelli|r" / "ummikub|rummikub-peer>").  The help is rendered once
+    into a buffer of the real width to find out."""
     from typer import rich_utils
 
     real = rich_utils._get_rich_console
@@ -91,7 +93,9 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
         rich_utils.rich_format_help(obj=command, ctx=ctx, markup_mode=command.rich_markup_mode or "rich")
     finally:
         rich_utils._get_rich_console = real
-    return "\u2026" not in buffer.getvalue()
+    text = buffer.getvalue()
+    choices = [param.metavar for param in command.params if (param.metavar or "").startswith("<")]
+    return "\u2026" not in text and all(choice in text for choice in choices if choice)
 
 
 class RummyCommand(TyperCommand):
@@ -203,6 +207,16 @@ VariantOption = Annotated[
     str,
     typer.Option("--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."),
 ]
+GameVariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        "-v",
+        metavar=choices(PRESET_NAMES),
+        help=f"Rule variant, or {PEER_PRESET}: the published peer's 2-player Rummikub (README).",
+    ),
+]
+"""``--variant`` of the commands that play games: the variants and the game presets beyond them."""
 PlayersOption = Annotated[
     int | None,
     typer.Option(help="Player count; picks the deck (Manipulation with 2 players: one deck, one joker)."),
