@@ -48,7 +48,11 @@ function summary(review) {
   };
   add("Accuracy", `${figure(review.accuracy)}%`, "accuracy");
   add("Loss per decision", figure(review.loss_per_decision), "loss_per_decision");
-  add("Luck", figure(review.luck), "luck");
+  // Luck is measured on draws the player could not choose (Manipulation Rummy's).
+  if (review.draws === undefined || review.draws > 0) {
+    const draws = review.draws === undefined ? "" : ` (${review.draws} draw${review.draws === 1 ? "" : "s"})`;
+    add("Luck", `${figure(review.luck)}${draws}`, "luck");
+  }
   for (const [band, count] of Object.entries(review.bands || {})) add(BAND_WORDS[band] || band, String(count), band);
   return facts;
 }
@@ -115,6 +119,10 @@ export function renderReview(root, review) {
   const decisions = review.decisions || [];
   root.append(el("h4", "", `Your ${decisions.length} decision${decisions.length === 1 ? "" : "s"}`));
   root.append(decisions.length ? decisionsTable(decisions) : el("p", "help", "No decision to review."));
+  if (review.samples) {
+    const seconds = review.seconds === undefined ? "" : ` in ${figure(review.seconds)} s`;
+    root.append(el("p", "note", `Each decision weighed over ${review.samples} sampled deals${seconds}.`));
+  }
   const puzzles = review.puzzles || [];
   root.append(el("h4", "", "Your mistakes, as puzzles to retry"));
   if (!puzzles.length) root.append(el("p", "help", "No clear mistake: nothing to retry."));
