@@ -18,7 +18,7 @@ import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.narrator import Narrator
-from solver.cli.shown import ShownTable
+from solver.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
 from solver.game import Action, Draw, GameSettings, Knock, Pass, Play, Player, PlayerView, play_game
 from solver.game.game import Acted, Game, GameEvent, Listener
