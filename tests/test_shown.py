@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solver.shown import ShownTable, arranged, same_melds
 from solver.position import Hand, Position, Table
+from solver.shown import ShownTable, arranged, same_melds
 from solver.variants import Variant
 
 MANIPULATION = Variant.manipulation()

@@ -25,11 +25,11 @@ from rich.text import Text
 from solver.cli.common import counted, print_melds, print_table, styled_meld
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
-from solver.shown import ShownTable, arranged
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.plan import plan_play
 from solver.position import Position, Table
+from solver.shown import ShownTable, arranged
 from solver.strategy.bots import BOT_TIME_LIMIT, best_play
 
 __all__ = ["CARDS_NO_KNOCK_HELP", "HELP", "TILES_HELP", "QuitGame", "TerminalPlayer", "help_text"]
