@@ -154,6 +154,14 @@ class Settings(BaseSettings):
         description="Open connections at most; one beyond gets 503 and is closed.",
     )
 
+    db: str | None = Field(
+        default=None,
+        description=(
+            "Where games are kept: a SQLite file path or sqlite:///PATH, or a postgresql://USER:PASSWORD@"
+            "HOST:PORT/DATABASE URL that several servers share (unset: ~/.local/share/rummy/games.sqlite3)."
+        ),
+    )
+
     @model_validator(mode="after")
     def _default_within_cap(self) -> Settings:
         if self.default_time_limit > self.max_time_limit:

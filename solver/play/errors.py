@@ -27,14 +27,22 @@ class PlayError(ValueError):
 
     kind = "play"
 
-    def __init__(self, message: str, reasons: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, message: str, reasons: Sequence[str] | None = None, *, field: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.reasons = list(reasons) if reasons else [message]
+        self.field = field
+        """The part of the request at fault (``opponents``, ``seat``...), when one is."""
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the constructor's arguments, so the error crosses a process pool whole."""
-        return (type(self), (self.message, self.reasons))
+        return (_rebuild, (type(self), self.message, self.reasons, self.field))
+
+
+def _rebuild(kind: type[PlayError], message: str, reasons: list[str], field: str | None) -> PlayError:
+    return kind(message, reasons, field=field)
 
 
 class BadSetup(PlayError):

@@ -91,9 +91,10 @@ class GameSetup:
         if len(self.players) != self.settings.players:
             raise BadSetup(f"{len(self.players)} player names for a {self.settings.players}-player game")
         if not 0 <= self.human_seat < self.settings.players:
-            raise BadSetup(f"seat {self.human_seat} is not in a {self.settings.players}-player game")
+            players = self.settings.players
+            raise BadSetup(f"seat {self.human_seat} is not in a {players}-player game", field="seat")
         if not 0 <= self.seed <= MAX_SEED:
-            raise BadSetup(f"seed {self.seed} is out of range (0 to 2^53-1)")
+            raise BadSetup(f"seed {self.seed} is out of range (0 to 2^53-1)", field="seed")
 
     @classmethod
     def new(
@@ -104,15 +105,19 @@ class GameSetup:
         try:
             settings = GameSettings.named(variant, players)
         except ValueError as error:
-            raise BadSetup(str(error)) from None
+            raise BadSetup(str(error), field="variant" if "variant" in str(error) else "players") from None
         names = [DEFAULT_OPPONENT] * (players - 1) if opponents is None else list(opponents)
         if len(names) != players - 1:
-            raise BadSetup(f"{players} players need {players - 1} opponents, not {len(names)}")
-        for name in names:
+            message = f"{players} players need {players - 1} opponents, not {len(names)}"
+            raise BadSetup(message, field="opponents")
+        for number, name in enumerate(names):
             if name not in BOTS:
-                raise BadSetup(f"unknown opponent {name!r}: choose bots by name, from {', '.join(BOTS)}")
+                choices = ", ".join(BOTS)
+                message = f"unknown opponent {name!r}: choose bots by name, from {choices}"
+                raise BadSetup(message, field=f"opponents.{number}")
         if not 0 <= seat < players:
-            raise BadSetup(f"seat {seat} is not in a {players}-player game (seats 0-{players - 1})")
+            message = f"seat {seat} is not in a {players}-player game (seats 0-{players - 1})"
+            raise BadSetup(message, field="seat")
         return cls(settings, seed, (*names[:seat], HUMAN, *names[seat:]), seat)
 
 
