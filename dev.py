@@ -2,7 +2,7 @@
 """Set up the project's virtual environment when needed, then run one job.
 
     python3 dev.py hint     # a hint for the example position (the main job)
-    python3 dev.py test     # the whole default test suite (installs Chromium if missing)
+    python3 dev.py test     # the whole default test suite (installs Chromium and PostgreSQL if missing)
     python3 dev.py rummy ARGS...   # any rummy command
 
 Only the standard library is used here, so it runs on a fresh Python 3.11.
@@ -29,12 +29,16 @@ EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
 HEARTBEAT_SECONDS = 15.0
 """How often a long set-up step says it is still working."""
 APT_LOG = ROOT / "test-artifacts" / "apt-get.log"
-"""Where the Chromium install's apt-get output goes (hundreds of lines), so that the
-terminal shows one line of progress and the tests' output."""
+"""Where the apt-get output of the Chromium and PostgreSQL installs goes (hundreds of
+lines), so that the terminal shows one line of progress and the tests' output."""
+POSTGRES_ROOT = Path("/usr/lib/postgresql")
+"""Where Debian keeps PostgreSQL's server programs (``VERSION/bin/initdb``), off PATH."""
 JOBS = ("hint", "test", "rummy")
 
 Runner = Callable[[Sequence[str]], int]
 """Runs a command and returns its exit code (replaced in the tests)."""
+Which = Callable[[str], str | None]
+"""Finds a program on PATH (``shutil.which``, looked up when called: the tests replace it)."""
 
 
 def say(message: str) -> None:
@@ -123,26 +127,42 @@ def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def browser_install_command(
-    which: Callable[[str], str | None] = shutil.which, is_root: Callable[[], bool] = _is_root
+def apt_install_commands(
+    package: str, which: Which | None = None, is_root: Callable[[], bool] = _is_root
 ) -> tuple[list[list[str]], str | None]:
-    """The apt-get commands that install Debian's Chromium here, or why none can.
+    """The apt-get commands that install Debian's ``package`` here, or why none can.
 
     Root runs apt-get itself; anyone else needs sudo (which may ask for a password)."""
+    which = which or shutil.which
     if which("apt-get") is None:
-        return [], "there is no apt-get on this machine (the tests expect Debian's chromium package)"
+        return [], f"there is no apt-get on this machine (the tests expect Debian's {package} package)"
     prefix: list[str] = []
     if not is_root():
         if which("sudo") is None:
             return [], "installing needs root, and sudo is missing"
         prefix = ["sudo"]
     apt = [*prefix, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
-    return [[*apt, "update", "-q"], [*apt, "install", "-y", "-q", "chromium"]], None
+    return [[*apt, "update", "-q"], [*apt, "install", "-y", "-q", package]], None
+
+
+def browser_install_command(
+    which: Which | None = None, is_root: Callable[[], bool] = _is_root
+) -> tuple[list[list[str]], str | None]:
+    """The apt-get commands that install Debian's Chromium here, or why none can."""
+    return apt_install_commands("chromium", which, is_root)
+
+
+def _apt_install(commands: list[list[str]], runner: Runner) -> str | None:
+    """Run ``commands`` (output to the apt log); what failed, or None."""
+    for command in commands:
+        if runner(command) != 0:
+            return f"{' '.join(command)} failed (its output is in {APT_LOG})"
+    return None
 
 
 def ensure_browser(
     runner: Runner = run_logged,
-    which: Callable[[str], str | None] = shutil.which,
+    which: Which | None = None,
     is_root: Callable[[], bool] = _is_root,
 ) -> bool:
     """Make sure the browser tests (tests/test_web.py) find Chromium: install Debian's
@@ -159,10 +179,7 @@ def ensure_browser(
     if problem is None:
         say(f"Chromium is missing at {browser}: installing Debian's chromium for the browser tests")
         say(f"  (apt-get's output goes to {APT_LOG}; a minute or two)")
-        for command in commands:
-            if runner(command) != 0:
-                problem = f"{' '.join(command)} failed (its output is in {APT_LOG})"
-                break
+        problem = _apt_install(commands, runner)
     if problem is None and browser.exists():
         say("Chromium installed")
         return True
@@ -176,6 +193,44 @@ def ensure_browser(
     return False
 
 
+def postgres_present(which: Which | None = None, debian: Path | None = None) -> bool:
+    """Whether the store's tests find PostgreSQL's ``initdb`` (as tests/pg_server.py looks:
+    on PATH, else in Debian's ``/usr/lib/postgresql/VERSION/bin``)."""
+    which = which or shutil.which
+    return which("initdb") is not None or any((debian or POSTGRES_ROOT).glob("*/bin/initdb"))
+
+
+def ensure_postgres(
+    runner: Runner = run_logged,
+    which: Which | None = None,
+    is_root: Callable[[], bool] = _is_root,
+    debian: Path | None = None,
+) -> bool:
+    """Make sure the game store's tests (tests/test_game_store.py) can start a throwaway
+    PostgreSQL server: install Debian's package when it is missing and that is possible,
+    else say why and what to do.  True when they can; those tests run always (they fail,
+    never skip, without PostgreSQL), so there is no switch to skip them."""
+    debian = debian or POSTGRES_ROOT
+    if postgres_present(which, debian):
+        return True
+    commands, problem = apt_install_commands("postgresql", which, is_root)
+    if problem is None:
+        say("PostgreSQL is missing: installing Debian's postgresql for the game store's tests")
+        say(f"  (apt-get's output goes to {APT_LOG}; a minute or so)")
+        problem = _apt_install(commands, runner)
+    if problem is None and postgres_present(which, debian):
+        say("PostgreSQL installed")
+        return True
+    if problem is None:
+        problem = f"the postgresql package installed, but initdb is in neither PATH nor {debian}/*/bin"
+    say(
+        f"PostgreSQL's initdb is missing and cannot be installed: {problem}.  Install it "
+        "(sudo apt-get install postgresql, or put a folder with initdb and pg_ctl on PATH): "
+        "the game store's tests run against a real PostgreSQL server"
+    )
+    return False
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in JOBS:
         if argv:
@@ -183,8 +238,8 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
-    # The browser first: when it cannot be had, say so before the minute of set-up.
-    if job == "test" and not ensure_browser():
+    # The browser and PostgreSQL first: when one cannot be had, say so before the minute of set-up.
+    if job == "test" and not (ensure_browser() and ensure_postgres()):
         return 1
     ensure_environment()
     if job == "hint":

@@ -209,3 +209,78 @@ def test_every_c_source_of_the_fast_path_decides_a_new_install() -> None:
     as a change to the search does."""
     names = {path.name for path in dev.compiled_sources()}
     assert {"module.c", "moves.c", "lp_bound.h", "_points.c", "_read_counts.h"} <= names
+
+
+@pytest.fixture
+def no_postgres(tmp_path: Path) -> Path:
+    """Debian's PostgreSQL folder, empty (tests pass it to ``ensure_postgres``)."""
+    return tmp_path / "postgresql"
+
+
+def _install_postgres(debian: Path) -> object:
+    """What apt-get install postgresql leaves: Debian's initdb, off PATH."""
+
+    def on_run(command: Sequence[str]) -> None:
+        if "install" in command:
+            (debian / "15" / "bin").mkdir(parents=True)
+            (debian / "15" / "bin" / "initdb").write_text("")
+
+    return on_run
+
+
+def test_postgres_present_needs_no_install(no_postgres: Path) -> None:
+    (no_postgres / "15" / "bin").mkdir(parents=True)
+    (no_postgres / "15" / "bin" / "initdb").write_text("")
+    runner = Recorder()
+    assert dev.ensure_postgres(runner, _which("apt-get"), lambda: True, no_postgres)
+    assert dev.ensure_postgres(runner, _which("apt-get", "initdb"), lambda: True, no_postgres / "none")
+    assert runner.commands == []
+
+
+def test_missing_postgres_is_installed_as_root(no_postgres: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    runner = Recorder(on_run=_install_postgres(no_postgres))
+    assert dev.ensure_postgres(runner, _which("apt-get"), lambda: True, no_postgres)
+    assert runner.commands[0][-2:] == ["update", "-q"]
+    assert runner.commands[1][-1] == "postgresql" and "install" in runner.commands[1]
+    assert all(command[0] == "env" for command in runner.commands)
+    said = capsys.readouterr().err
+    assert "installing Debian's postgresql" in said and str(dev.APT_LOG) in said
+
+
+def test_missing_postgres_is_installed_with_sudo(no_postgres: Path) -> None:
+    runner = Recorder(on_run=_install_postgres(no_postgres))
+    assert dev.ensure_postgres(runner, _which("apt-get", "sudo"), lambda: False, no_postgres)
+    assert all(command[0] == "sudo" for command in runner.commands)
+
+
+@pytest.mark.parametrize(
+    ("present", "root", "code", "why"),
+    [
+        ((), True, 0, "no apt-get"),
+        (("apt-get",), False, 0, "sudo is missing"),
+        (("apt-get",), True, 100, "apt-get update -q failed"),
+        (("apt-get",), True, 0, "initdb is in neither PATH nor"),  # installed, still not there
+    ],
+)
+def test_postgres_that_cannot_be_installed_gets_a_clear_message(
+    no_postgres: Path,
+    capsys: pytest.CaptureFixture[str],
+    present: tuple[str, ...],
+    root: bool,
+    code: int,
+    why: str,
+) -> None:
+    assert not dev.ensure_postgres(Recorder(code=code), _which(*present), lambda: root, no_postgres)
+    message = capsys.readouterr().err
+    assert why in message
+    assert "sudo apt-get install postgresql" in message
+
+
+def test_test_job_stops_before_set_up_without_postgres(
+    no_browser: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_browser.write_text("")
+    monkeypatch.setattr(dev.shutil, "which", lambda name: None)
+    monkeypatch.setattr(dev, "POSTGRES_ROOT", no_browser.parent / "postgresql")
+    monkeypatch.setattr(dev, "ensure_environment", lambda: pytest.fail("set up before the PostgreSQL check"))
+    assert dev.main(["test"]) == 1
