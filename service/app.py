@@ -19,7 +19,7 @@ from fastapi import FastAPI
 
 from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
-from service.gamestore import GameStore
+from service.games import GameStore
 from service.keeper import GameKeeper
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.observe import ObserveMiddleware, Observer

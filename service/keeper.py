@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from service.gamestore import GameStore, open_store
+from service.games import GameStore, open_store
 
 __all__ = ["REVIEWS_KEPT", "GameKeeper"]
 
@@ -34,7 +34,7 @@ class GameKeeper:
         self._reviews: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
     def get(self) -> GameStore:
-        """The store, opened now if it was not (``service.gamestore.StoreError`` if it cannot be)."""
+        """The store, opened now if it was not (``service.games.StoreError`` if it cannot be)."""
         with self._lock:
             if self._store is None:
                 self._store = open_store(self.url)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +34,6 @@ import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from memory_store import MemoryStore
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.failures import FailureGroup
@@ -54,7 +54,8 @@ from solver.variants import Variant
 SETTINGS = Settings(
     executor="thread", workers=2, queue=64, max_time_limit=1.0, default_time_limit=0.5, max_analyze_seconds=30
 )
-APP = create_app(SETTINGS, store=MemoryStore())  # the games it creates are kept in memory
+GAMES = tempfile.TemporaryDirectory(prefix="rummy-fuzz-games-")  # removed when the tests end
+APP = create_app(SETTINGS.model_copy(update={"db": f"{GAMES.name}/games.sqlite3"}))
 # A body that breaks the schema must get one of the documented refusals: 400 (not JSON
 # at all), 413 (too big for the server's body limit), 415 (not sent as JSON) or 422.
 schemathesis.serializer.alias("application/x-ndjson", "text/plain")  # the game logs import sends

@@ -26,7 +26,7 @@ from service import edge
 from service.deps import LongPoolDep, PoolDep, SettingsDep
 from service.encoded import EncodedJSON
 from service.errors import ERROR_RESPONSES, ErrorResponse, ServiceError
-from service.gamestore import Entry, GameHeader, GameStore, StaleAction, StoreError, UnknownGame
+from service.games import Entry, GameHeader, GameStore, StaleAction, StoreError, UnknownGame
 from service.keeper import GameKeeper
 from service.play_jobs import (
     GameRef,
