@@ -4,6 +4,7 @@ database play the same game alternately, request by request."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -132,3 +133,30 @@ def test_two_servers_sharing_postgresql_play_one_game_alternately(
         state = here.act(game, state)
     assert state["over"] and state["result"] is not None
     assert one.client.get(f"/v1/games/{game}").json() == two.client.get(f"/v1/games/{game}").json() == state
+
+
+def test_the_play_load_benchmark_runs_end_to_end(tmp_path: Path) -> None:
+    """A tiny run of ``python -m benchmarks.play_load``: a server, games played, figures and JSON."""
+    out = tmp_path / "play_load.json"
+    env = {name: value for name, value in os.environ.items() if not name.startswith("RUMMY_")}
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks.play_load",
+        "--games",
+        "3",
+        "--seconds",
+        "6",
+        "--think",
+        "0.05",
+    ]
+    command += ["--out", str(out), "--", "--workers", "1"]
+    root = Path(__file__).resolve().parents[1]
+    finished = subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=180)
+    assert finished.returncode == 0, finished.stderr.decode()
+    result = json.loads(out.read_text())
+    assert result["errors"] == 0 and result["games_started"] >= 3 and result["workload"]["opponent"] == "pimc"
+    assert result["groups"]["no bot turn"]["count"] > 0 and result["groups"]["with bot turns"]["count"] > 0
+    assert result["date"] and result["machine"]["cpus"]
+    printed = finished.stdout.decode()
+    assert "target: p99 < 300 ms for requests with no bot turn: " in printed and result["target"] in printed
