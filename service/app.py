@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         max_headers=settings.max_headers,
         body_timeout=settings.body_timeout,
         watch=None,  # every POST queues work on the pool
+        larger={"/v1/games/import": settings.max_import_bytes},
     )
     app.add_middleware(
         ObserveMiddleware, observer=observer, paths=SOLVING_PATHS

@@ -92,6 +92,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
     )
+    max_import_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=1024,
+        le=256 * 1024 * 1024,
+        description="Largest game log POST /v1/games/import accepts (413); a long game's log is tens of kB.",
+    )
     retry_after: int = Field(default=1, ge=1, le=3600, description="Retry-After seconds sent with a 503.")
     wait_grace: float = Field(
         default=30.0,

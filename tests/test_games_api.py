@@ -345,3 +345,18 @@ def test_the_games_api_is_in_the_openapi_document(client: TestClient) -> None:
     ):
         assert path in paths, path
     assert "application/x-ndjson" in paths["/v1/games/import"]["post"]["requestBody"]["content"]
+
+
+def test_a_log_may_be_longer_than_a_position_but_not_without_bound(
+    client: TestClient, tmp_path: Path
+) -> None:
+    game, _, state = new_game(client, variant="rummikub", players=2, opponents=["greedy"], seed=30)
+    act(client, game, state["turn"], human_choice(state))
+    log = client.get(f"/v1/games/{game}/export").text
+    padded = log + "\n" * (SETTINGS.max_body_bytes + 1)  # blank lines are skipped by the reader
+    headers = {"content-type": "application/x-ndjson"}
+    assert client.post("/v1/games/import", content=padded, headers=headers).status_code == 201
+    small = SETTINGS.model_copy(update={"max_import_bytes": 1024, "db": str(tmp_path / "small.sqlite3")})
+    with TestClient(create_app(small)) as limited:
+        refused = error_of(limited.post("/v1/games/import", content=log + "\n" * 1024, headers=headers), 413)
+        assert refused["type"] == "body_too_large" and "1024 bytes" in refused["message"]
