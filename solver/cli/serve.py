@@ -51,6 +51,9 @@ def serve(
     - POST /v1/analyze    playable cards, best plays, draw or meld, outs
     - POST /v1/advise     the turn's options ranked over sampled deals
     - POST /v1/puzzles    verified puzzles with solutions
+    - POST /v1/games      a game against the bots (then GET /v1/games/ID, POST .../act,
+                          .../help, .../advise, GET .../review, .../export; POST
+                          /v1/games/import; GET /v1/replays/REPLAY_ID)
     - GET  /v1/variants   the rule variants
     - GET  /v1/version    package, OR-Tools and engine build
     - GET  /healthz       liveness and solver-pool load
@@ -58,9 +61,13 @@ def serve(
     - GET  /metrics       Prometheus metrics (requests, latency, queues, shed)
     - GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
+    Games are kept in RUMMY_DB: a SQLite file (default ~/.local/share/rummy/games.sqlite3)
+    or a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL that several servers share; the
+    server says where on start.
+
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_ADVISE_SECONDS (s, 10),
-    RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
+    RUMMY_MAX_BODY_BYTES (65536), RUMMY_MAX_IMPORT_BYTES (4194304), RUMMY_EXECUTOR
     (process or thread), RUMMY_RETRY_AFTER (s, 1), RUMMY_MAX_HEADER_BYTES (16384),
     RUMMY_MAX_HEADERS (100), RUMMY_HEADER_TIMEOUT (s, 10), RUMMY_BODY_TIMEOUT (s, 10),
     RUMMY_KEEP_ALIVE (s, 5), RUMMY_MAX_CONNECTIONS (512), RUMMY_WORKER_WATCHDOG (s, 5),
