@@ -51,9 +51,15 @@ def serve(
     - POST /v1/analyze    playable cards, best plays, draw or meld, outs
     - POST /v1/advise     the turn's options ranked over sampled deals
     - POST /v1/puzzles    verified puzzles with solutions
-    - POST /v1/games      a game against the bots (then GET /v1/games/ID, POST .../act,
-                          .../help, .../advise, GET .../review, .../export; POST
-                          /v1/games/import; GET /v1/replays/REPLAY_ID)
+    - POST /v1/games      a game against the bots: its id, replay id and state
+    - GET  /v1/games/{game_id}   the game as you see it
+    - POST /v1/games/{game_id}/act   play, draw, knock or pass; the bots' turns follow
+    - POST /v1/games/{game_id}/help   help level 1-3 for your decision
+    - POST /v1/games/{game_id}/advise   your options ranked over sampled deals
+    - GET  /v1/games/{game_id}/review   the review of your decisions (game over)
+    - GET  /v1/games/{game_id}/export   the game as a log for rummy replay / review
+    - POST /v1/games/import   a game log, kept read-only to replay and review
+    - GET  /v1/replays/{replay_id}   the game read-only (a link to share)
     - GET  /v1/variants   the rule variants
     - GET  /v1/version    package, OR-Tools and engine build
     - GET  /healthz       liveness and solver-pool load
