@@ -4,6 +4,7 @@ help, advice, review, export and import, and a hostile client that changes nothi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from service.games import GameHeader, GameStore, open_store
 from service.settings import Settings
 from solver.cli import app as rummy
 from solver.game import GameSettings
+from solver.play.session import GameSetup, Session
 
 SETTINGS = Settings(
     executor="thread", workers=2, long_workers=1, max_advise_seconds=2.0, default_time_limit=2.0
@@ -262,36 +264,46 @@ def test_a_new_game_names_bots_of_the_registry_only(client: TestClient, tmp_path
         assert error_of(client.post("/v1/games", json=body), 422)["field"] == field
 
 
-def test_acting_out_of_turn_is_refused_and_the_bots_catch_up(client: TestClient, store: GameStore) -> None:
-    """A game kept without its first bot turns (a server stopped between the two): acting
-    is out of turn until the state is read, which plays and keeps the bots' turns."""
+def behind_game(store: GameStore, name: str) -> GameHeader:
+    """A Rummikub game kept without its first bot turns (a server stopped between keeping
+    the game and its first turns): the greedy bot at seat 0 is to move."""
     settings = GameSettings.named("rummikub", 2)
-    for seed in range(50):
-        header = GameHeader(
-            f"catch-up-{seed:016d}-game",
-            f"catch-up-{seed:016d}-rply",
-            "2026-01-01T00:00:00+00:00",
-            settings.describe(),
-            seed,
-            ["greedy", "you"],
-            1,
-            "played",
-        )
-        from solver.play.session import GameSetup, Session
-
-        if Session(GameSetup(settings, seed, ("greedy", "you"), 1)).game.to_move == 0:
-            break
+    seed = next(
+        seed
+        for seed in range(50)
+        if Session(GameSetup(settings, seed, ("greedy", "you"), 1)).game.to_move == 0
+    )
+    header = GameHeader(
+        f"{name}-{seed:016d}-game", f"{name}-{seed:016d}-rply", "2026-01-01T00:00:00+00:00",
+        settings.describe(), seed, ["greedy", "you"], 1, "played",
+    )  # fmt: skip
     store.create(header)
+    return header
+
+
+def test_acting_out_of_turn_is_refused_and_the_bots_catch_up(client: TestClient, store: GameStore) -> None:
+    """Acting in a game whose bots are to move is out of turn until the state is read,
+    which plays and keeps the bots' turns."""
+    header = behind_game(store, "catch-up")
     refused = error_of(
         client.post(f"/v1/games/{header.game_id}/act", json={"turn": 0, "action": {"type": "draw"}}), 409
     )
     assert refused["type"] == "not_your_turn" and "greedy's turn" in refused["message"]
     assert store.load(header.game_id)[1] == []
     state = client.get(f"/v1/games/{header.game_id}").json()
-    assert (
-        state["to_move"] == 1 and state["turn"] >= 1 and len(store.load(header.game_id)[1]) == state["turn"]
-    )
+    assert state["to_move"] == 1 and state["turn"] >= 1
+    assert len(store.load(header.game_id)[1]) == state["turn"]
     assert act(client, header.game_id, state["turn"], {"type": "draw"})["turn"] > state["turn"]
+
+
+def test_two_reads_catching_up_at_once_keep_the_bots_turns_once(client: TestClient, store: GameStore) -> None:
+    header = behind_game(store, "race")
+    with ThreadPoolExecutor(4) as threads:
+        answers = list(threads.map(lambda _: client.get(f"/v1/games/{header.game_id}"), range(4)))
+    assert all(answer.status_code == 200 for answer in answers), [answer.text for answer in answers]
+    states = [answer.json() for answer in answers]
+    assert all(state == states[0] for state in states)
+    assert len(store.load(header.game_id)[1]) == states[0]["turn"]
 
 
 def test_a_new_app_on_the_same_sqlite_file_continues_the_game(tmp_path: Path) -> None:

@@ -67,6 +67,18 @@ def test_a_whole_game_against_a_bot_replays_from_its_entries(variant: str) -> No
     assert decisions(play_to_the_end(setup)[1]) == decisions(entries)
 
 
+def test_the_bots_chances_come_from_the_game_s_actions_not_its_helps() -> None:
+    """The random bot draws from its generator at every decision: the same game gives the
+    same actions with or without the human's helps, and another seed another game."""
+    setup = GameSetup.new("machiavelli", 3, ["random", "random"], 13)
+    helped = decisions(play_to_the_end(setup)[1])
+    assert any(kind == "help" for kind, _ in helped)
+    actions = [entry for entry in helped if entry[0] == "action"]
+    assert decisions(play_to_the_end(setup, helps=False)[1]) == actions
+    other = GameSetup.new("machiavelli", 3, ["random", "random"], 14)
+    assert decisions(play_to_the_end(other, helps=False)[1]) != actions
+
+
 def test_the_bots_move_until_the_human_decides_and_their_turns_are_told() -> None:
     setup = GameSetup.new("rummikub", 3, ["greedy", "expert"], 3, seat=1)
     session = Session(setup)

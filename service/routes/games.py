@@ -221,7 +221,14 @@ async def _state(keeper: GameKeeper, pool: SolvePool, header: GameHeader, entrie
     behind, answer = await anyio.to_thread.run_sync(state_job, ref, plain)
     if behind:
         added, answer = await _work(pool.run_async(BOT_TURNS_SECONDS, advance_job, ref, plain))
-        await _keep(keeper, header.game_id, len(entries), added)
+        try:
+            await _keep(keeper, header.game_id, len(entries), added)
+        except ServiceError as error:
+            if error.kind != "stale":
+                raise
+            # Another request caught up first: the game as it kept it.
+            _, entries = await _stored(keeper, lambda store: store.load(header.game_id))
+            answer = (await anyio.to_thread.run_sync(state_job, ref, _plain(entries)))[1]
     return answer
 
 

@@ -13,8 +13,9 @@ the human's, so a rebuilt game never needs a bot to decide the same way again.
 The bots are the registry's built-in bots only (``solver.strategy.registry.BOTS``, never
 a module path: the page's player names them), rebuilt for each request: each one is
 told its seat's earlier decisions (``Bot.recall``), and each decision gets a generator
-of its own from the game's seed, the seat and the entry's place (``decision_rng``), so
-what a bot does depends on the game alone, not on which process or request runs it.
+of its own from the game's seed, the seat and the action's number (``decision_rng``), so
+what a bot does depends on the game's actions alone, not on which process or request
+runs it, nor on the help the human asked for.
 
 The table is kept in the order the page shows it (``solver.shown``: melds keep their
 places), the human's own plays in the order the human laid them out: ``act`` takes a
@@ -70,11 +71,12 @@ advice's ``{"turn"}`` (``turn``: the entry's place, the game's turn counter when
 a quit's ``{"seat"}``."""
 
 
-def decision_rng(seed: int, seat: int, place: int) -> random.Random:
-    """The generator of the bot at ``seat`` for its decision at entry ``place`` of the game
-    played with ``seed``: the same game gives the same bot decisions, whichever process or
-    request runs them."""
-    return random.Random(f"rummy-play/{seed}/{seat}/{place}")
+def decision_rng(seed: int, seat: int, action: int) -> random.Random:
+    """The generator of the bot at ``seat`` for the game's action number ``action`` (0-based,
+    every seat's actions counted; helps and advice are not actions) in the game played with
+    ``seed``: the same game gives the same bot decisions, whichever process or request runs
+    them, and whatever help the human asked for."""
+    return random.Random(f"rummy-play/{seed}/{seat}/{action}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +226,7 @@ class Session:
         while not self.over and self.game.to_move != self.human:
             seat = self.game.to_move
             bot = self._bot(seat)
-            bot.rng = decision_rng(self.setup.seed, seat, len(self.entries))
+            bot.rng = decision_rng(self.setup.seed, seat, len(self.turns))
             started = time.perf_counter()
             action = bot.act(self.game.view(seat))
             self._apply(seat, action, ms=(time.perf_counter() - started) * 1000)
