@@ -6,6 +6,7 @@
     python -m benchmarks.strength --render                # print the tables of the last run again
     python -m benchmarks.strength --pairings pimc-expert --results a.json    # one pairing only
     python -m benchmarks.strength --render --merge a.json b.json            # tables of runs side by side
+    python -m benchmarks.strength --variant rummikub       # one variant's table across the family
 
 Each pairing is a ``solver.strategy.match.run_match`` of 2-player Manipulation Rummy from the
 same measuring seed (``--seed``, default 1; tune on other seeds).  The script prints and
@@ -14,6 +15,11 @@ against the column bot, with its 95% Wilson interval, pairs as clusters), every 
 with its Elo interval, points per round and decision times, what the search bot chose,
 and the strength targets of issue 17.  Results go to ``benchmarks/results/strength.json``
 after every pairing, so a run cut short still leaves its finished pairings.
+
+With ``--variant V`` it measures one variant of the family instead (``pimc`` and the
+``oracle`` against ``greedy``, ``hoarder`` and ``expert``, 2 and 4 players) and writes
+that variant's table into the README: see ``benchmarks.strength_family`` (its options
+with ``--variant V --help``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import itertools
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -206,6 +213,12 @@ def targets(rows: list[Row]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    given = sys.argv[1:] if argv is None else argv
+    if any(arg == "--variant" or arg.startswith("--variant=") for arg in given):
+        from benchmarks.strength_family import main as family
+
+        family(given)
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

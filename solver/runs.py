@@ -45,8 +45,10 @@ the others by Dask; since tasks are pure the results are unchanged.  Ctrl-C (or 
 exception, or a consumer that stops iterating) ends the run at once on every backend:
 the pool's worker processes are terminated, outstanding Dask futures are cancelled, a
 cluster started for the run is closed, and the exception propagates, so the caller
-writes nothing.  Pool workers ignore SIGINT themselves, so Ctrl-C at a terminal (sent to
-the whole process group) stops the run through this process alone.
+writes nothing.  Pool workers ignore SIGINT themselves, and a local cluster's workers
+are started with it blocked (from their first instruction, not only once they have
+loaded), so Ctrl-C at a terminal (sent to the whole process group) stops the run through
+this process alone, whenever it comes.
 
 **On a cluster** every worker must be able to import this package (and any user bot
 given as ``module:Class``): start the workers in the same environment.  CP-SAT runs one
@@ -399,8 +401,9 @@ def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
         return client, lambda: None
     if backend.address is None and backend.scheduler_file is None:
         # Ctrl-C while the cluster starts would leave it half made (distributed then fails
-        # to close it at exit): start it whole, close it, then stop.
-        with _sigint_deferred() as interrupted, warnings.catch_warnings():
+        # to close it at exit): start it whole, close it, then stop.  Held off at the OS
+        # level, so that the workers started meanwhile never take it (_sigint_held_off).
+        with _sigint_held_off() as interrupted, warnings.catch_warnings():
             # Its HTTP endpoint takes another port when 8787 is busy: nothing to warn about.
             warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
             try:
@@ -467,6 +470,41 @@ def _sigint_deferred() -> Iterator[list[int]]:
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _sigint_held_off() -> Iterator[list[int]]:
+    """Hold Ctrl-C off for the block, in this process and in every process started meanwhile.
+
+    ``_sigint_deferred`` alone only catches the signal in Python; a process started by
+    exec (multiprocessing's spawn: Dask's workers) resets a caught signal to its default,
+    and a Ctrl-C at the terminal, which reaches the whole process group, then stops each
+    new worker with a traceback (or "Fatal Python error") while it is still importing,
+    before any preload could ignore it.  Here SIGINT is also blocked in the signal mask:
+    threads inherit the mask of the thread that creates them, and processes (through
+    exec) that of the thread that starts them, from their first instruction on.  The
+    cluster's threads are made in the block, so its workers, restarted ones too, never
+    take Ctrl-C; this process takes one that came meanwhile when the block ends (the
+    list yielded is then non-empty).
+
+    multiprocessing's resource tracker, started with the first process, unblocks SIGINT
+    in the thread that starts it (the cluster's IO loop, whose threads start the workers):
+    it is started here first, so that the block stays."""
+    with _sigint_deferred() as caught:
+        if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "pthread_sigmask"
+        ):
+            yield caught
+            return
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield caught
+        finally:
+            # A Ctrl-C pending meanwhile is delivered here, to _sigint_deferred's handler.
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 @contextlib.contextmanager

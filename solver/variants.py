@@ -9,13 +9,13 @@ a ``Variant``; it never tests a variant's name.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, KING_POSITION, Card, Joker, Piece, Rank
 
-__all__ = ["VARIANT_NAMES", "Variant", "VariantName", "as_variant"]
+__all__ = ["PRESETS", "VARIANT_NAMES", "Preset", "Variant", "VariantName", "as_variant", "preset_named"]
 
 VariantName = Literal["manipulation", "machiavelli", "rummikub"]
 VARIANT_NAMES: tuple[VariantName, ...] = ("manipulation", "machiavelli", "rummikub")
@@ -120,16 +120,9 @@ class Variant:
 
     @classmethod
     def named(cls, name: str, *, players: int | None = None) -> Variant:
-        """The preset called ``name``; a ValueError lists the known names."""
-        presets: dict[str, Callable[..., Variant]] = {
-            "manipulation": cls.manipulation,
-            "machiavelli": cls.machiavelli,
-            "rummikub": cls.rummikub,
-        }
-        preset = presets.get(name.strip().lower())
-        if preset is None:
-            raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
-        return preset(players=players)
+        """The preset called ``name`` (``PRESETS``, any case and spacing); a ValueError
+        lists the known names."""
+        return preset_named(PRESETS, name)(players=players)
 
     @classmethod
     def from_description(cls, described: dict[str, object]) -> Variant:
@@ -214,6 +207,33 @@ class Variant:
             "round_bonus_to_all": self.round_bonus_to_all,
             "players": self.players,
         }
+
+
+class Preset(Protocol):
+    """A variant's preset constructor: ``Variant.manipulation`` and the others."""
+
+    def __call__(self, *, players: int | None = None) -> Variant: ...
+
+
+PRESETS: Mapping[VariantName, Preset] = {
+    "manipulation": Variant.manipulation,
+    "machiavelli": Variant.machiavelli,
+    "rummikub": Variant.rummikub,
+}
+"""Each variant's name and its preset, in ``VARIANT_NAMES``'s order: the one table
+``Variant.named`` reads."""
+
+_T = TypeVar("_T")
+_Name = TypeVar("_Name", bound=str)
+
+
+def preset_named(presets: Mapping[_Name, _T], name: str) -> _T:
+    """The entry of a table of presets for ``name`` in any case and spacing; a ValueError
+    names the unknown name and lists the known ones (the table's keys)."""
+    for known, preset in presets.items():
+        if known == name.strip().lower():
+            return preset
+    raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(presets)}")
 
 
 def _required(field: dataclasses.Field[object]) -> bool:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import NoReturn
 
+import pytest
 from typer.testing import CliRunner
 
 from solver.cli import app
@@ -176,3 +178,24 @@ def test_version() -> None:
 
     code, out, _ = run("--version")
     assert code == 0 and out.strip() == f"rummy {solver.__version__}"
+
+
+def test_ctrl_c_anywhere_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 37: Ctrl-C outside a batch run ended in silence (Typer's exit 130) and, while the
+    commands loaded, in a traceback; each is now one line naming what stopped, exit 130."""
+    import solver.cli
+    import solver.cli.hint
+
+    def interrupted(*_args: object, **_options: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.cli.hint, "hint", interrupted)
+    code, _, err = run("hint", EXAMPLE)
+    assert code == 130 and err == "interrupted: root hint stopped\n"
+    monkeypatch.setattr(solver.cli, "_commands", interrupted)
+    with pytest.raises(SystemExit) as ended:
+        solver.cli.main()
+    assert ended.value.code == 130
+    assert capsys.readouterr().err == "interrupted: rummy stopped while starting\n"

@@ -18,7 +18,7 @@ import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.narrator import Narrator
-from solver.cli.terminal import QuitGame, TerminalPlayer, _prompt
+from solver.cli.terminal import _HANDLERS, HELP, QuitGame, TerminalPlayer, _prompt
 from solver.game import Action, Draw, GameSettings, Knock, Pass, Play, Player, PlayerView, play_game
 from solver.game.game import Acted, Game, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
@@ -514,6 +514,32 @@ def test_ctrl_c_while_a_bot_thinks_leaves_a_log_that_replays_as_left(
     assert records[-2]["type"] == "action" and records[-2]["seat"] == 1
     replayed = runner.invoke(app, ["replay", str(log)])
     assert replayed.exit_code == 0 and "left by human (seat 0) in round 1" in replayed.stdout
+
+
+def test_each_command_word_has_a_handler_and_any_other_line_is_an_edit() -> None:
+    """Issue 37: the commands were one if-chain eight deep; they are a table of handlers.
+    Every word the help lists has one (``hint`` and ``quit`` are answered by ``act``), and
+    a line that is no command is read as an edit: an unknown word gets the notation's
+    reason and changes nothing; where no meld is possible, the words that are."""
+    listed = {match.lower() for match in re.findall(r"^  ([a-z]+) ", HELP, flags=re.MULTILINE)}
+    assert listed - {"hint", "quit"} <= set(_HANDLERS) and {"?", "ok", "play"} <= set(_HANDLERS)
+    state = scripted(GameSettings.machiavelli(2), ["8h Kc 2d 9s", "2s 3s 4s"], "5c 6c 7c", dealer=1)
+    state.table = Table.parse("5h 6h 7h | Qs Qh Qd")
+    player, screen = terminal(lines("bogus", "Done", "draw"))
+    assert player.act(state.view(0)) == Draw()
+    replies = [line.split("]: ")[-1] for line in screen.getvalue().splitlines() if "]: " in line]
+    assert replies.pop() == ""  # draw: the action, no reply
+    assert replies == [
+        "not understood: bad card 'bogus': unknown rank 'bogu'; use A, 2-10, J, Q, K, T or 1-13 "
+        "(table meld 1, card 1)  (type help)",
+        "nothing to play yet: change the table first (type help)",
+    ]
+    settings = GameSettings.manipulation(2)
+    knocking = scripted(settings, ["Ah 2d 3d 4d", "2s 3s 4s"], "Ac 6c 7c 9c", dealer=1)
+    knocking.apply(Play(Table.parse("2d 3d 4d")))
+    player, screen = terminal(lines("bogus", "pass"))
+    assert player.act(knocking.view(0)) == Pass()
+    assert "no meld now: knock or pass (type help)" in screen.getvalue()
 
 
 def test_knock_prompt_lists_its_commands() -> None:

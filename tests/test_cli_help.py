@@ -4,6 +4,7 @@ naming every endpoint the service has."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -64,7 +65,10 @@ def test_flags_show_no_bool_type(command: tuple[str, ...]) -> None:
     [
         *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("hint", "check", "show")),
         *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("analyze", "puzzle")),
-        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("play", "tournament")),
+        *(
+            (name, "--variant", "manipulation|machiavelli|rummikub|rummikub-peer")
+            for name in ("play", "tournament", "match")
+        ),
         ("hint", "--objective", "points|cards"),
         ("puzzle", "--difficulty", "easy|medium|hard|expert"),
         ("serve", "--log-level", "critical|error|warning|info|debug|trace"),
@@ -166,3 +170,18 @@ def test_every_option_name_is_whole_at_80_columns(command: str) -> None:
         for name in (*param.opts, *param.secondary_opts):
             if name.startswith("--"):
                 assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", outcome.stdout), (command, name)
+
+
+def test_objective_is_a_choice_typer_checks() -> None:
+    """``--objective`` is Typer's choice (issue 37: it was parsed by hand): a wrong value is
+    Click's one line naming the option and its values, exit 2; a right one is taken."""
+    outcome = CliRunner().invoke(app, ["hint", "3h 4h 5h / 6h", "--objective", "most"])
+    assert outcome.exit_code == 2
+    lines = outcome.stderr.strip().splitlines()
+    assert lines == [
+        "error: Invalid value for '--objective': 'most' is not one of 'points', 'cards'. "
+        "(see 'root hint --help')"
+    ], lines
+    outcome = CliRunner().invoke(app, ["hint", "3h 4h 5h / 6h 7h", "--objective", "cards", "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    assert json.loads(outcome.stdout)["objective"] == "cards"

@@ -152,6 +152,24 @@ def test_a_match_on_the_cluster_gives_the_same_pairs(client: Client) -> None:
     assert outcome.exit_code == 2 and "not both" in outcome.stderr
 
 
+def test_seat_matches_and_the_oracle_on_the_cluster_give_the_same_games(client: Client) -> None:
+    def results(scheduler: Client | None = None) -> list[dict[str, object]]:
+        size = 1 if scheduler is not None else None
+        seats = run_match(
+            *("greedy", "hoarder", "random"),
+            pairs=3,
+            seed=6,
+            settings=GameSettings.machiavelli(3),
+            scheduler=scheduler,
+            chunk_size=size,
+        )
+        peer = GameSettings.rummikub_peer()
+        oracle = run_match("oracle", "greedy-tiles", pairs=1, seed=6, settings=peer, scheduler=scheduler)
+        return [{k: v for k, v in r.to_dict().items() if k != "timing"} for r in (seats, oracle)]
+
+    assert results(client) == results()
+
+
 def test_a_killed_worker_changes_nothing(client: Client) -> None:
     expected = tournament_results()
     before = set(client.run(os.getpid).values())
@@ -349,9 +367,50 @@ def test_a_terminal_ctrl_c_stops_a_pool_tournament_in_one_line(tmp_path: Path) -
 @pytest.mark.slow  # two LocalClusters' start and close
 def test_a_terminal_ctrl_c_stops_a_local_cluster_tournament_in_one_line(tmp_path: Path) -> None:
     # Issue 37: the Ctrl-C reached the cluster's workers too, and 2 runs in 3 printed
-    # their KeyboardInterrupt tracebacks (67 lines); they now ignore it (solver.dask_quiet).
+    # their KeyboardInterrupt tracebacks (67 lines); they now ignore it (solver.dask_quiet),
+    # blocked from their start (see the first-seconds test below).
     for attempt in range(2):
         interrupt_tournament(tmp_path / str(attempt), "--scheduler", "local:2", group=True)
+
+
+def test_a_terminal_ctrl_c_in_the_first_seconds_of_a_local_cluster_is_one_line() -> None:
+    """Issue 37: a Ctrl-C in the first seconds printed tracebacks: the command's own while it
+    loaded, or those of the cluster's workers, still importing when it reached them and not
+    yet ignoring it.  Whenever it comes (loading, starting the workers, the first games),
+    it is one line and exit 130, and no process of the run is left."""
+    command = [RUMMY, "tournament", "--games", "5000", "--bots", "random,random", "--scheduler", "local:2"]
+    for delay in (0.5, 1.5, 3.0):
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=default_sigint,
+            start_new_session=True,
+        )
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            _, stderr = process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        lines = stderr.strip().splitlines()
+        assert process.returncode == 130, (delay, stderr)
+        assert len(lines) == 1 and lines[0].startswith("interrupted: "), (delay, stderr)
+        deadline = time.monotonic() + 10
+        while _group_alive(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(process.pid), f"processes of the run left after a Ctrl-C at {delay} s"
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a process of the process group ``group`` is still running."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_with_logs_each_game_is_its_own_chunk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -384,14 +443,18 @@ def test_with_logs_each_game_is_its_own_chunk(monkeypatch: pytest.MonkeyPatch, t
 
 
 def test_local_cluster_workers_leave_ctrl_c_to_the_caller() -> None:
+    def ignored() -> bool:
+        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+    def blocked() -> bool:  # as they were started: from their first instruction (issue 37)
+        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
     client, close = runs._connect(Backend("dask", 1))
     try:
-        ignored = client.submit(
-            lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN, pure=False
-        ).result()
+        answers = [client.submit(check, pure=False).result() for check in (ignored, blocked)]
     finally:
         close()
-    assert ignored is True
+    assert answers == [True, True]
 
 
 # --- batches and puzzles -------------------------------------------------------------------

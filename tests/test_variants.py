@@ -172,6 +172,30 @@ def test_named_unknown_lists_the_names() -> None:
         assert name in message
 
 
+def test_the_presets_are_one_table_per_kind() -> None:
+    """Issue 37: ``named()`` was an if-chain in ``GameSettings``.  Each of ``Variant`` and
+    ``GameSettings`` reads one table of presets, with every variant name in order."""
+    from solver.game.settings import GAME_PRESETS, PEER_PRESET, PRESET_NAMES, GameSettings
+    from solver.variants import PRESETS
+
+    assert tuple(PRESETS) == VARIANT_NAMES
+    assert tuple(GAME_PRESETS) == PRESET_NAMES == (*VARIANT_NAMES, PEER_PRESET)
+    assert GameSettings.named(PEER_PRESET) == GameSettings.rummikub_peer()
+    for name in VARIANT_NAMES:
+        assert Variant.named(name, players=3) == PRESETS[name](players=3)
+        assert GameSettings.named(f" {name.title()}", 3) == getattr(GameSettings, name)(3)
+    flags = {"knock_only_after_meld": True, "round_bonus_to_all": True}
+    assert GameSettings.named("manipulation", 3, **flags) == GameSettings.manipulation(3, **flags)
+    assert GameSettings.named("machiavelli", 3, **flags).variant == Variant.machiavelli(players=3)
+    assert GameSettings.named("machiavelli", 6, hand_size=12).variant.hand_size == 12
+    assert GameSettings.named("rummikub", 3, hand_size=12) == GameSettings.rummikub(3)
+    for named in (Variant.named, GameSettings.named):
+        with pytest.raises(
+            ValueError, match="unknown variant 'poker'; choose one of manipulation, machiavelli, rummikub"
+        ):
+            named("poker")
+
+
 def test_describe_is_plain_data() -> None:
     d = Variant.manipulation(players=2).describe()
     assert d["name"] == "manipulation"

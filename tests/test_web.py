@@ -909,6 +909,99 @@ def test_the_puzzle_tab_draws_tiles_for_a_rummikub_puzzle_and_the_solve_tab_keep
     assert page.query_selector("#answer-board .card.tile")
 
 
+_CARD_WORDS = re.compile(r"\b(cards?|hands?|suits?|decks?)\b", re.IGNORECASE)
+"""The card games' words, which Rummikub says as tiles, rack(s), colours and sets."""
+
+_SHOWN_TEXTS = """() => {
+  // Every text a person can see or hear now: the rendered text nodes, and the labels,
+  // placeholders and titles of rendered elements.  The variant menus list every game, each
+  // in its own words: only Rummikub's entry is Rummikub's.
+  const shown = (node) => node.checkVisibility({ visibilityProperty: true });
+  const otherGame = (node) => {
+    const option = node.closest("option");
+    return option && option.closest("#variant, #puzzle-variant") && option.value !== "rummikub";
+  };
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!node.textContent.trim() || parent.closest("script, style, svg") || otherGame(parent)) continue;
+    const holder = parent.closest("option") ? parent.closest("select") : parent;
+    if (shown(holder)) texts.push(node.textContent.trim());
+  }
+  for (const node of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
+    if (!shown(node)) continue;
+    for (const name of ["aria-label", "placeholder", "title"]) {
+      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
+  return texts;
+}"""
+
+
+def _card_words_shown(page: Page) -> list[str]:
+    """The texts shown now that say card, hand, suit or deck."""
+    texts: list[str] = page.evaluate(_SHOWN_TEXTS)
+    return [text for text in texts if _CARD_WORDS.search(text)]
+
+
+def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched: Watched) -> None:
+    """Issue 37: in Rummikub the tagline, the unseen tiles' help and the texts drawn by the
+    hint, the analysis, the advice, the errors and the puzzles still said hand and cards.
+    Every text shown (and every label read aloud) says tiles, rack and colours, whatever
+    the page shows; back in Manipulation they say cards and hand again."""
+    page = _open(watched, "?v=rummikub&seed=5")
+    page.click("#facts-box > summary")
+    assert "your rack" in page.inner_text(".tagline")
+    assert "rack" in page.inner_text("#unseen-help") and "r7" in page.inner_text("#unseen-help")
+    seen: dict[str, list[str]] = {}
+
+    def look(where: str, click: str | None = None, then: str | None = None) -> None:
+        """Click ``click`` (if any), wait for ``then`` (if any), and note what is shown."""
+        if click is not None:
+            page.click(click)
+        if then is not None:
+            page.wait_for_selector(then)
+        seen[where] = _card_words_shown(page)
+
+    look("the start")
+    page.fill("#notation", "10h Jh Qh | 5s 5d 5c / Kh 5h 2c 3c 4c")
+    look("a hint", "#hint-button", "#after-board")
+    look("a step of the hint", "#step-next")
+    look("a rearrangement", "#rearrangements button >> nth=0")
+    look("an analysis", "#analyze-button", "#analysis-advice")
+    _advise(page)
+    look("an advice", then="#advice-options")
+    for position, shown in (
+        ("/ 2c 9d", "#hint-view"),
+        ("10h Jh Qh /", "#hint-view"),
+        ("10h Jh Qh / zz", "#entry-error"),
+        ("10h Jh / Qh", "#entry-error"),
+    ):
+        page.fill("#notation", position)
+        page.click("#hint-button")
+        page.wait_for_function("!document.querySelector('#hint-button').disabled")
+        look(position, then=f"{shown}:not([hidden])")
+    page.fill("#notation", "10h Jh Qh / Kh")
+    page.fill("#unseen", "xx")
+    look("bad unseen tiles", "#analyze-button", "#unseen-error:not([hidden])")
+    page.fill("#unseen", "")
+    page.fill("#hand-sizes", "a")
+    look("a bad rack size", "#advise-button", "#facts-error:not([hidden])")
+    page.click("#tab-puzzle")
+    page.select_option("#puzzle-variant", "rummikub")
+    page.select_option("#difficulty", "easy")
+    look("a puzzle", "#puzzle-new", "#puzzle-view:not([hidden])")
+    look("a tile picked in a puzzle", "#answer-board button.card >> nth=0")
+    look("a puzzle's verdict", "#puzzle-check", "#puzzle-verdict:not(:empty)")
+    look("a puzzle's solution", "#puzzle-reveal", "#puzzle-solution:not([hidden]) #after-board")
+    assert {where: texts for where, texts in seen.items() if texts} == {}
+
+    page.click("#tab-solve")
+    page.select_option("#variant", "manipulation")
+    assert "your hand" in page.inner_text(".tagline") and "hand" in page.inner_text("#unseen-help")
+
+
 # --- issue 18: the advice ---------------------------------------------------------------------
 
 ADVICE_POSITION = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"

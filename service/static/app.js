@@ -30,8 +30,8 @@ const ERROR_LEADS = {
 /** What kind of problem an error is, said about the field it is in (a notation error in
  * the unseen cards is not the position's). */
 function leadOf(error) {
-  if (error.type === "notation" && error.field === "unseen") return "These unseen cards cannot be read.";
-  return ERROR_LEADS[error.type] || "Something is wrong.";
+  if (error.type === "notation" && error.field === "unseen") return term("These unseen cards cannot be read.");
+  return term(ERROR_LEADS[error.type] || "Something is wrong.");
 }
 
 /** The advice's game facts: the API's field -> the page's input. */
@@ -85,7 +85,8 @@ function readFacts() {
   return facts;
 }
 
-/** Show an API error (or a local one) in words, in the given box; null clears the box. */
+/** Show an API error (or a local one) in words, in the given box; null clears the box.  The
+ * words are the game's (the service's messages say cards and hand, Rummikub's tiles and rack). */
 function showError(box, error, input = null) {
   box.replaceChildren();
   box.hidden = !error;
@@ -105,13 +106,13 @@ function showError(box, error, input = null) {
   } else {
     problems = problems.filter((problem) => !text.includes(problem));
   }
-  message.textContent = ` ${text}`;
+  message.textContent = ` ${term(text)}`;
   box.append(lead, message);
   if (problems.length) {
     const list = document.createElement("ul");
     for (const problem of problems) {
       const item = document.createElement("li");
-      item.textContent = problem;
+      item.textContent = term(problem);
       list.append(item);
     }
     box.append(list);
@@ -406,7 +407,7 @@ async function main() {
       hintView.hidden = false;
       $("hint-heading").focus();
       if (!hint.hand.length && !hint.played.length) {
-        status.textContent = "The hand is empty: nothing to play.";
+        status.textContent = term("The hand is empty: nothing to play.");
         return;
       }
       const played = hint.played.length ? `play ${hint.played.map(pieceText).join(" ")}` : "no play";

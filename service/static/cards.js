@@ -4,7 +4,7 @@
 // highlighting can find it, and a spoken name for screen readers.
 
 import { SUIT_SYMBOLS, formatPiece, parsePiece, pieceName } from "./notation.js";
-import { TILE_COLOURS, tileNumber, usingTiles } from "./terms.js";
+import { TILE_COLOURS, term, tileNumber, usingTiles } from "./terms.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -89,7 +89,7 @@ function addMark(el, mark) {
   const badge = span("badge", MARK_BADGES[mark]);
   badge.setAttribute("aria-hidden", "true");
   el.append(badge);
-  return `, ${MARK_WORDS[mark]}`;
+  return `, ${term(MARK_WORDS[mark])}`;
 }
 
 /** A card to look at: <span role="img"> named for screen readers. */
@@ -122,16 +122,17 @@ export function cardRow(pieces, { marks = [], small = false, className = "cards"
 
 const CARD_TOKEN = /(?<=^|[\s(,])(\*?(?:10|[2-9AJQK])[shdc])(?=$|[\s.,:;)])/g;
 
-/** Text with every card token (Qh, *10h) drawn as a small coloured card name. */
+/** Text with every card token (Qh, *10h) drawn as a small coloured card name, and its
+ * words the game's (the service's moves say "from your hand"; Rummikub's "from your rack"). */
 export function richText(text) {
   const fragment = document.createDocumentFragment();
   let last = 0;
   for (const match of text.matchAll(CARD_TOKEN)) {
-    fragment.append(text.slice(last, match.index));
+    fragment.append(term(text.slice(last, match.index)));
     fragment.append(miniCard(parsePiece(match[1])));
     last = match.index + match[1].length;
   }
-  fragment.append(text.slice(last));
+  fragment.append(term(text.slice(last)));
   return fragment;
 }
 

@@ -94,7 +94,7 @@ function legend() {
     const item = el("span", `legend-item mark-${mark}`);
     const swatch = el("span", "badge", badge);
     swatch.setAttribute("aria-hidden", "true");
-    item.append(swatch, ` ${words}`);
+    item.append(swatch, ` ${term(words)}`);
     box.append(item);
   }
   return box;
@@ -241,14 +241,14 @@ export function renderHint(root, hint, rules = {}) {
   summary.id = "hint-summary";
   if (!beforeHand.length) {
     // The one answer an empty hand gets everywhere (solver.facts.EMPTY_HAND).
-    summary.append("The hand is empty: the player has gone out, so the round is over and there is nothing to play.");
+    summary.append(term("The hand is empty: the player has gone out, so the round is over and there is nothing to play."));
     root.append(heading, summary);
     return;
   }
   if (hint.played.length) {
     summary.append("Play ", miniCards(hint.played), ". ");
   }
-  summary.append(STATUS_WORDS[hint.status] || hint.status);
+  summary.append(term(STATUS_WORDS[hint.status] || hint.status));
 
   const facts = el("dl", "facts");
   facts.id = "hint-facts";
@@ -317,7 +317,7 @@ export function renderHint(root, hint, rules = {}) {
     item.dataset.new = line.new.join(" ");
     item.dataset.steps = line.steps.join(" ");
     if (!line.steps.length) {
-      item.append(el("span", "group-text", line.text));
+      item.append(el("span", "group-text", term(line.text)));
     } else {
       const button = el("button", "group-text");
       button.type = "button";
@@ -344,7 +344,7 @@ export function renderHint(root, hint, rules = {}) {
     item.setAttribute("aria-current", "true");
     all.disabled = false;
     for (const number of line.steps) items[number - 1]?.classList.add("in-group");
-    where.replaceChildren(`Rearrangement: steps ${line.steps.join(", ")}`, el("span", "sr-only", `: ${line.text}`));
+    where.replaceChildren(`Rearrangement: steps ${line.steps.join(", ")}`, el("span", "sr-only", `: ${term(line.text)}`));
     // A hand joker is "*" in the hand row, "*7h" (its declaration) in the rearrangement.
     const fromHand = line.hand.map((card) => (card.startsWith("*") ? "*" : card));
     light(before, hand, { melds: line.old, cards: [], hand: fromHand });
@@ -365,7 +365,7 @@ export function renderHint(root, hint, rules = {}) {
       where.textContent = `All ${moves.length} step${moves.length === 1 ? "" : "s"}`;
       return;
     }
-    where.replaceChildren(`Step ${index + 1} of ${moves.length}`, el("span", "sr-only", `: ${moves[index].text}`));
+    where.replaceChildren(`Step ${index + 1} of ${moves.length}`, el("span", "sr-only", `: ${term(moves[index].text)}`));
     const targets = stepTargets(moves[index]);
     light(before, hand, targets.before);
     light(after, null, targets.after);
@@ -381,8 +381,8 @@ export function renderHint(root, hint, rules = {}) {
 
   const howTo = el("h3", "", "How to get there");
   const steps = el("div", "steps");
-  const key = el("p", "step-key", "A step lights up the cards it moves; cards ringed in red are taken out "
-    + "of the meld it builds on.");
+  const key = el("p", "step-key", term("A step lights up the cards it moves; cards ringed in red are taken out "
+    + "of the meld it builds on."));
   steps.append(stepper, key, list);
   const start = el("div", "before");
   start.append(

@@ -93,7 +93,7 @@ export class PositionEntry {
   }
 
   targetName() {
-    return this.target === "hand" ? "your hand" : `meld ${this.target + 1}`;
+    return this.target === "hand" ? term("your hand") : `meld ${this.target + 1}`;
   }
 
   newMeld() {
@@ -251,7 +251,7 @@ export class PositionEntry {
         this.render();
         this.focusTarget();
       });
-      const text = value === "hand" ? "Hand" : `Meld ${value + 1}`;
+      const text = value === "hand" ? term("Hand") : `Meld ${value + 1}`;
       return el("span", { className: "target" }, input, el("label", { for: id, text }));
     }));
   }
@@ -264,7 +264,7 @@ export class PositionEntry {
     if (!this.table.length) {
       rows.push(el("p", { className: "empty", text: term("Table: empty. Press “+ New meld”, then pick its cards.") }));
     }
-    rows.push(this.boardRow("Hand", this.hand, "hand"));
+    rows.push(this.boardRow(term("Hand"), this.hand, "hand"));
     this.board.replaceChildren(...rows);
   }
 
@@ -273,14 +273,14 @@ export class PositionEntry {
     const row = el("div", { className: `entry-meld${isTarget ? " is-target" : ""}`, "data-where": String(where) });
     const select = el("button", { type: "button", className: "meld-name", text: title });
     select.setAttribute("aria-pressed", String(isTarget));
-    select.setAttribute("aria-label", `${title}: add the next cards here`);
+    select.setAttribute("aria-label", term(`${title}: add the next cards here`));
     select.addEventListener("click", () => {
       this.target = where;
       this.render();
     });
     const cards = el("span", { className: "cards" });
     pieces.forEach((piece, index) => {
-      const label = `Remove ${pieceName(piece)} from ${where === "hand" ? "your hand" : title.toLowerCase()}`;
+      const label = `Remove ${pieceName(piece)} from ${where === "hand" ? term("your hand") : title.toLowerCase()}`;
       const button = cardButton(piece, label, { small: true });
       button.addEventListener("click", () => this.remove(where, index));
       cards.append(button);

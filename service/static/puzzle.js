@@ -9,7 +9,7 @@ import { post } from "./api.js";
 import { cardButton, cardView, el } from "./cards.js";
 import { renderHint } from "./hint.js";
 import {
-  deckKey, formatPiece, formatTable, parseHand, parseTable, pieceName, suggestDeclaration,
+  deckKey, formatPiece, formatTable, parseHand, parseTable, pieceName, pieceText, suggestDeclaration,
 } from "./notation.js";
 import { term } from "./terms.js";
 
@@ -163,13 +163,14 @@ export class PuzzleMode {
         verdict.append(el("strong", "", "Solved!"), term(" Every card of your hand is on the table, legally."));
       } else if (result.ok) {
         verdict.className = "verdict partial";
+        const left = this.hand.map((piece) => pieceText(formatPiece(piece))).join(" ");
         verdict.append(el("strong", "", "Legal, but not solved."),
-          ` Still in your hand: ${this.hand.map(formatPiece).join(" ")}. The puzzle asks you to play them all.`);
+          term(` Still in your hand: ${left}. The puzzle asks you to play them all.`));
       } else {
         verdict.className = "verdict wrong";
         verdict.append(el("strong", "", "Not legal yet:"));
         const list = el("ul", "reasons");
-        for (const reason of result.reasons) list.append(el("li", "", reason));
+        for (const reason of result.reasons) list.append(el("li", "", term(reason)));
         verdict.append(list);
       }
     } catch (error) {
@@ -219,7 +220,8 @@ export class PuzzleMode {
     if (!puzzle) return;
     this.view.hidden = false;
     const intro = this.view.querySelector("#puzzle-intro");
-    intro.textContent = `Play your whole hand: rearrange the table as you need. Difficulty ${puzzle.difficulty} `
+    intro.textContent = term("Play your whole hand: rearrange the table as you need.")
+      + ` Difficulty ${puzzle.difficulty} `
       + `(score ${puzzle.score})${this.seed === undefined ? "" : `, seed ${this.seed}`}.`;
     const start = this.view.querySelector("#puzzle-table");
     start.replaceChildren(...this.table.map((meld, index) => {
@@ -234,7 +236,7 @@ export class PuzzleMode {
     startHand.replaceChildren(...this.startHand.map((piece) => cardView(piece)));
 
     const rows = this.melds.map((meld, index) => this.answerRow(`Meld ${index + 1}`, meld, index));
-    rows.push(this.answerRow("Hand", this.hand, "hand"));
+    rows.push(this.answerRow(term("Hand"), this.hand, "hand"));
     this.view.querySelector("#answer-board").replaceChildren(...rows);
     const newMeld = this.view.querySelector("#answer-new-meld");
     newMeld.disabled = !this.selected;
@@ -267,7 +269,7 @@ export class PuzzleMode {
     const move = el("button", "move-here", "Move here");
     move.type = "button";
     move.disabled = !this.selected || this.selected.where === where;
-    move.setAttribute("aria-label", `Move the selected card to ${title.toLowerCase()}`);
+    move.setAttribute("aria-label", term(`Move the selected card to ${title.toLowerCase()}`));
     move.addEventListener("click", () => this.moveTo(where));
     row.append(cards, move);
     return row;

@@ -1,16 +1,46 @@
 """The ``rummy`` command: a thin shell over the library (Typer + rich).
 
 Each subcommand lives in its own module and registers itself on the shared app;
-importing them here is what makes them part of the command.
+importing them is what makes them part of the command.  That takes a second or more (the
+library, Typer, rich), so this module imports nothing heavy itself: ``main`` loads the
+commands where a Ctrl-C is caught, and ``solver.cli.app`` loads them on first use.
 """
 
-from solver.cli import advise, analyze, game, hint, match, puzzle, review, rules, serve  # noqa: F401
-from solver.cli.common import app
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.cli.common import RummyTyper
+
+__all__ = ["INTERRUPTED", "app", "main"]
+
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def _commands() -> RummyTyper:
+    """The app with every command registered on it."""
+    from solver.cli import advise, analyze, game, hint, match, puzzle, review, rules, serve  # noqa: F401
+    from solver.cli.common import app
+
+    return app
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.  Ctrl-C while the commands load is, as in a command
+    (``solver.cli.common``), one line on stderr and exit 130, not a traceback."""
+    try:
+        commands = _commands()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted: rummy stopped while starting\n")
+        raise SystemExit(INTERRUPTED) from None
+    commands()
 
 
-__all__ = ["app", "main"]
+def __getattr__(name: str) -> RummyTyper:
+    """``solver.cli.app``: the Typer app, its commands loaded."""
+    if name == "app":
+        return _commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from solver.cli import INTERRUPTED
 from solver.cli.common import err, fail
 from solver.runs import Backend, BackendError, make_backend
 
@@ -28,9 +29,6 @@ __all__ = [
     "backend_from_options",
     "interruptible",
 ]
-
-INTERRUPTED = 130
-"""Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
 
 JobsOption = Annotated[
     int | None,

@@ -19,8 +19,10 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 from typer.models import CommandFunctionType
 
 from solver.cards import Piece
+from solver.cli import INTERRUPTED
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.facts import EMPTY_HAND, variant_for
+from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
 from solver.variants import VARIANT_NAMES, Variant
@@ -58,11 +60,11 @@ class RummyGroup(TyperGroup):
     def make_context(
         self, info_name: str | None, args: list[str], parent: _click.Context | None = None, **extra: Any
     ) -> _click.Context:
-        with _usage_errors_in_one_line():
+        with _interrupt_in_one_line(info_name or "rummy"), _usage_errors_in_one_line():
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: _click.Context) -> Any:
-        with _usage_errors_in_one_line():
+        with _interrupt_in_one_line(ctx.command_path), _usage_errors_in_one_line():
             return super().invoke(ctx)
 
     def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
@@ -77,8 +79,9 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
 
     Rich lays the options out in a table of up to five columns; at 80 columns an option
     with a long ``--x/--no-x`` pair squeezes the rest, and Rich then cuts option names with
-    an ellipsis ("--knock-only-aft…").  The help is rendered once into a buffer of the real
-    width to find out."""
+    an ellipsis ("--knock-only-aft…"), or breaks a long choice list over two lines
+    ("<manipulation|machiavelli|r" / "ummikub|rummikub-peer>").  The help is rendered once
+    into a buffer of the real width to find out."""
     from typer import rich_utils
 
     real = rich_utils._get_rich_console
@@ -90,13 +93,20 @@ def _rich_help_fits(command: TyperCommand | TyperGroup, ctx: _click.Context) -> 
         rich_utils.rich_format_help(obj=command, ctx=ctx, markup_mode=command.rich_markup_mode or "rich")
     finally:
         rich_utils._get_rich_console = real
-    return "\u2026" not in buffer.getvalue()
+    text = buffer.getvalue()
+    choices = [param.metavar for param in command.params if (param.metavar or "").startswith("<")]
+    return "\u2026" not in text and all(choice in text for choice in choices if choice)
 
 
 class RummyCommand(TyperCommand):
     """A ``rummy`` command whose help never cuts a word: Rich's panels where they fit the
     terminal, else Click's plain help (each option on its own line, its help wrapped below
-    it), which has room for every option name at 80 columns and in a pipe."""
+    it), which has room for every option name at 80 columns and in a pipe.  A Ctrl-C it
+    does not answer itself is one line naming it (``_interrupt_in_one_line``)."""
+
+    def invoke(self, ctx: _click.Context) -> Any:
+        with _interrupt_in_one_line(ctx.command_path):
+            return super().invoke(ctx)
 
     def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         if self.rich_markup_mode is None or _rich_help_fits(self, ctx):
@@ -132,9 +142,23 @@ def _usage_errors_in_one_line() -> Iterator[None]:
     except _UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":
             raise
-        message = error.format_message()  # type: ignore[attr-defined]
+        # A choice or a number Typer checks says why through pydantic, which starts a
+        # validator's message with its class ("Value error, 'x' is not one of ..."): noise here.
+        message = error.format_message().replace(": Value error, ", ": ")  # type: ignore[attr-defined]
         context = getattr(error, "ctx", None)
         fail(f"{message} (see '{context.command_path} --help')" if context is not None else message)
+
+
+@contextmanager
+def _interrupt_in_one_line(command: str) -> Iterator[None]:
+    """Ctrl-C where a command does not say what it stopped (``solver.cli.backend``'s
+    ``interruptible`` does, in a run): one line on stderr and exit 130 (Typer would exit
+    130 without a word)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {command} stopped", markup=False)
+        raise typer.Exit(INTERRUPTED) from None
 
 
 app = RummyTyper(
@@ -183,6 +207,16 @@ VariantOption = Annotated[
     str,
     typer.Option("--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."),
 ]
+GameVariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        "-v",
+        metavar=choices(PRESET_NAMES),
+        help=f"Rule variant, or {PEER_PRESET}: the published peer's 2-player Rummikub (README).",
+    ),
+]
+"""``--variant`` of the commands that play games: the variants and the game presets beyond them."""
 PlayersOption = Annotated[
     int | None,
     typer.Option(help="Player count; picks the deck (Manipulation with 2 players: one deck, one joker)."),

@@ -19,7 +19,7 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
+from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
 from solver.cli.terminal import QuitGame, TerminalPlayer
@@ -122,7 +122,7 @@ def play(
         ),
     ] = None,
     seed: SeedOption = None,
-    variant: VariantOption = "manipulation",
+    variant: GameVariantOption = "manipulation",
     log: Annotated[
         Path | None, typer.Option(help="Write the game as a JSON-lines log (rummy replay).")
     ] = None,
@@ -216,7 +216,7 @@ def _print_results(result: TournamentResult) -> None:
 def tournament(
     games: Annotated[int, typer.Option(help="Games to play.")] = 100,
     bots: BotsOption = "greedy,random",
-    variant: VariantOption = "manipulation",
+    variant: GameVariantOption = "manipulation",
     seed: Annotated[int, typer.Option(help="Tournament seed; each game's seed derives from it.")] = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,

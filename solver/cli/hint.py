@@ -40,7 +40,15 @@ from solver.cli.common import (
     styled_meld,
 )
 from solver.cli.faces import Verbatim
-from solver.engine import DEFAULT_TIME_LIMIT, MAX_ALTERNATIVES, Hint, Objective, alternatives, hint
+from solver.engine import (
+    DEFAULT_TIME_LIMIT,
+    MAX_ALTERNATIVES,
+    OBJECTIVES,
+    Hint,
+    Objective,
+    alternatives,
+    hint,
+)
 from solver.facts import EMPTY_HAND
 from solver.flow import summary_lines
 from solver.plan import plan_play
@@ -142,9 +150,9 @@ def hint_command(
     variant: VariantOption = "manipulation",
     players: PlayersOption = None,
     objective: Annotated[
-        str,
+        Objective,
         typer.Option(
-            metavar=choices(("points", "cards")), help="points: fewest points left; cards: most cards played."
+            metavar=choices(OBJECTIVES), help="points: fewest points left; cards: most cards played."
         ),
     ] = "points",
     keep_jokers: Annotated[bool, typer.Option(help="Play a hand joker only to go out.")] = False,
@@ -173,14 +181,11 @@ def hint_command(
     if not 0 <= others < MAX_ALTERNATIVES:
         fail(f"--alternatives must be 0 to {MAX_ALTERNATIVES - 1}, not {others}")
     rules = load_variant(variant, players)
-    if objective not in ("points", "cards"):
-        fail(f"unknown objective {objective!r}; use points or cards")
     check_time_limit(time_limit)
-    chosen: Objective = "cards" if objective == "cards" else "points"
     solve = partial(
         hint,
         variant=rules,
-        objective=chosen,
+        objective=objective,
         keep_jokers=keep_jokers,
         time_limit=time_limit,
         opened=not not_opened,
@@ -191,7 +196,7 @@ def hint_command(
         if others:
             fail("--alternatives works on one POSITION, not with --batch")
         backend = backend_from_options(jobs, scheduler, scheduler_file)
-        job = HintJob(rules, chosen, keep_jokers, time_limit, opened=not not_opened)
+        job = HintJob(rules, objective, keep_jokers, time_limit, opened=not not_opened)
         _batch(batch, job, backend, json_output)
         return
     if jobs is not None or scheduler is not None or scheduler_file is not None:

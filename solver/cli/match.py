@@ -1,4 +1,5 @@
-"""``rummy match``: two bots in mirrored pairs, with the win rate's interval, Elo and an SPRT."""
+"""``rummy match``: two bots in mirrored pairs (win rate, interval, Elo, SPRT), or a seat list
+of 3 or more, each deal played once per seat rotation (win shares against chance)."""
 
 from __future__ import annotations
 
@@ -17,16 +18,26 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import VariantOption, app, check_time_limit, err, fail, out, use_faces
+from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.game import MAX_JOBS
 from solver.game import GameSettings
 from solver.strategy import BOTS
 from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.match import MatchResult, run_match
+from solver.strategy.registry import MEASUREMENT_BOTS
 
-BotArgument = Annotated[
-    str,
-    typer.Argument(help=f"A bot: {', '.join(BOTS)}, or module:Class of a Bot subclass.", show_default=False),
+BotsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        help=(
+            "The seat list: two bots (mirrored pairs) or 3 or more (each deal once per seat "
+            f"rotation; the first is the focus). A bot: {', '.join(BOTS)}, "
+            f"{', '.join(MEASUREMENT_BOTS)} (sees the hidden cards: measurement only), "
+            "or module:Class of a Bot subclass."
+        ),
+        metavar="BOT",
+        show_default=False,
+    ),
 ]
 
 
@@ -54,9 +65,36 @@ def _fmt_elo(value: float) -> str:
     return f"{value:+.0f}" if abs(value) != float("inf") else ("+inf" if value > 0 else "-inf")
 
 
+def _game_name(result: MatchResult) -> str:
+    return result.settings.preset or result.settings.variant.name
+
+
+def _print_counters(result: MatchResult, knocks: bool) -> None:
+    """What each bot counted of its own choices (the search bot's candidates)."""
+    for entry in result.entries:
+        if entry.counters:
+            counters = sorted(entry.counters.items())
+            shown = [(key, count) for key, count in counters if knocks or "knock" not in key]
+            counts = ", ".join(f"{key} {count}" for key, count in shown)
+            out.print(f"{entry.label} choices: {counts}", markup=False)
+
+
+def _print_timeouts(result: MatchResult) -> None:
+    if result.settings.turn_limit is not None:
+        out.print(
+            f"{result.timeouts} of {result.games} games reached the limit of "
+            f"{result.settings.turn_limit} turns (no winner: each seat counts 1/{result.players})",
+            markup=False,
+        )
+
+
 def print_match(result: MatchResult) -> None:
-    """The per-bot table, then A's win rate with its interval, the Elo and the SPRT."""
-    name = result.settings.variant.name
+    """The per-bot table, then A's win rate with its interval, the Elo and the SPRT (two
+    bots), or each bot's win share against chance (a seat list of 3 or more)."""
+    if result.players > 2:
+        print_seats(result)
+        return
+    name = _game_name(result)
     count = len(result.pairs)
     title = f"{count} pair{'s' if count != 1 else ''} ({result.games} games), {name}, seed {result.seed}"
     table = RichTable(title=title)
@@ -77,6 +115,7 @@ def print_match(result: MatchResult) -> None:
     out.print(table)
     a, b = result.entries
     score, elo = result.score, result.elo
+    assert elo is not None  # two bots
     out.print(
         f"{a.label} against {b.label}: win rate {score.estimate:.1%} "
         f"(95% CI {score.low:.1%} to {score.high:.1%}, pairs as clusters); "
@@ -93,23 +132,75 @@ def print_match(result: MatchResult) -> None:
             f"(bounds {test.lower:.2f}, {test.upper:.2f}): {verdict}",
             markup=False,
         )
-    for entry in result.entries:
-        if entry.counters:
-            counters = sorted(entry.counters.items())
-            shown = [(key, count) for key, count in counters if knocks or "knock" not in key]
-            counts = ", ".join(f"{key} {count}" for key, count in shown)
-            out.print(f"{entry.label} choices: {counts}", markup=False)
+    _print_counters(result, knocks)
+    _print_timeouts(result)
     out.print(f"{result.seconds:.1f} s wall clock", markup=False)
+
+
+def print_seats(result: MatchResult) -> None:
+    """A match of 3 or more seats: each bot name's win share per seat with its interval
+    (deals as clusters) against chance, mean points and decision times; then the focus."""
+    count = len(result.pairs)
+    title = (
+        f"{count} deal{'s' if count != 1 else ''} ({result.games} games, every deal once per seat "
+        f"rotation), {_game_name(result)}, seed {result.seed}"
+    )
+    table = RichTable(title=title)
+    for column in ("bot", "seats", "won", "win share (95% CI)", "chance", "mean points", "ms p50"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for share in result.shares:
+        table.add_row(
+            share.bot,
+            str(share.seats),
+            f"{share.won:.4g}",
+            f"{share.share.estimate:.1%} ({share.share.low:.1%}-{share.share.high:.1%})",
+            f"{share.chance:.1%}",
+            f"{share.mean_points:.2f}",
+            f"{share.median_ms:.1f}",
+        )
+    out.print(table)
+    focus = result.shares[0]
+    out.print(
+        f"{focus.bot}: win share {focus.share.estimate:.1%} (95% CI {focus.share.low:.1%} to "
+        f"{focus.share.high:.1%}, deals as clusters) against {focus.chance:.1%} by chance",
+        markup=False,
+    )
+    _print_counters(result, out.faces.knocks)
+    _print_timeouts(result)
+    out.print(f"{result.seconds:.1f} s wall clock", markup=False)
+
+
+def _settings(bots: list[str], players: int | None, deals: int, variant: str) -> GameSettings:
+    """The match's settings from the options; exit 2 with one line for a bad one."""
+    if len(bots) < 2:
+        fail(f"a match needs at least two bots, not {len(bots)}")
+    if players is not None and players != len(bots):
+        fail(f"a match of {len(bots)} bots is played by {len(bots)} players, not {players}")
+    if not 1 <= deals <= MAX_PAIRS:
+        fail(f"--pairs must be between 1 and {MAX_PAIRS}, not {deals}")
+    try:
+        return GameSettings.named(variant, len(bots))
+    except ValueError as error:
+        fail(str(error))
 
 
 @app.command()
 def match(
-    bot_a: BotArgument,
-    bot_b: BotArgument,
-    pairs: Annotated[int, typer.Option(help="Mirrored pairs to play (two games each, seats swapped).")] = 100,
+    bots: BotsArgument,
+    pairs: Annotated[
+        int,
+        typer.Option(
+            "--pairs",
+            "--deals",
+            help="Mirrored pairs to play (two bots: two games each, seats swapped), or deals "
+            "(3 or more bots: one game per seat rotation each).",
+        ),
+    ] = 100,
     seed: Annotated[int, typer.Option(help="Match seed; each pair's deal derives from it.")] = 0,
-    variant: VariantOption = "manipulation",
-    players: Annotated[int, typer.Option(help="Players per game (a match is between two bots: 2).")] = 2,
+    variant: GameVariantOption = "manipulation",
+    players: Annotated[
+        int | None, typer.Option(help="Players per game: as many as bots named (checked when given).")
+    ] = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     scheduler_file: SchedulerFileOption = None,
@@ -120,17 +211,17 @@ def match(
     time_limit: Annotated[float, typer.Option(help="Seconds per hint-engine call.")] = BOT_TIME_LIMIT,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
 ) -> None:
-    """Play BOT_A against BOT_B in mirrored pairs: each deal twice, seats swapped.
+    """Play a seat list of BOTs: two in mirrored pairs (each deal twice, seats swapped),
+    or 3 or more (pimc hoarder hoarder hoarder), each deal once per seat rotation.
 
-    Prints games won, points per round, A's win rate with its 95% Wilson interval (pairs
-    as clusters), the Elo difference with its interval and, with --sprt, the test's
-    decision.  The same seed gives the same results whatever --jobs, --scheduler or
+    Two bots: prints games won, points per round, A's win rate with its 95% Wilson interval
+    (pairs as clusters), the Elo difference with its interval and, with --sprt, the test's
+    decision.  More: each bot's win share per seat (ties split) with its 95% interval
+    (deals as clusters) against the share chance gives, mean points and decision times.
+    The same seed gives the same results whatever --jobs, --scheduler or
     --scheduler-file; Ctrl-C stops every worker at once.
     """
-    if players != 2:
-        fail(f"a match is played by 2 players, not {players}")
-    if not 1 <= pairs <= MAX_PAIRS:
-        fail(f"--pairs must be between 1 and {MAX_PAIRS}, not {pairs}")
+    settings = _settings(bots, players, pairs, variant)
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
     if seed < 0:
@@ -138,21 +229,22 @@ def match(
     check_time_limit(time_limit)
     try:
         bounds = parse_sprt(sprt_text) if sprt_text is not None else None
-        settings = GameSettings.named(variant, players)
     except ValueError as error:
         fail(str(error))
+    if bounds is not None and len(bots) != 2:
+        fail(f"--sprt compares two bots, not {len(bots)}")
     use_faces(settings.variant)
     backend = backend_from_options(jobs, scheduler, scheduler_file)
-    columns = (TextColumn("pairs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    unit = "pairs" if len(bots) == 2 else "deals"
+    columns = (TextColumn(unit), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with (
         interruptible("match"),
         Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress,
     ):
-        task = progress.add_task("pairs", total=pairs)
+        task = progress.add_task(unit, total=pairs)
         try:
             result = run_match(
-                bot_a,
-                bot_b,
+                *bots,
                 pairs=pairs,
                 seed=seed,
                 settings=settings,

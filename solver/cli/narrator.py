@@ -234,6 +234,7 @@ class Narrator:
             "out": f"{self._subject(end.out or 0)} went out",
             "exhausted": "the stock is exhausted",
             "blocked": "the stock is empty and nobody can play",
+            "limit": f"the limit of {self.settings.turn_limit} turns is reached",
         }[end.reason]
         self.console.rule(Text(f"Round {record.number} over: {reason}", style="bold"))
         table = RichTable(show_edge=False)
@@ -270,7 +271,9 @@ class Narrator:
             )
         self.console.print(table)
         winners = " and ".join(self.names[seat] for seat in result.winners)
-        if len(result.winners) > 1:
+        if not result.winners:
+            verdict = "Nobody wins: the game reached its turn limit."
+        elif len(result.winners) > 1:
             verdict = f"{winners} share the win."
         else:
             verdict = f"{winners} {'win' if result.winners[0] == self.me else 'wins'}."

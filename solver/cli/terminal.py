@@ -100,6 +100,20 @@ class QuitGame(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class _Typed:
+    """One line typed at the prompt and what it acts on: the player's view, the table
+    being built (None when no meld is possible now) and the last hint shown."""
+
+    view: PlayerView
+    word: str
+    """The line in lower case, to look the command word up."""
+    command: str
+    """The line as typed (stripped), for an edit in notation."""
+    draft: Draft | None
+    suggestion: _Suggestion | None
+
+
+@dataclass(frozen=True, slots=True)
 class _Suggestion:
     """A hint as shown in the game: the engine's answer and its table in the order shown."""
 
@@ -170,51 +184,69 @@ class TerminalPlayer:
     def _command(
         self, view: PlayerView, word: str, command: str, draft: Draft | None, suggestion: _Suggestion | None
     ) -> Action | None:
-        """The action a command asks for, or None after a command that only shows or edits."""
-        say = self.console.print
-        if word in ("help", "?"):
-            say(Verbatim(help_text(self.faces)), markup=False)  # its examples are notation, to type
-        elif word == "show":
-            self.show(view)
-            if draft is not None and draft.changed:
-                self._show_draft(view, draft)
-        elif word == "ok":
-            if suggestion is not None and suggestion.hint.has_play:
-                return Play(suggestion.hint.table)
-            say("no hint to play: type hint first (and it must find a play)", markup=False)
-        elif word == "undo":
-            if draft is not None and draft.undo():
-                say("Taken back.", markup=False)
-                self._show_draft(view, draft)
-            else:
-                say("nothing to undo: no change to the table since your last play or draw", markup=False)
-        elif word in ("done", "play"):
-            if draft is not None and draft.changed:
-                return Play(draft.table())
-            say("nothing to play yet: change the table first (type help)", markup=False)
-        elif word in ("draw", "knock", "pass"):
-            if draft is not None and draft.changed:
-                say(
-                    f"you have changed the table: type done to play it, or undo each change before {word}",
-                    markup=False,
-                )
-                return None
-            simple: dict[str, Action] = {"draw": Draw(), "knock": Knock(), "pass": Pass()}
-            return simple[word]
-        elif draft is None:
-            say(f"no meld now: {self._decline_words()} (type help)", markup=False)
-        else:
-            try:
-                said = draft.edit(command)
-            except NotHeldError as error:
-                say(f"Refused: {error}.  Nothing changed.", markup=False)
-                return None
-            except ValueError as error:
-                say(f"not understood: {error}  (type help)", markup=False)
-                return None
-            say(f"OK, {said}.", markup=False)
-            self._show_draft(view, draft)
+        """The action a command asks for, or None after a command that only shows or edits:
+        the command word's handler (``_HANDLERS``), else an edit of the draft."""
+        handler = _HANDLERS.get(word, TerminalPlayer._edit)
+        return handler(self, _Typed(view, word, command, draft, suggestion))
+
+    def _say(self, line: str) -> None:
+        self.console.print(line, markup=False)
+
+    def _help(self, typed: _Typed) -> None:
+        self.console.print(
+            Verbatim(help_text(self.faces)), markup=False
+        )  # its examples are notation, to type
+
+    def _show_again(self, typed: _Typed) -> None:
+        self.show(typed.view)
+        if typed.draft is not None and typed.draft.changed:
+            self._show_draft(typed.view, typed.draft)
+
+    def _play_hint(self, typed: _Typed) -> Action | None:
+        if typed.suggestion is not None and typed.suggestion.hint.has_play:
+            return Play(typed.suggestion.hint.table)
+        self._say("no hint to play: type hint first (and it must find a play)")
         return None
+
+    def _undo(self, typed: _Typed) -> None:
+        if typed.draft is not None and typed.draft.undo():
+            self._say("Taken back.")
+            self._show_draft(typed.view, typed.draft)
+        else:
+            self._say("nothing to undo: no change to the table since your last play or draw")
+
+    def _play_draft(self, typed: _Typed) -> Action | None:
+        if typed.draft is not None and typed.draft.changed:
+            return Play(typed.draft.table())
+        self._say("nothing to play yet: change the table first (type help)")
+        return None
+
+    def _decline(self, typed: _Typed) -> Action | None:
+        """``draw``, ``knock`` or ``pass``: refused while the table has edits in place."""
+        if typed.draft is not None and typed.draft.changed:
+            self._say(
+                f"you have changed the table: type done to play it, or undo each change before {typed.word}"
+            )
+            return None
+        return _DECLINES[typed.word]
+
+    def _edit(self, typed: _Typed) -> None:
+        """Any other line: an edit of the table being built (a whole table, ``+ MELD``,
+        ``N + CARDS``), said back, or why it is not one."""
+        draft = typed.draft
+        if draft is None:
+            self._say(f"no meld now: {self._decline_words()} (type help)")
+            return
+        try:
+            said = draft.edit(typed.command)
+        except NotHeldError as error:
+            self._say(f"Refused: {error}.  Nothing changed.")
+            return
+        except ValueError as error:
+            self._say(f"not understood: {error}  (type help)")
+            return
+        self._say(f"OK, {said}.")
+        self._show_draft(typed.view, draft)
 
     def _show_draft(self, view: PlayerView, draft: Draft) -> None:
         """The table as the person has built it, and whether it is a legal play yet (a
@@ -282,6 +314,27 @@ class TerminalPlayer:
             notes.append("low enough to knock")
         self.console.print(", ".join(notes) + ".  Type ok to play it.", markup=False)
         return _Suggestion(found, table)
+
+
+_Handler = Callable[[TerminalPlayer, _Typed], Action | None]
+
+_HANDLERS: dict[str, _Handler] = {
+    "help": TerminalPlayer._help,
+    "?": TerminalPlayer._help,
+    "show": TerminalPlayer._show_again,
+    "ok": TerminalPlayer._play_hint,
+    "undo": TerminalPlayer._undo,
+    "done": TerminalPlayer._play_draft,
+    "play": TerminalPlayer._play_draft,
+    "draw": TerminalPlayer._decline,
+    "knock": TerminalPlayer._decline,
+    "pass": TerminalPlayer._decline,
+}
+"""Each command word (lower case) and its handler; any other line is an edit
+(``TerminalPlayer._edit``).  ``hint`` and ``quit`` are answered by ``act`` itself."""
+
+_DECLINES: dict[str, Action] = {"draw": Draw(), "knock": Knock(), "pass": Pass()}
+"""The action each word of ``TerminalPlayer._decline`` asks for."""
 
 
 def _order(play: Play, draft: Draft | None, suggestion: _Suggestion | None) -> Table:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import get_args
 
 import solver.fastpath as fastpath
 from solver.engine.result import Engine, Hint
@@ -27,7 +28,8 @@ DEFAULT_TIME_LIMIT = 10.0
 MAX_JOKERS = 2
 """The counting model assumes at most two jokers, so every 3-card meld keeps a real card."""
 
-OBJECTIVES: tuple[Objective, ...] = ("points", "cards")
+OBJECTIVES: tuple[Objective, ...] = get_args(Objective)
+"""The objectives, in the order help lists them (``Objective``'s own)."""
 
 
 def hint(

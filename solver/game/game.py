@@ -65,6 +65,7 @@ class GameResult:
     bonuses: tuple[int, ...]
     final: tuple[int, ...]
     winners: tuple[int, ...]
+    """The players with the highest final score; none when the game reached its turn limit."""
 
     def to_dict(self) -> dict[str, object]:
         """The outcome as plain data (a game log's last line, the replay's JSON)."""
@@ -180,7 +181,13 @@ class Game:
             bonuses = game_bonuses(self.totals, self.rounds_won, self.settings)
             final = tuple(total + bonus for total, bonus in zip(self.totals, bonuses, strict=True))
             self.result = GameResult(
-                self.settings, self.seed, tuple(self.records), self.totals, bonuses, final, winners_of(final)
+                self.settings,
+                self.seed,
+                tuple(self.records),
+                self.totals,
+                bonuses,
+                final,
+                winners_of(final, score),
             )
             self._emit(GameEnded(self.result))
             return

@@ -48,7 +48,8 @@ class _Strict(BaseModel):
 
 
 class SettingsRecord(_Strict):
-    """``GameSettings.describe()``: every key required, nothing else allowed."""
+    """``GameSettings.describe()``: every key required (``preset`` only for a preset beyond
+    the variant's standard rules), nothing else allowed."""
 
     variant: VariantName
     players: int
@@ -58,6 +59,7 @@ class SettingsRecord(_Strict):
     hand_size: int
     knock_only_after_meld: bool
     round_bonus_to_all: bool
+    preset: str | None = None
 
 
 class GameRecord(_Strict):

@@ -26,6 +26,11 @@ winner gains their sum.  When the stock is empty and a full cycle of players pas
 without a play, the round is *blocked*: the lowest hand wins, each other player loses
 the difference between their hand and the lowest, and each winner gains the sum of
 those differences (ties for lowest each gain it, as in Manipulation Rummy).
+
+A round that reaches the settings' turn limit (the published peer's game,
+``GameSettings.rummikub_peer``) ends as *limit*: in a first-out game nobody wins and
+nobody scores (the peer's "timeout"); in Manipulation Rummy it is scored as an
+exhausted stock.
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ __all__ = [
     "winners_of",
 ]
 
-EndReason = Literal["knock", "out", "exhausted", "blocked"]
+EndReason = Literal["knock", "out", "exhausted", "blocked", "limit"]
 """``knock``: a player knocked; ``out``: a player melded the last card; ``exhausted``:
 the final turns after the stock ran out were played (Manipulation Rummy); ``blocked``:
-the stock was empty and a full cycle of players passed (Machiavelli, Rummikub)."""
+the stock was empty and a full cycle of players passed (Machiavelli, Rummikub);
+``limit``: the settings' turn limit was reached."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +123,8 @@ def first_out_score(end: RoundEnd, settings: GameSettings) -> RoundScore:
     """Machiavelli and Rummikub scoring (module docstring): losers pay what they hold
     above the lowest hand (all of it when the winner went out), winners collect."""
     points = end.hand_points
+    if end.reason == "limit":
+        return RoundScore(tuple(0 for _ in points), ())
     low = 0 if end.out is not None else min(points)
     winners = [end.out] if end.out is not None else [s for s, value in enumerate(points) if value == low]
     pot = sum(value - low for seat, value in enumerate(points) if seat not in winners)
@@ -155,7 +163,10 @@ def game_bonuses(totals: Sequence[int], rounds_won: Sequence[int], settings: Gam
     return tuple(bonuses)
 
 
-def winners_of(final: Sequence[int]) -> tuple[int, ...]:
-    """The players with the highest final score (a tie shares the win)."""
+def winners_of(final: Sequence[int], last: RoundScore | None = None) -> tuple[int, ...]:
+    """The players with the highest final score (a tie shares the win); nobody when the
+    game's ``last`` round had no winner (a first-out game that reached its turn limit)."""
+    if last is not None and not last.winners:
+        return ()
     best = max(final)
     return tuple(seat for seat, value in enumerate(final) if value == best)

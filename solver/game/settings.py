@@ -19,16 +19,34 @@ Scoring styles:
 - ``lowest_hand`` (Manipulation Rummy): the lowest hand wins the round; undercut, ties,
   going out, and a game played to ``variant.target_score`` with end-of-game bonuses.
 - ``first_out`` (Machiavelli, Rummikub): a game is one round; see ``solver.game.scoring``.
+
+Presets beyond a variant's standard rules (``preset``): ``rummikub-peer`` is the game of
+the published Rummikub bot iky1025/aid_rummikub, so that our strength figures read beside
+its own: 2 players, no jokers, a 30-point opening from the rack, the first to empty the
+rack wins, and a turn limit of 100 turns a player (``turn_limit`` 200 turns in all) at
+which the game ends with no winner; an empty stock never ends it (``blocked_ends`` off:
+a draw from it is a pass, and play goes on to the limit).  README, "The peer's game",
+says where it matches theirs and where it differs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.variants import VARIANT_NAMES, Variant
+from solver.variants import VARIANT_NAMES, Variant, preset_named
 
-__all__ = ["GameSettings", "ScoringStyle", "TurnStyle"]
+__all__ = ["GAME_PRESETS", "GameSettings", "PresetOptions", "ScoringStyle", "TurnStyle"]
+
+PEER_PRESET = "rummikub-peer"
+"""The preset of the published peer's game (module docstring)."""
+
+PEER_TURN_LIMIT = 200
+"""Turns in all (100 a player) after which the peer's game ends without a winner."""
+
+PRESET_NAMES: tuple[str, ...] = (*VARIANT_NAMES, PEER_PRESET)
+"""Every name ``GameSettings.named`` knows: the variants, then the presets beyond them."""
 
 _DESCRIPTION_TYPES: dict[str, type] = {
     "variant": str,
@@ -41,6 +59,10 @@ _DESCRIPTION_TYPES: dict[str, type] = {
     "round_bonus_to_all": bool,
 }
 """The keys of ``describe()`` and each one's JSON type."""
+
+_PRESET_KEY = "preset"
+"""The key ``describe()`` adds for a preset beyond the variant's standard rules (only then,
+so the description of a standard game, and every log of one, is as it always was)."""
 
 TurnStyle = Literal["draw_first", "meld_or_draw"]
 ScoringStyle = Literal["lowest_hand", "first_out"]
@@ -67,6 +89,14 @@ class GameSettings:
     """Added at the end of a game to each player who reached the target score."""
     round_win_bonus: int = 25
     """Added at the end of a game for each round won (see ``variant.round_bonus_to_all``)."""
+    turn_limit: int | None = None
+    """Turns in all (every player's counted) after which a round still running ends as
+    ``limit``: no winner in a first-out game.  None: no limit."""
+    blocked_ends: bool = True
+    """Whether a ``meld_or_draw`` round ends as ``blocked`` when every player in a row
+    found the stock empty without a play; off, play goes on (to the turn limit)."""
+    preset: str | None = None
+    """The preset's name when it is not the variant's standard one (``rummikub-peer``)."""
 
     def __post_init__(self) -> None:
         if self.players < 2:
@@ -79,6 +109,10 @@ class GameSettings:
             )
         if self.draws_per_turn < 1:
             raise ValueError(f"draws per turn must be at least 1, not {self.draws_per_turn}")
+        if self.turn_limit is not None and self.turn_limit < 1:
+            raise ValueError(f"a turn limit must be at least 1, not {self.turn_limit}")
+        if not self.blocked_ends and self.turn_limit is None:
+            raise ValueError("a game that a blocked stock does not end needs a turn limit")
 
     @classmethod
     def manipulation(
@@ -116,6 +150,21 @@ class GameSettings:
         return cls(variant=variant, players=players, turn="meld_or_draw", scoring="first_out")
 
     @classmethod
+    def rummikub_peer(cls) -> GameSettings:
+        """The published peer's game (module docstring): 2-player Rummikub without jokers,
+        first out wins, 100 turns a player at most, an empty stock ends nothing."""
+        variant = Variant.rummikub(players=2).with_options(jokers=0)
+        return cls(
+            variant=variant,
+            players=2,
+            turn="meld_or_draw",
+            scoring="first_out",
+            turn_limit=PEER_TURN_LIMIT,
+            blocked_ends=False,
+            preset=PEER_PRESET,
+        )
+
+    @classmethod
     def named(
         cls,
         name: str,
@@ -123,18 +172,17 @@ class GameSettings:
         *,
         knock_only_after_meld: bool = False,
         round_bonus_to_all: bool = False,
+        hand_size: int | None = None,
     ) -> GameSettings:
-        """The preset called ``name``; the two Manipulation options are ignored elsewhere."""
-        key = name.strip().lower()
-        if key == "manipulation":
-            return cls.manipulation(
-                players, knock_only_after_meld=knock_only_after_meld, round_bonus_to_all=round_bonus_to_all
-            )
-        if key == "machiavelli":
-            return cls.machiavelli(players)
-        if key == "rummikub":
-            return cls.rummikub(players)
-        raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANT_NAMES)}")
+        """The preset called ``name`` (``GAME_PRESETS``, any case and spacing); each
+        preset reads its own options and ignores the others' (``PresetOptions``).  A
+        ValueError lists the known names."""
+        options = PresetOptions(
+            knock_only_after_meld=knock_only_after_meld,
+            round_bonus_to_all=round_bonus_to_all,
+            hand_size=hand_size,
+        )
+        return preset_named(GAME_PRESETS, name)(players, options)
 
     @classmethod
     def from_description(cls, data: dict[str, object]) -> GameSettings:
@@ -144,8 +192,9 @@ class GameSettings:
         names: keys, JSON types and values (a ``hand_size`` or ``turn`` that the preset
         does not have is a ValueError, not silently replaced).
         """
+        data = {key: value for key, value in data.items() if not (key == _PRESET_KEY and value is None)}
         expected = _DESCRIPTION_TYPES
-        unknown = sorted(set(data) - set(expected))
+        unknown = sorted(set(data) - set(expected) - {_PRESET_KEY})
         if unknown:
             raise ValueError(f"unknown settings key(s): {', '.join(unknown)}")
         for key, kind in expected.items():
@@ -154,23 +203,30 @@ class GameSettings:
             value = data[key]
             if type(value) is not kind:  # exact: True is not a player count, "yes" not a bool
                 raise ValueError(f"settings {key!r} must be a {kind.__name__}, not {value!r}")
+        preset = data.get(_PRESET_KEY)
+        if preset is not None and not isinstance(preset, str):
+            raise ValueError(f"settings {_PRESET_KEY!r} must be a str, not {preset!r}")
         name, players = str(data["variant"]), int(str(data["players"]))
-        if name == "machiavelli":
-            settings = cls.machiavelli(players, hand_size=int(str(data["hand_size"])))
+        if preset is not None:
+            settings = cls.named(preset, players)
         else:
             settings = cls.named(
                 name,
                 players,
                 knock_only_after_meld=data["knock_only_after_meld"] is True,
                 round_bonus_to_all=data["round_bonus_to_all"] is True,
+                hand_size=int(str(data["hand_size"])),
             )
         described = settings.describe()
-        differing = [key for key in described if described[key] != data[key]]
+        keys = [*described, *(key for key in data if key not in described)]
+        differing = [key for key in keys if described.get(key) != data.get(key)]
         if differing:
             problems = ", ".join(
-                f"{key} {data[key]!r} (the preset has {described[key]!r})" for key in differing
+                f"{key} {data.get(key)!r} (the preset has {described.get(key)!r})" for key in differing
             )
-            raise ValueError(f"settings do not match the {name} preset for {players} players: {problems}")
+            raise ValueError(
+                f"settings do not match the {preset or name} preset for {players} players: {problems}"
+            )
         return settings
 
     @property
@@ -194,4 +250,39 @@ class GameSettings:
             "hand_size": self.variant.hand_size,
             "knock_only_after_meld": self.variant.knock_only_after_meld,
             "round_bonus_to_all": self.variant.round_bonus_to_all,
+            **({_PRESET_KEY: self.preset} if self.preset is not None else {}),
         }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PresetOptions:
+    """The options a preset may take; each preset reads its own and ignores the rest."""
+
+    knock_only_after_meld: bool = False
+    """Manipulation Rummy's (``Variant.knock_only_after_meld``)."""
+    round_bonus_to_all: bool = False
+    """Manipulation Rummy's (``Variant.round_bonus_to_all``)."""
+    hand_size: int | None = None
+    """Machiavelli's deal (None: the preset's for the player count)."""
+
+
+def _peer_game(players: int) -> GameSettings:
+    """The peer's game, which two play."""
+    if players != 2:
+        raise ValueError(f"the {PEER_PRESET} game is played by 2 players, not {players}")
+    return GameSettings.rummikub_peer()
+
+
+GAME_PRESETS: Mapping[str, Callable[[int, PresetOptions], GameSettings]] = {
+    "manipulation": lambda players, options: GameSettings.manipulation(
+        players,
+        knock_only_after_meld=options.knock_only_after_meld,
+        round_bonus_to_all=options.round_bonus_to_all,
+    ),
+    "machiavelli": lambda players, options: GameSettings.machiavelli(players, hand_size=options.hand_size),
+    "rummikub": lambda players, _options: GameSettings.rummikub(players),
+    PEER_PRESET: lambda players, _options: _peer_game(players),
+}
+"""Each variant's name and its game preset for a player count and the options, in
+``VARIANT_NAMES``'s order, then the peer's game: the one table ``GameSettings.named``
+reads (its keys are ``PRESET_NAMES``)."""

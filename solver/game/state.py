@@ -18,9 +18,12 @@ Turn flow (``settings.turn``):
   still end the round).  After them the round ends as ``exhausted``.
 - ``meld_or_draw`` (Machiavelli, Rummikub): play or draw one card; either ends the turn.
   With the stock empty a draw draws nothing; when every player in a row has done so
-  without a play in between, the round ends as ``blocked``.
+  without a play in between, the round ends as ``blocked`` (unless ``settings.blocked_ends``
+  is off: then play goes on to the turn limit).
 
-Going out (melding the last card) ends the round at once, in either style.
+Going out (melding the last card) ends the round at once, in either style.  With a
+``settings.turn_limit``, a round still running when that many turns (every player's) are
+over ends as ``limit``.
 """
 
 from __future__ import annotations
@@ -118,6 +121,18 @@ class RoundState:
             round_number=self.round_number,
         )
 
+    def snapshot(self) -> RoundState:
+        """A copy of the whole round, hidden cards included, that shares nothing the round
+        changes: what ``solver.game.runner.play_game`` shows a measurement-only player
+        (never a player of a real game; see ``SeeingPlayer``)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(vars(self))
+        copy.hands = [list(hand) for hand in self.hands]
+        copy.stock = list(self.stock)
+        copy.opened = list(self.opened)
+        copy.drawn = list(self.drawn)
+        return copy
+
     def piece_counts(self) -> Counter[Card | None]:
         """Every card in the stock, the hands and the table (jokers under None): the deck."""
         everything: list[Piece] = list(self.stock) + list(self.table.pieces)
@@ -210,8 +225,12 @@ class RoundState:
 
     def _finish_turn(self) -> None:
         players = self.settings.players
-        if self.settings.turn == "meld_or_draw" and self.idle_turns >= players:
+        if self.settings.turn == "meld_or_draw" and self.idle_turns >= players and self.settings.blocked_ends:
             self._end_round("blocked")
+            return
+        limit = self.settings.turn_limit
+        if limit is not None and self.turns >= limit:
+            self._end_round("limit")
             return
         if self.final_turns_left is not None:
             self.final_turns_left -= 1

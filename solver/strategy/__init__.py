@@ -1,14 +1,16 @@
 """The strategy: bots, rollouts, the search bot, advice and review, on ONE evaluator.
 
 Built on the rules of ``solver.game``, which never import this package.  Modules:
-``bots`` (the ``Bot`` base, ``RandomBot``, ``GreedyBot``), ``expert``, ``hoarder``,
+``bots`` (the ``Bot`` base, ``RandomBot``, ``GreedyBot``, ``GreedyTilesBot``), ``expert``, ``hoarder``,
 ``rollout`` (playouts to the end of the round), ``opponents`` (what the other seats are
 assumed to do), ``candidates`` (the actions worth weighing), ``evaluator`` (the one
 evaluator the search bot, advice and review share), ``pimc`` (the search bot),
 ``registry`` (bots by name, or ``module:Class`` / ``path/to/file.py:Class``), ``stats``,
 ``advice`` (one turn's options ranked), ``review`` (a logged game's decisions against the
 advice; ``review_plot`` draws it; ``mistakes`` gathers them), ``tournament`` and
-``match`` (mirrored pairs; their games run on ``solver.runs``).
+``match`` (mirrored pairs, or a seat list of 3 or more in rotated deals; their games run
+on ``solver.runs``; ``match_summary`` totals them), ``oracle`` (the search bot with the
+hidden cards in view: a measurement bot, never a player).
 
 The names below are loaded on first use (PEP 562), so that importing one module (say
 ``solver.strategy.stats``) does not load the hint engine.

@@ -39,7 +39,7 @@ from solver.game.runner import Player
 from solver.game.view import PlayerView
 from solver.position import Hand, Position
 
-__all__ = ["BOT_TIME_LIMIT", "Bot", "GreedyBot", "Player", "RandomBot", "best_play"]
+__all__ = ["BOT_TIME_LIMIT", "Bot", "GreedyBot", "GreedyTilesBot", "Player", "RandomBot", "best_play"]
 
 BOT_TIME_LIMIT = 10.0
 """Seconds per hint call.  Plays take milliseconds; a limit that never bites keeps games
@@ -132,4 +132,21 @@ class GreedyBot(Bot):
         if view.phase == "knock":
             return Knock()
         found = self.best_play(view)
+        return Play(found.table) if found.has_play else view.decline()
+
+
+class GreedyTilesBot(GreedyBot):
+    """Plays the play that lays the most cards (tiles) as soon as there is one, and knocks
+    whenever it may: the greedy rule of the published Rummikub bot iky1025/aid_rummikub
+    (its opponent plays the most rack tiles it can each turn; before the opening, the most
+    tiles among openings worth 30 points or more).  ``greedy`` instead leaves the fewest
+    points, which can lay fewer, higher tiles.  Among plays laying as many cards the
+    engine takes the one that breaks the fewest table melds."""
+
+    name = "greedy-tiles"
+
+    def act(self, view: PlayerView) -> Action:
+        if view.phase == "knock":
+            return Knock()
+        found = self.best_play(view, objective="cards")
         return Play(found.table) if found.has_play else view.decline()

@@ -67,7 +67,7 @@ from solver.game.actions import Action, Play
 from solver.game.view import PlayerView
 from solver.strategy.bots import BOT_TIME_LIMIT, Bot
 from solver.strategy.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
-from solver.strategy.evaluator import EVALUATOR, Evaluator, best_index, deal_from_seed, weigh
+from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, best_index, deal_from_seed, weigh
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import Policy, hoarder_action
 
@@ -164,13 +164,18 @@ class PimcBot(Bot):
         """The seeds of this decision's deals, drawn from the bot's generator."""
         return [self.rng.getrandbits(64) for _ in range(self.samples)]
 
+    def deals(self, view: PlayerView, seeds: list[int]) -> Deal:
+        """The deals the candidates are weighed in: the hidden cards guessed from the view,
+        one deal per seed (the ``oracle`` replaces them with the true round)."""
+        return deal_from_seed(
+            view, seeds, others_opened=self._others_opened(view), last_card_mine=self._last_card_mine
+        )
+
     def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:
         """The candidate with the best mean utility over the same guessed deals, each
         candidate judged by its better continuation (``solver.strategy.evaluator``)."""
         seeds = self.deal_seeds(view)
-        deal = deal_from_seed(
-            view, seeds, others_opened=self._others_opened(view), last_card_mine=self._last_card_mine
-        )
+        deal = self.deals(view, seeds)
         weighed, _ = weigh(
             view,
             candidates,

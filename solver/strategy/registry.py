@@ -5,6 +5,10 @@
 ``rummy play`` take user bots by name.  A module that is not importable is looked for in
 the current directory too (as ``python -m`` would), so ``cautious:Cautious`` works
 without ``PYTHONPATH=.``.
+The ``oracle`` (``solver.strategy.oracle``), which sees the hidden cards, is a
+*measurement* bot: it is in ``MEASUREMENT_BOTS``, not in ``BOTS``, and ``make_bot`` builds
+it only when asked with ``measurement=True`` (the match runner does; ``rummy play`` and
+tournaments never do).
 Each bot of a game gets a generator derived from the game seed and its seat
 (``bot_rng``), so the same seed and the same bots give the same game, whichever
 process runs it and whatever ran before.
@@ -22,28 +26,52 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from solver.strategy.bots import BOT_TIME_LIMIT, Bot, GreedyBot, RandomBot
+from solver.strategy.bots import BOT_TIME_LIMIT, Bot, GreedyBot, GreedyTilesBot, RandomBot
 from solver.strategy.expert import ExpertBot
 from solver.strategy.hoarder import HoarderBot
+from solver.strategy.oracle import OracleBot
 from solver.strategy.pimc import PimcBot
 
-__all__ = ["BOTS", "bot_rng", "make_bot", "make_bots"]
+__all__ = ["BOTS", "MEASUREMENT_BOTS", "bot_rng", "is_measurement_bot", "make_bot", "make_bots"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
+    GreedyTilesBot.name: GreedyTilesBot,
     ExpertBot.name: ExpertBot,
     HoarderBot.name: HoarderBot,
     PimcBot.name: PimcBot,
 }
-"""The built-in bots by name."""
+"""The built-in bots by name: every one a player may meet."""
+
+MEASUREMENT_BOTS: dict[str, Callable[..., Bot]] = {OracleBot.name: OracleBot}
+"""Bots for measurement only (they see hidden cards): never offered as players."""
 
 
-def make_bot(spec: str, *, rng: random.Random | None = None, time_limit: float = BOT_TIME_LIMIT) -> Bot:
-    """A bot from its name (``random``, ``greedy``, ``expert``, ``hoarder``, ``pimc``), or
-    ``module.path:ClassName`` or ``path/to/file.py:ClassName`` of a ``Bot`` subclass; a
-    ValueError names the bot that could not be made and why."""
+def is_measurement_bot(spec: str) -> bool:
+    """Whether ``spec`` names a measurement bot (``oracle``)."""
+    return spec.strip().lower() in MEASUREMENT_BOTS
+
+
+def make_bot(
+    spec: str,
+    *,
+    rng: random.Random | None = None,
+    time_limit: float = BOT_TIME_LIMIT,
+    measurement: bool = False,
+) -> Bot:
+    """A bot from its name (``random``, ``greedy``, ``greedy-tiles``, ``expert``, ``hoarder``,
+    ``pimc``), or ``module.path:ClassName`` or ``path/to/file.py:ClassName`` of a ``Bot``
+    subclass; with ``measurement=True`` also a measurement bot (``oracle``).  A ValueError
+    names the bot that could not be made and why."""
     key = spec.strip()
+    if is_measurement_bot(key):
+        if not measurement:
+            raise ValueError(
+                f"bot {spec!r} sees the hidden cards: it is for measurements (rummy match, "
+                f"benchmarks.strength), never a player; choose one of {', '.join(BOTS)}"
+            )
+        return MEASUREMENT_BOTS[key.lower()](rng, time_limit=time_limit)
     if key.lower() in BOTS:
         return BOTS[key.lower()](rng, time_limit=time_limit)
     if ":" in key:

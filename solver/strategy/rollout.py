@@ -87,6 +87,17 @@ class Rollout(RoundState):
     """Each hand's points after its best play, once ``settle`` has scored a round still
     running (the hands themselves are left as they are); None before."""
 
+    @classmethod
+    def of_state(cls, state: RoundState) -> Rollout:
+        """A rollout of the round exactly as it stands, hidden cards and stock order included
+        (the ``oracle``'s one deal: ``solver.strategy.oracle``); ``state`` is not changed."""
+        made = object.__new__(cls)
+        made.__dict__.update(vars(state.snapshot()))
+        made.cards = made.piece_counts()
+        made.total = sum(made.cards.values())
+        made.settled = None
+        return made
+
     def hand_points(self) -> tuple[int, ...]:
         return self.settled if self.settled is not None else super().hand_points()
 
@@ -362,7 +373,7 @@ def utility(state: Rollout, seat: int) -> float:
         if target is not None and max(totals) >= target:
             best = max(totals)
             value += GAME_WIN_WEIGHT if totals[seat] == best else -GAME_WIN_WEIGHT
-    else:
+    elif score.winners:  # a game that reached its turn limit has no winner: no bonus either way
         value += GAME_WIN_WEIGHT if won else -GAME_WIN_WEIGHT
     return value
 

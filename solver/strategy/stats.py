@@ -10,6 +10,9 @@ and treat pairs as clusters:
 - ``clustered_wilson(pair_scores)``: the Wilson interval of A's score per game, with
   ``n`` replaced by the effective number of games ``n / deff`` (the design effect of
   the pair clusters, never below 1 so a pairing never narrows the interval);
+- ``clustered_share(deal_means, games_per_deal)``: the same for a match of 3 or more
+  seats, where each deal is played once per seat rotation: a bot's win share per game
+  (ties split), the deals as clusters;
 - ``elo_from_score`` / ``score_from_elo``: the logistic Elo model
   (``score = 1 / (1 + 10 ** (-elo / 400))``); an Elo interval is the score interval
   mapped through it;
@@ -32,6 +35,7 @@ from typing import Literal
 __all__ = [
     "Interval",
     "SprtResult",
+    "clustered_share",
     "clustered_wilson",
     "elo_from_score",
     "elo_interval",
@@ -120,6 +124,36 @@ def clustered_wilson(pair_scores: Sequence[float], *, confidence: float = 0.95) 
     mean, _variance = _pair_moments(pair_scores)
     effective = 2 * len(pair_scores) / design_effect(pair_scores)
     return wilson_interval(mean * effective, effective, confidence=confidence)
+
+
+def clustered_share(
+    cluster_means: Sequence[float], per_cluster: int, *, confidence: float = 0.95
+) -> Interval:
+    """The Wilson interval of a win share per game over clusters of games (deals), each
+    cluster given as its mean share (0 to 1) over ``per_cluster`` games.
+
+    The variance of the estimate is taken from the clusters (the cluster-robust variance
+    of a mean of equal clusters: their spread over their number), and never below the
+    binomial variance of ``per_cluster`` independent games each: the design effect
+    ``deff = max(1, spread / (p (1 - p) / per_cluster))``.  The ``per_cluster * clusters``
+    games are then worth ``per_cluster * clusters / deff`` independent ones, and the
+    interval is Wilson's for that many.  Nothing is random, so the interval repeats
+    exactly.  With ``per_cluster = 2`` it is ``clustered_wilson`` of the pair scores.
+    """
+    count = len(cluster_means)
+    if count == 0:
+        raise ValueError("no deals played")
+    if per_cluster < 1:
+        raise ValueError(f"a deal holds at least one game, not {per_cluster}")
+    for value in cluster_means:
+        if not 0 <= value <= 1:
+            raise ValueError(f"a deal's mean share is between 0 and 1, not {value}")
+    mean = sum(cluster_means) / count
+    spread = sum((value - mean) ** 2 for value in cluster_means) / count
+    binomial = mean * (1 - mean) / per_cluster
+    deff = max(1.0, spread / binomial) if binomial > 0 else 1.0
+    effective = per_cluster * count / deff
+    return wilson_interval(min(mean * effective, effective), effective, confidence=confidence)
 
 
 def elo_from_score(score: float) -> float:
