@@ -57,6 +57,7 @@ from service.schemas import AdviseResponse
 from solver.play.errors import PlayError
 from solver.play.session import Entry as PlayEntry
 from solver.play.session import GameSetup
+from solver.strategy.advice import DEFAULT_SAMPLES
 
 __all__ = ["BOT_TURNS_SECONDS", "REVIEW_SAMPLES", "router"]
 
@@ -93,8 +94,9 @@ REVIEW_EVALUATION_SECONDS = 2.0
 """The most seconds one decision's evaluation of the review may take (its budget)."""
 REVIEW_MAX_SECONDS = 600.0
 """The most seconds a review is expected to take (its work on the long lane)."""
-ADVICE_SAMPLES = 32
-"""Deals of the advice on the page (``/v1/advise`` plays 64 by default)."""
+ADVICE_SAMPLES = DEFAULT_SAMPLES
+"""Deals of the advice on the page: ``/v1/advise``'s default, so that the answer is the one
+``/v1/advise`` gives for the same position and facts (within the same budget)."""
 
 T = TypeVar("T")
 GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game's secret id.")]
