@@ -217,20 +217,27 @@ async def post_game(body: NewGameRequest, keeper: KeeperDep, pool: PoolDep) -> R
 
 
 async def _state(keeper: GameKeeper, pool: SolvePool, header: GameHeader, entries: list[Entry]) -> bytes:
-    """The state of a game that plays on; bots' turns never kept (a server stopped between
-    keeping a game and its first turns) are played and kept first."""
+    """The state of a game that plays on (the one kept in memory for this turn, if any);
+    bots' turns never kept (a server stopped between keeping a game and its first turns)
+    are played and kept first."""
+    kept = keeper.state(header.game_id, len(entries))
+    if kept is not None:
+        return kept
     ref, plain = _ref(header), _plain(entries)
     behind, answer = await anyio.to_thread.run_sync(state_job, ref, plain)
-    if behind:
-        added, answer = await _work(pool.run_async(BOT_TURNS_SECONDS, advance_job, ref, plain))
-        try:
-            await _keep(keeper, header.game_id, len(entries), added)
-        except ServiceError as error:
-            if error.kind != "stale":
-                raise
-            # Another request caught up first: the game as it kept it.
-            _, entries = await _stored(keeper, lambda store: store.load(header.game_id))
-            answer = (await anyio.to_thread.run_sync(state_job, ref, _plain(entries)))[1]
+    if not behind:
+        keeper.keep_state(header.game_id, len(entries), answer)
+        return answer
+    added, answer = await _work(pool.run_async(BOT_TURNS_SECONDS, advance_job, ref, plain))
+    try:
+        await _keep(keeper, header.game_id, len(entries), added)
+    except ServiceError as error:
+        if error.kind != "stale":
+            raise
+        # Another request caught up first: the game as it kept it.
+        _, entries = await _stored(keeper, lambda store: store.load(header.game_id))
+        return (await anyio.to_thread.run_sync(state_job, ref, _plain(entries)))[1]
+    keeper.keep_state(header.game_id, len(entries) + len(added), answer)
     return answer
 
 
@@ -274,6 +281,7 @@ async def post_act(game_id: GameId, body: ActRequest, keeper: KeeperDep, pool: P
     ref, entries = await _playable(keeper, game_id, body.turn)
     added, answer = await _work(pool.run_async(BOT_TURNS_SECONDS, act_job, ref, entries, action))
     await _keep(keeper, game_id, body.turn, added)
+    keeper.keep_state(game_id, body.turn + len(added), answer)
     return EncodedJSON(answer)
 
 
