@@ -20,7 +20,7 @@ from service.schemas import AdviseResponse
 from solver.game.actions import Action, Play, action_from_dict
 from solver.game.settings import GameSettings
 from solver.play.coach import give_advice, review_game
-from solver.play.errors import PlayError
+from solver.play.errors import NotOver, PlayError
 from solver.play.helps import give_help
 from solver.play.logs import export_log, import_log
 from solver.play.session import Entry, GameSetup, Session
@@ -93,7 +93,7 @@ def state_payload(ref: GameRef, session: Session) -> dict[str, Any]:
         "replay_id": ref.replay_id,
         "read_only": ref.read_only,
         "source": ref.source,
-        "seed": ref.seed,
+        "seed": ref.seed if session.over else None,
         **game_state(session),
     }
 
@@ -161,8 +161,12 @@ def review_job(ref: GameRef, entries: list[Entry], *, samples: int, budget_secon
 
 
 def export_job(ref: GameRef, entries: list[Entry]) -> str:
-    """The game as the JSON-lines log ``rummy replay`` reads."""
-    return export_log(_session(ref, entries))
+    """The finished game as the JSON-lines log ``rummy replay`` reads; ``NotOver`` before
+    the end, since the log holds every deal (the bots' hands, the stock's order)."""
+    session = _session(ref, entries)
+    if not session.over:
+        raise NotOver("the game can be exported when it is over: its log shows every hand and the stock")
+    return export_log(session)
 
 
 def import_job(text: str) -> tuple[GameSetup, list[Entry]]:

@@ -180,7 +180,9 @@ class GameState(ResponseBody):
     replay_id: str = Field(description="The read-only id of the replay link (/replay/<replay_id>).")
     read_only: bool = Field(description="A replay, or an imported game: it cannot act, ask help or advice.")
     source: Literal["played", "imported"]
-    seed: int
+    seed: int | None = Field(
+        description="The game's seed once it is over (null before: the seed and the code give every deal)."
+    )
     variant: VariantName
     seat: int = Field(description="Your seat.")
     turn: int = Field(description="The turn counter: the game's entries so far; send it back with a request.")

@@ -159,6 +159,18 @@ def not_held_group(state: dict[str, Any]) -> str:
     raise AssertionError("every rank is in sight")
 
 
+def test_a_running_game_keeps_its_seed_and_its_log_to_itself(client: TestClient) -> None:
+    """The seed and the code give every deal, and the log holds every hand and the stock:
+    a player who could read either mid-game would see the bots' hands."""
+    game, _, state = new_game(client, variant="manipulation", players=2, opponents=["greedy"], seed=41)
+    assert state["seed"] is None
+    refused = error_of(client.get(f"/v1/games/{game}/export"), 409)
+    assert refused["type"] == "not_over" and "every hand" in refused["message"]
+    final = play_through(client, game, state, helps=False)
+    assert final["seed"] == 41
+    assert client.get(f"/v1/games/{game}/export").status_code == 200
+
+
 def test_a_hostile_client_changes_nothing(client: TestClient, store: GameStore) -> None:
     game, state = hostile(client, store)
     other, other_replay, other_state = new_game(
@@ -363,7 +375,7 @@ def test_a_log_may_be_longer_than_a_position_but_not_without_bound(
     client: TestClient, tmp_path: Path
 ) -> None:
     game, _, state = new_game(client, variant="rummikub", players=2, opponents=["greedy"], seed=30)
-    act(client, game, state["turn"], human_choice(state))
+    play_through(client, game, state, helps=False)
     log = client.get(f"/v1/games/{game}/export").text
     padded = log + "\n" * (SETTINGS.max_body_bytes + 1)  # blank lines are skipped by the reader
     headers = {"content-type": "application/x-ndjson"}

@@ -369,14 +369,16 @@ async def get_review(game_id: GameId, keeper: KeeperDep, long_pool: LongPoolDep)
     responses={
         200: {"content": {"application/x-ndjson": {}}, "description": "The game's JSON-lines log."},
         **READ_ERRORS,
+        409: {"model": ErrorResponse, "description": "not_over: the game is still played."},
     },
     summary="The game as a log for rummy replay and rummy review",
 )
 async def get_export(game_id: GameId, keeper: KeeperDep) -> Response:
-    """The game so far as the JSON-lines log that ``rummy replay`` and ``rummy review`` read
-    (the header, every deal, action, round and the end)."""
+    """The finished game as the JSON-lines log that ``rummy replay`` and ``rummy review``
+    read (the header, every deal, action, round and the end); 409 ``not_over`` before the
+    end, since the log shows the other hands and the stock."""
     header, entries = await _stored(keeper, lambda store: store.load(game_id))
-    text = await anyio.to_thread.run_sync(export_job, _ref(header), _plain(entries))
+    text = await _work(anyio.to_thread.run_sync(export_job, _ref(header), _plain(entries)))
     name = f"rummy-{header.settings.get('variant', 'game')}-{header.seed}.jsonl"
     return Response(
         text,
