@@ -19,10 +19,12 @@ from fastapi import FastAPI
 
 from service.docs import install_docs, integer_bounds
 from service.errors import install_error_handlers
+from service.games import GameStore
+from service.keeper import GameKeeper
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.observe import ObserveMiddleware, Observer
 from service.pool import SolvePool
-from service.routes import advise, analyze, check, hint, meta, ops, puzzles
+from service.routes import advise, analyze, check, games, hint, meta, ops, puzzles
 from service.settings import Settings
 from service.web import install_page
 
@@ -63,9 +65,12 @@ def _pool(settings: Settings, **lane: Any) -> SolvePool:
     )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application; ``settings`` defaults to the ``RUMMY_*`` environment."""
+def create_app(settings: Settings | None = None, *, store: GameStore | None = None) -> FastAPI:
+    """Build the application; ``settings`` defaults to the ``RUMMY_*`` environment;
+    ``store``: the game store (opened by ``rummy serve``), else the one ``RUMMY_DB``
+    names, opened when a games request first needs it (``service.keeper``)."""
     settings = settings or Settings()
+    keeper = GameKeeper(settings.db, store)
     pool = _pool(settings, workers=settings.workers, queue=settings.queue_size)
     long_pool = _pool(
         settings,
@@ -87,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             pool.close()
             long_pool.close()
+            keeper.close()
 
     app = FastAPI(
         title="Rummy hint service",
@@ -100,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.pool = pool
     app.state.long_pool = long_pool
+    app.state.games = keeper
     install_error_handlers(app)
     # Added last, runs first: the request limits, then load shedding, then the app.
     lanes = {path: pool for path in SHORT_PATHS} | {path: long_pool for path in LONG_PATHS}
@@ -112,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_headers=settings.max_headers,
         body_timeout=settings.body_timeout,
         watch=None,  # every POST queues work on the pool
+        larger={"/v1/games/import": settings.max_import_bytes},
     )
     app.add_middleware(
         ObserveMiddleware, observer=observer, paths=SOLVING_PATHS
@@ -121,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(advise.router)
     app.include_router(check.router)
     app.include_router(puzzles.router)
+    app.include_router(games.router)
     app.include_router(meta.router)
     app.include_router(ops.router)
     install_docs(app)

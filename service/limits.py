@@ -22,6 +22,8 @@ position validated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -47,9 +49,13 @@ class RequestLimitMiddleware:
         max_headers: int = 100,
         body_timeout: float = 10.0,
         watch: frozenset[str] | None = None,
+        larger: Mapping[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = dict(larger or {})
+        """Paths whose bodies may be larger than ``max_bytes``, and their own limit (a game
+        log to import is longer than any position)."""
         self.max_headers = max_headers
         self.body_timeout = body_timeout
         self.watch = watch or frozenset()
@@ -67,9 +73,10 @@ class RequestLimitMiddleware:
                 "headers",
             )  # fmt: skip
             return
+        limit = self.larger.get(scope["path"], self.max_bytes)
         for name, value in headers:
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await self._too_large(scope, receive, send)
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
+                await self._too_large(scope, receive, send, limit)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -83,8 +90,8 @@ class RequestLimitMiddleware:
                         break
                     body = message.get("body", b"")
                     size += len(body)
-                    if size > self.max_bytes:
-                        await self._too_large(scope, receive, send)
+                    if size > limit:
+                        await self._too_large(scope, receive, send, limit)
                         return
                     chunks.append(body)
                     if not message.get("more_body", False):
@@ -150,10 +157,10 @@ class RequestLimitMiddleware:
             finally:
                 group.cancel_scope.cancel()
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         await self._refuse(
             scope, receive, send, 413, "body_too_large",
-            f"request body exceeds the limit of {self.max_bytes} bytes", "body",
+            f"request body exceeds the limit of {limit} bytes", "body",
         )  # fmt: skip
 
     @staticmethod

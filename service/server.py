@@ -286,23 +286,34 @@ def serve(
     """Listen on ``host:port`` and serve until stopped (Ctrl-C, SIGTERM).
 
     Everything that can fail on bad input fails first, with ``ServeError``: the log
-    level, the open-files limit the connection cap needs, the address.  Only then is
-    ``announce`` called with the line that says where the service is.
+    level, the open-files limit the connection cap needs, the game store (``RUMMY_DB``:
+    opened, its schema created or migrated), the address.  Only then is ``announce``
+    called with the lines that say where the service is and where it keeps the games.
     """
     import uvicorn  # the server is needed only here
 
     from service.app import create_app
+    from service.games import StoreError, describe, open_store
 
     if log_level.lower() not in LOG_LEVELS:
         raise ServeError(f"unknown log level {log_level!r}: use one of {', '.join(LOG_LEVELS)}")
     ensure_open_files(settings)
-    sock = listen(host, port)
+    try:
+        store = open_store(settings.db)
+    except StoreError as error:
+        raise ServeError(f"cannot keep games: {error}") from None
+    try:
+        sock = listen(host, port)
+    except BaseException:
+        store.close()
+        raise
     shown = f"[{host}]" if ":" in host else host
     bound_port = sock.getsockname()[1]
     base = f"http://{shown}:{bound_port}"
     announce(f"rummy: serving the page on {base}/  (API docs: {base}/docs)")
+    announce(f"rummy: games are kept in the {describe(settings.db)} (RUMMY_DB)")
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, store=store),
         host=host,
         port=bound_port,
         http=guarded_protocol(settings),
@@ -317,5 +328,6 @@ def serve(
         pass
     finally:
         sock.close()
+        store.close()
     if not server.started:
         raise ServeError("the service did not start (see the log above)")

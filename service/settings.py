@@ -92,6 +92,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
     )
+    max_import_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=1024,
+        le=256 * 1024 * 1024,
+        description="Largest game log POST /v1/games/import accepts (413); a long game's log is tens of kB.",
+    )
     retry_after: int = Field(default=1, ge=1, le=3600, description="Retry-After seconds sent with a 503.")
     wait_grace: float = Field(
         default=30.0,
@@ -152,6 +158,14 @@ class Settings(BaseSettings):
         ge=1,
         le=1_000_000,
         description="Open connections at most; one beyond gets 503 and is closed.",
+    )
+
+    db: str | None = Field(
+        default=None,
+        description=(
+            "Where games are kept: a SQLite file path or sqlite:///PATH, or a postgresql://USER:PASSWORD@"
+            "HOST:PORT/DATABASE URL that several servers share (unset: ~/.local/share/rummy/games.sqlite3)."
+        ),
     )
 
     @model_validator(mode="after")

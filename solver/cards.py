@@ -26,7 +26,9 @@ __all__ = [
     "Suit",
     "effective_card",
     "parse_piece",
+    "piece_face",
     "piece_sort_key",
+    "tile_text",
 ]
 
 
@@ -262,6 +264,24 @@ def parse_piece(text: str) -> Piece:
         rest = token[1:]
         return Joker(Card.parse(rest) if rest else None)
     return Card.parse(token)
+
+
+def tile_text(card: Card) -> str:
+    """A Rummikub tile as printed and typed: its colour's letter and its number, e.g.
+    ``b12`` for ``Qd`` (``TILE_LETTERS``)."""
+    return f"{TILE_LETTERS[card.suit]}{int(card.rank)}"
+
+
+def piece_face(piece: Piece, *, tiles: bool = False) -> str:
+    """One piece as a person reads it: with card faces ``Q♥``, ``★Q♥``, ``★`` (``pretty``);
+    with tile faces (Rummikub) ``r12``, ``★r12``, ``★``.  The one way the commands
+    (``solver.cli.faces``) and the game's state for the page (``solver.play``) write a
+    piece for people; ``Card.parse`` and the page's parser read both back."""
+    if not tiles:
+        return piece.pretty
+    card = piece.declared if isinstance(piece, Joker) else piece
+    star = "★" if isinstance(piece, Joker) else ""
+    return star + (tile_text(card) if card is not None else "")
 
 
 def effective_card(piece: Piece) -> Card | None:

@@ -257,6 +257,12 @@ class Plan:
         """One line of plain English per step (``pretty``: suit symbols, as the CLI shows)."""
         return [step.describe(pretty=pretty) for step in self.steps]
 
+    def lines_of_another(self, *, pretty: bool = False) -> list[str]:
+        """``lines`` told of another player's play: the steps speak to the person holding
+        the hand ("from your hand"); here that is someone else ("from their hand").  How
+        ``rummy play`` tells the bots' plays, and the page the bots' turns."""
+        return [line.replace("your hand", "their hand") for line in self.lines(pretty=pretty)]
+
     def replay(self, before: Position | None = None) -> Position:
         """Apply the steps to ``before`` (default: the plan's own) and return the table
         they build with the hand that is left.  Raises PlanError when a step takes a

@@ -18,12 +18,12 @@ import solver.cli.game
 from solver.cli import app
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.narrator import Narrator
-from solver.cli.shown import ShownTable
 from solver.cli.terminal import _HANDLERS, HELP, QuitGame, TerminalPlayer, _prompt
 from solver.game import Action, Draw, GameSettings, Knock, Pass, Play, Player, PlayerView, play_game
 from solver.game.game import Acted, Game, GameEvent, Listener
 from solver.game.log import LogError, LogWriter, read_log, replay
 from solver.position import Hand, Table
+from solver.shown import ShownTable
 from solver.strategy import make_bots
 
 runner = CliRunner()

@@ -247,8 +247,20 @@ def test_openapi_documents_every_endpoint_and_the_error_shape(client: TestClient
     spec = client.get("/openapi.json").json()
     operations = {(method, path) for path, methods in spec["paths"].items() for method in methods}
     solving = ("/v1/hint", "/v1/check", "/v1/analyze", "/v1/advise", "/v1/puzzles")
+    games = {
+        ("post", "/v1/games"),
+        ("get", "/v1/games/{game_id}"),
+        ("post", "/v1/games/{game_id}/act"),
+        ("post", "/v1/games/{game_id}/help"),
+        ("post", "/v1/games/{game_id}/advise"),
+        ("get", "/v1/games/{game_id}/review"),
+        ("get", "/v1/games/{game_id}/export"),
+        ("post", "/v1/games/import"),
+        ("get", "/v1/replays/{replay_id}"),
+    }
     assert operations == {
         *(("post", path) for path in solving),
+        *games,
         ("get", "/v1/variants"),
         ("get", "/v1/version"),
         ("get", "/healthz"),
@@ -263,9 +275,11 @@ def test_openapi_documents_every_endpoint_and_the_error_shape(client: TestClient
         for code in set(responses) - {"200"}:
             ref = responses[code]["content"]["application/json"]["schema"]["$ref"]
             assert ref.endswith("/ErrorResponse")
-    tag = {"/v1/check": "rules", "/v1/puzzles": "puzzles"} | {
-        path: "service" for path in ("/v1/variants", "/v1/version", "/healthz", "/metrics")
-    }
+    tag = (
+        {"/v1/check": "rules", "/v1/puzzles": "puzzles"}
+        | {path: "service" for path in ("/v1/variants", "/v1/version", "/healthz", "/metrics")}
+        | {path: "games" for _, path in games}
+    )
     for path, methods in spec["paths"].items():
         for operation in methods.values():  # each in one section of the docs page
             assert operation["tags"] == [tag.get(path, "hints")], path

@@ -21,6 +21,15 @@ from solver.cli import app
 RUMMY = Path(sys.executable).with_name("rummy")
 
 
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The servers these tests start keep their games under the test's own folder (the
+    default SQLite file is ``$XDG_DATA_HOME/rummy/games.sqlite3``), never in the user's."""
+    home = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -34,7 +43,7 @@ def test_serve_help_names_the_options_and_the_environment() -> None:
         assert text in result.output
 
 
-def test_rummy_serve_answers_the_example_request_and_stops_cleanly() -> None:
+def test_rummy_serve_answers_the_example_request_and_stops_cleanly(data_home: Path) -> None:
     """The default set-up (worker processes), stopped with Ctrl-C as a user would."""
     port = free_port()
     env = {name: value for name, value in os.environ.items() if not name.startswith("RUMMY_")}
@@ -64,6 +73,9 @@ def test_rummy_serve_answers_the_example_request_and_stops_cleanly() -> None:
     log = stderr.decode()
     assert server.returncode == 0, log
     assert f"http://127.0.0.1:{port}/docs" in log
+    # With no RUMMY_DB, games are kept in the default SQLite file, and the server says where.
+    assert f"games are kept in the SQLite file {data_home / 'rummy' / 'games.sqlite3'} (RUMMY_DB)" in log
+    assert (data_home / "rummy" / "games.sqlite3").is_file()
     assert "Application shutdown complete" in log and "Traceback" not in log
 
 
@@ -127,6 +139,25 @@ def serve_error(args: list[str], env: dict[str, str] | None = None) -> str:
 def test_a_bad_rummy_setting_is_one_line_and_exit_2(env: dict[str, str], named: str) -> None:
     line = serve_error(["--port", str(free_port())], env)
     assert line.startswith("error: bad setting") and named in line
+
+
+@pytest.mark.parametrize(
+    ("setting", "named"),
+    [
+        ("mysql://somewhere/games", "unsupported kind of database 'mysql'"),
+        ("postgresql:games", "looks like a URL without '//'"),
+    ],
+)
+def test_a_game_store_that_cannot_be_used_is_one_line_and_exit_2(setting: str, named: str) -> None:
+    line = serve_error(["--port", str(free_port())], {"RUMMY_DB": setting})
+    assert line.startswith("error: cannot keep games: RUMMY_DB=") and named in line
+
+
+def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database, just notes\n" * 100)
+    line = serve_error(["--port", str(free_port())], {"RUMMY_DB": str(bad)})
+    assert line.startswith("error: cannot keep games: ") and str(bad) in line
 
 
 def test_bad_options_are_one_line_and_exit_2() -> None:

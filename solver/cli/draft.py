@@ -3,7 +3,7 @@
 A play in the game is one action (the whole new table), but a person builds it in
 pieces: type the whole table, add a meld (``+ Qs Qh Qd``), lay off cards on a meld
 (``3 + 8d``: add 8d to meld 3).  ``Draft`` holds the edits of one decision in the
-player's own meld order, which is the order of the table shown (``solver.cli.shown``):
+player's own meld order, which is the order of the table shown (``solver.shown``):
 ``N + CARDS`` counts melds as shown and changes a meld in its place, ``+ MELD`` adds a
 meld after the others, and a whole table typed keeps the order typed, so the numbers on
 the screen stay put while editing.  It takes back the last edit on ``undo`` and gives

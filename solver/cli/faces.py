@@ -33,7 +33,7 @@ from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Span, Text
 
-from solver.cards import TILE_LETTERS, Card, Joker, Piece, Rank, Suit
+from solver.cards import TILE_LETTERS, Card, Joker, Piece, Rank, Suit, piece_face, tile_text
 from solver.variants import Variant
 
 __all__ = ["CARDS", "TILES", "Faces", "FacesConsole", "Verbatim", "faces_for"]
@@ -78,8 +78,8 @@ def _card(rank_text: str, suit_text: str) -> Card:
 
 
 def tile_name(card: Card) -> str:
-    """A tile as printed: colour letter and number, e.g. ``b12`` for ``Qd``."""
-    return f"{TILE_COLOURS[card.suit][0]}{int(card.rank)}"
+    """A tile as printed: colour letter and number, e.g. ``b12`` for ``Qd`` (``solver.cards.tile_text``)."""
+    return tile_text(card)
 
 
 def tile_words(card: Card) -> str:
@@ -106,12 +106,9 @@ class Faces:
     knocks: bool = True
 
     def piece(self, piece: Piece) -> str:
-        """One piece as a person reads it: ``Q♥`` / ``★Q♥``, or ``r12`` / ``★r12``."""
-        if not self.tiles:
-            return piece.pretty
-        card = piece.declared if isinstance(piece, Joker) else piece
-        star = "★" if isinstance(piece, Joker) else ""
-        return star + (tile_name(card) if card is not None else "")
+        """One piece as a person reads it: ``Q♥`` / ``★Q♥``, or ``r12`` / ``★r12``
+        (``solver.cards.piece_face``)."""
+        return piece_face(piece, tiles=self.tiles)
 
     def styled(self, piece: Piece) -> Text:
         """One piece with its colour (cards: red suits red; tiles: their colour)."""

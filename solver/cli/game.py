@@ -22,11 +22,11 @@ from solver.cli.backend import (
 from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
-from solver.cli.shown import ShownTable
 from solver.cli.terminal import QuitGame, TerminalPlayer
 from solver.game import GameSettings, Player, play_game
 from solver.game.game import Listener
 from solver.game.log import LogError, LogWriter, ReplayReport, read_log, replay
+from solver.shown import ShownTable
 from solver.strategy import BOTS, Bot, make_bot
 from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.registry import bot_rng

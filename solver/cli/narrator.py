@@ -9,7 +9,7 @@ cards it added and the steps from the old table to the new one (the plan of
 and each round's and the game's scores.
 
 The steps number melds as the person last saw them: the narrator follows every play in
-a ``solver.cli.shown.ShownTable`` (shared with the person's ``TerminalPlayer`` in
+a ``solver.shown.ShownTable`` (shared with the person's ``TerminalPlayer`` in
 ``rummy play``), so "meld 2" is the second meld of the table shown, and a play's new
 melds keep the old ones' places, the melds started from scratch after them.
 
@@ -29,12 +29,12 @@ from rich.text import Text
 
 from solver.cards import Joker, Piece
 from solver.cli.common import counted, styled_meld, styled_piece
-from solver.cli.shown import ShownTable
 from solver.game import Draw, GameSettings, Knock, Pass, Play, RoundState
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
 from solver.plan import plan_play
 from solver.position import Hand, Position, Table
 from solver.referee import played_pieces
+from solver.shown import ShownTable
 
 __all__ = ["Narrator"]
 
@@ -203,9 +203,8 @@ class Narrator:
             self._say(f"  Played.  Your hand: {left}.")
             return
         plan = plan_play(Position(old, played), new, variant=variant)
-        for number, text in enumerate(plan.lines(pretty=True), start=1):
-            # The plan speaks to the person holding the hand; here that is another player.
-            self._say(f"  {number}. {text.replace('your hand', 'their hand')}")
+        for number, text in enumerate(plan.lines_of_another(pretty=True), start=1):
+            self._say(f"  {number}. {text}")
 
     def _draw(self, seat: int, draws_before: int, stock_before: int) -> None:
         state = self.state

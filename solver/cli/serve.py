@@ -51,6 +51,15 @@ def serve(
     - POST /v1/analyze    playable cards, best plays, draw or meld, outs
     - POST /v1/advise     the turn's options ranked over sampled deals
     - POST /v1/puzzles    verified puzzles with solutions
+    - POST /v1/games      a game against the bots: its id, replay id and state
+    - GET  /v1/games/{game_id}   the game as you see it
+    - POST /v1/games/{game_id}/act   play, draw, knock or pass; the bots' turns follow
+    - POST /v1/games/{game_id}/help   help level 1-3 for your decision
+    - POST /v1/games/{game_id}/advise   your options ranked over sampled deals
+    - GET  /v1/games/{game_id}/review   the review of your decisions (game over)
+    - GET  /v1/games/{game_id}/export   the game as a log for rummy replay / review
+    - POST /v1/games/import   a game log, kept read-only to replay and review
+    - GET  /v1/replays/{replay_id}   the game read-only (a link to share)
     - GET  /v1/variants   the rule variants
     - GET  /v1/version    package, OR-Tools and engine build
     - GET  /healthz       liveness and solver-pool load
@@ -58,9 +67,13 @@ def serve(
     - GET  /metrics       Prometheus metrics (requests, latency, queues, shed)
     - GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
 
+    Games are kept in RUMMY_DB: a SQLite file (default ~/.local/share/rummy/games.sqlite3)
+    or a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL that several servers share; the
+    server says where on start.
+
     Other limits are environment variables: RUMMY_MAX_TIME_LIMIT (s, default 10),
     RUMMY_DEFAULT_TIME_LIMIT (s, 3), RUMMY_MAX_ADVISE_SECONDS (s, 10),
-    RUMMY_MAX_BODY_BYTES (65536), RUMMY_EXECUTOR
+    RUMMY_MAX_BODY_BYTES (65536), RUMMY_MAX_IMPORT_BYTES (4194304), RUMMY_EXECUTOR
     (process or thread), RUMMY_RETRY_AFTER (s, 1), RUMMY_MAX_HEADER_BYTES (16384),
     RUMMY_MAX_HEADERS (100), RUMMY_HEADER_TIMEOUT (s, 10), RUMMY_BODY_TIMEOUT (s, 10),
     RUMMY_KEEP_ALIVE (s, 5), RUMMY_MAX_CONNECTIONS (512), RUMMY_WORKER_WATCHDOG (s, 5),

@@ -9,7 +9,7 @@ console), so the interactive game runs the same under a test runner.  What the o
 players do is told by ``solver.cli.narrator.Narrator``.
 
 Every meld number the player reads or types counts melds as the table was last shown
-(``solver.cli.shown``, shared with the narrator): the table at the turn, the draft,
+(``solver.shown``, shared with the narrator): the table at the turn, the draft,
 ``N + CARDS`` and the hint's table and steps.  A play keeps the order it was built in
 (the draft's, or the hint's as shown) for the turns that follow.
 """
@@ -25,11 +25,11 @@ from rich.text import Text
 from solver.cli.common import counted, print_melds, print_table, styled_meld
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
-from solver.cli.shown import ShownTable, arranged
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
 from solver.plan import plan_play
 from solver.position import Position, Table
+from solver.shown import ShownTable, arranged
 from solver.strategy.bots import BOT_TIME_LIMIT, best_play
 
 __all__ = ["CARDS_NO_KNOCK_HELP", "HELP", "TILES_HELP", "QuitGame", "TerminalPlayer", "help_text"]
@@ -291,7 +291,7 @@ class TerminalPlayer:
 
     def _show_hint(self, view: PlayerView) -> _Suggestion | None:
         """The engine's best play from the table at the start of the turn: its new table
-        in the order of ``solver.cli.shown`` and the steps there from the table shown."""
+        in the order of ``solver.shown`` and the steps there from the table shown."""
         if "play" not in view.legal_kinds():
             self.console.print(f"No meld now: {self._decline_words()}.", markup=False)
             return None

@@ -380,9 +380,15 @@ def game_facts(
 
 
 def player_view(
-    position: Position, settings: GameSettings, facts: Facts, hidden: tuple[Piece, ...]
+    position: Position,
+    settings: GameSettings,
+    facts: Facts,
+    hidden: tuple[Piece, ...],
+    *,
+    opened: bool = True,
 ) -> AdviceView:
-    """The view of seat 0 at a meld decision with these facts."""
+    """The view of seat 0 at a meld decision with these facts (``opened`` False: the player
+    has not made the opening meld, so a play must meet the variant's opening rule)."""
     final_turn = facts.draws_left == 0 and settings.turn == "draw_first"
     return AdviceView(
         settings=settings,
@@ -390,7 +396,7 @@ def player_view(
         phase="meld",
         table=position.table,
         hand=position.hand,
-        opened=True,
+        opened=opened,
         final_turn=final_turn,
         draws=settings.draws_per_turn - facts.draws_left,
         melded=False,
@@ -475,13 +481,15 @@ def advise(
     seed: int = 0,
     options: CandidateSet = COACH_SET,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    opened: bool = True,
 ) -> Advice:
     """The options of the turn ranked by expected value (module docstring).
 
     ``variant`` is a name or a ``Variant`` (whose player count is used unless
     ``players`` is given); ``hand_sizes`` the other players' hands (or every hand, the
     player's first); ``scores`` every player's game score, the player's first;
-    ``options`` which options to weigh (``candidates.COACH_SET``).  Raises
+    ``options`` which options to weigh (``candidates.COACH_SET``); ``opened`` False for a
+    player who has not made the opening meld (Rummikub's 30 points).  Raises
     ``ValueError`` (an ``AdviceError`` for the facts) on bad input.
     """
     started = time.perf_counter()
@@ -502,7 +510,7 @@ def advise(
         unseen=unseen,
         players_given=players is not None or preset is not None,
     )
-    view = player_view(pos, settings, facts, hidden)
+    view = player_view(pos, settings, facts, hidden, opened=opened)
     candidates = meld_candidates(view, options, time_limit=time_limit)
     ranked, played, stopped = evaluate(
         view,

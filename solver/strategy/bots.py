@@ -74,6 +74,14 @@ class Bot(ABC):
     def act(self, view: PlayerView) -> Action:
         """The action to take in ``view`` (it must be legal: ``view.problems(action) == []``)."""
 
+    def recall(self, view: PlayerView, action: Action) -> None:
+        """A decision this bot's seat made earlier in the game: remember what deciding it
+        would have taught the bot, without deciding (a bot rebuilt in the middle of a
+        game, as ``solver.play`` does for every request, is told each of its seat's
+        earlier decisions in order).  Bots that remember nothing between decisions keep
+        this default, which does nothing."""
+        return None
+
     def best_play(
         self, view: PlayerView, *, objective: Objective = "points", hand: Hand | None = None
     ) -> Hint:

@@ -112,6 +112,13 @@ class PimcBot(Bot):
             self._my_cards += len(action.table.pieces) - len(view.table.pieces)
         return action
 
+    def recall(self, view: PlayerView, action: Action) -> None:
+        """An earlier decision of this seat (``Bot.recall``): what the bot observes at a
+        decision and what its choice adds to its own cards on the table."""
+        self._observe(view)
+        self.opponents.observe(view)
+        self._chosen(view, action)
+
     # -- deciding -----------------------------------------------------------------
 
     def act(self, view: PlayerView) -> Action:

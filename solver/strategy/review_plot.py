@@ -1,4 +1,4 @@
-"""The plot of a review: each reviewed seat's expected score along the game, as a PNG.
+"""The plot of a review: each reviewed seat's expected score along the game, as a PNG or an SVG.
 
 Two panels per reviewed seat, along the game (the x axis counts the log's actions, so
 both panels line up; dotted lines separate the rounds):
@@ -16,16 +16,17 @@ on first use, and a missing matplotlib is a ``PlotError`` that says how to get i
 
 from __future__ import annotations
 
+import io
 from itertools import accumulate, groupby, pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from solver.strategy.review import Review
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["PlotError", "plot_review"]
+__all__ = ["PlotError", "plot_review", "review_svg"]
 
 MARKS = {"mistake": ("tab:orange", "mistake"), "blunder": ("tab:red", "blunder")}
 """The bands marked on the plot: colour and legend label."""
@@ -116,20 +117,25 @@ def _luck_panel(axes: Axes, found: Review, seat: int, boundaries: list[float]) -
     axes.legend(loc="best", fontsize=8)
 
 
-def plot_review(found: Review, path: Path) -> Path:
-    """Write the review's plot to ``path`` as a PNG and return the path.  ``PlotError``
-    when matplotlib is missing or no seat has a reviewed decision; ``OSError`` when the
-    file cannot be written."""
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the file-only backend, or ``PlotError`` saying how to get it."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")  # files only: no display needed
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import MaxNLocator
     except ImportError:
         raise PlotError(
             "--plot needs matplotlib: pip install 'manipulation-rummy[plot]' (or pip install matplotlib)"
         ) from None
+    return plt
+
+
+def _save(found: Review, target: Path | IO[str], image_format: str) -> None:
+    """Draw the review's panels and save them to ``target`` in ``image_format``."""
+    plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     seats = [summary.seat for summary in found.summaries if summary.decisions]
     if not seats:
         raise PlotError("no decision with a choice was reviewed: nothing to plot")
@@ -145,7 +151,24 @@ def plot_review(found: Review, path: Path) -> Path:
         last.set_xlabel("action in the log (game order; dotted lines between rounds)")
         last.xaxis.set_major_locator(MaxNLocator(integer=True))
         figure.tight_layout()
-        figure.savefig(path, format="png", dpi=100)
+        # No date in the file: the same review draws the same image.
+        metadata = {"Date": None} if image_format == "svg" else None
+        figure.savefig(target, format=image_format, dpi=100, metadata=metadata)
     finally:
         plt.close(figure)
+
+
+def plot_review(found: Review, path: Path) -> Path:
+    """Write the review's plot to ``path`` as a PNG and return the path.  ``PlotError``
+    when matplotlib is missing or no seat has a reviewed decision; ``OSError`` when the
+    file cannot be written."""
+    _save(found, path, "png")
     return path
+
+
+def review_svg(found: Review) -> str:
+    """The review's plot as an SVG document (the page shows it inline); ``PlotError`` as
+    for ``plot_review``."""
+    buffer = io.StringIO()
+    _save(found, buffer, "svg")
+    return buffer.getvalue()

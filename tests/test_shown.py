@@ -1,9 +1,9 @@
-"""The table in the order the person at the terminal last saw it (``solver.cli.shown``)."""
+"""The table in the order the person playing last saw it (``solver.shown``)."""
 
 from __future__ import annotations
 
-from solver.cli.shown import ShownTable, arranged, same_melds
 from solver.position import Hand, Position, Table
+from solver.shown import ShownTable, arranged, same_melds
 from solver.variants import Variant
 
 MANIPULATION = Variant.manipulation()

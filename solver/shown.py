@@ -1,4 +1,4 @@
-"""The table in the order the person at the terminal last saw it: one numbering for a game.
+"""The table in the order the person playing last saw it: one numbering for a game.
 
 A play in the game is a table in canonical order (that is what the log records and
 what ``rummy replay`` checks), but a person reads "meld 3" off the screen.  If every
@@ -7,7 +7,9 @@ after it, and the person's own play, built in their order, would come back shuff
 ``ShownTable`` keeps the screen's order from play to play instead, and every meld
 number of ``rummy play`` counts in it: the table shown at the person's turn, the steps
 told for the other players' plays, the person's draft ("Your table so far"),
-``N + CARDS``, and the hint shown in the game.
+``N + CARDS``, and the hint shown in the game.  The game played on the page
+(``solver.play``) keeps its table in this order too, so the steps of the bots' plays and
+of a help number melds as the page shows them.
 
 The rule (the help of ``rummy play`` says it short): melds keep their places.  After
 a play, a meld built on an old meld (the one whose cards it keeps where they lie, as

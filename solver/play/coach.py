@@ -1,0 +1,102 @@
+"""The coach of a game played on the page: advice for the human's decision, the review at the end.
+
+``give_advice`` weighs the options of the human's meld decision with ``solver.strategy.advise``
+from the game's own facts (the other hands' sizes, the stock, the scores, the draws
+left, whether the player has opened), seeded by the game's seed, so its answer is the
+``/v1/advise`` payload for the same position and facts.  Asking is an entry of the game.
+A knock decision has nothing for it to weigh (``NoDecision``).
+
+``review_game`` reviews the human seat's decisions once the game is over, exactly as
+``rummy review --seat N`` reviews the exported log (``solver.strategy.review``, seed 0),
+with the plot as an SVG (``review_svg``; null without matplotlib) and the clear mistakes
+as puzzles to retry (``solver.strategy.mistakes``, the records of ``rummy review --puzzles``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.play.errors import NoDecision, NotOver
+from solver.play.logs import log_records
+from solver.play.session import Entry, Session
+from solver.strategy.advice import DEFAULT_BUDGET, DEFAULT_SAMPLES, advise
+from solver.strategy.mistakes import mistake_puzzles
+from solver.strategy.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
+from solver.strategy.review import Decision, review
+from solver.strategy.review_plot import PlotError, review_svg
+
+__all__ = ["give_advice", "review_game"]
+
+
+def give_advice(
+    session: Session, *, budget_seconds: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES
+) -> tuple[Entry, dict[str, Any]]:
+    """The ranked options of the human's meld decision (``Advice.to_dict()``) and the
+    advice's entry (already added to the session)."""
+    view = session.check_decision()
+    if view.phase != "meld":
+        raise NoDecision("advice weighs the options of a meld decision; now the choice is to knock or pass")
+    seats = [(view.seat + k) % view.settings.players for k in range(view.settings.players)]
+    found = advise(
+        view.position,
+        variant=view.variant,
+        players=view.settings.players,
+        hand_sizes=[view.hand_sizes[seat] for seat in seats],
+        stock=view.stock_size,
+        scores=[view.totals[seat] for seat in seats],
+        draws_left=view.draws_left,
+        budget_seconds=budget_seconds,
+        samples=samples,
+        seed=session.setup.seed,
+        opened=view.opened,
+    )
+    entry = session.record("advice", {"turn": session.turn})
+    return entry, found.to_dict()
+
+
+def _decision(decision: Decision) -> dict[str, Any]:
+    return {
+        "round": decision.round_number,
+        "turn": decision.turn,
+        "phase": decision.phase,
+        "played": decision.made,
+        "best": decision.advised,
+        "loss": round(decision.loss.estimate, 2),
+        "about_as_good": decision.loss.low <= 0,
+        "band": decision.band,
+    }
+
+
+def review_game(
+    session: Session, *, samples: int = REVIEW_SAMPLES, budget_seconds: float | None = None
+) -> dict[str, Any]:
+    """The review of the human's decisions (module docstring); ``NotOver`` before the end."""
+    if not session.over:
+        raise NotOver("the review comes when the game is over")
+    setup = session.setup
+    found = review(
+        log_records(session), seats=[session.human], samples=samples, budget_seconds=budget_seconds
+    )
+    summary = found.summaries[0]
+    try:
+        svg: str | None = review_svg(found)
+    except PlotError:
+        svg = None  # matplotlib missing, or no decision with a choice to draw
+    puzzles = mistake_puzzles(found, setup.settings.variant, game={"seed": setup.seed})
+    figures = summary.to_dict()
+    return {
+        "seat": session.human,
+        "player": setup.players[session.human],
+        "accuracy": figures["accuracy"],
+        "bands": figures["bands"],
+        "error_rate": figures["error_rate"],
+        "loss_per_decision": figures["mean_loss"],
+        "total_loss": figures["total_loss"],
+        "luck": figures["luck"],
+        "draws": figures["draws"],
+        "decisions": [_decision(decision) for decision in found.decisions],
+        "plot_svg": svg,
+        "puzzles": [puzzle.to_dict() for puzzle in puzzles],
+        "samples": samples,
+        "seconds": round(found.seconds, 3),
+    }
