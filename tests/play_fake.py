@@ -101,6 +101,7 @@ class FakeGames:
             "round_end": None,
             "result": None,
             "help_used": list(self.help_used),
+            "seed": 7 if over else None,
         }
         if over:
             state["round_end"] = {

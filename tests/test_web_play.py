@@ -155,7 +155,7 @@ def test_a_new_game_opens_at_its_address_and_is_kept_in_the_browser(
     assert page.get_attribute("html", "data-faces") == "tiles"
     assert sorted(_hand(page)) == sorted(["10h", "Jh", "Qh", "2s", "*"])
     assert page.get_attribute("#replay-link", "href") == f"/replay/{REPLAY_ID}"
-    assert page.get_attribute("#export-link", "href") == f"/v1/games/{GAME_ID}/export"
+    assert page.is_hidden("#export-link"), "a running game's log is not given out"
 
     page.go_back()  # the history: /play before the game, the game after
     page.wait_for_selector("#play-start:not([hidden])")
@@ -240,6 +240,8 @@ def _the_end_and_the_review(page: Page) -> None:
     assert (page.get_attribute("#review-puzzles a.retry", "href") or "").startswith("/?p=")
     assert page.is_hidden("#turn-controls")
     assert page.locator("#play-table button").count() == 0, "the game is over: nothing to press on the table"
+    assert page.get_attribute("#export-link", "href") == f"/v1/games/{GAME_ID}/export"
+    assert page.is_visible("#export-link")
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

@@ -23,9 +23,6 @@ from web_kit import Server, Watched, chromium, shot
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, ViewportSize
 
-# Until the games API (branch playapi) is merged here, these tests have no server to play on.
-pytest.importorskip("service.routes.games", reason="the games API is not merged into this branch yet")
-
 SEED = 21
 PHONE: ViewportSize = {"width": 360, "height": 800}
 MOST_DECISIONS = 60
@@ -156,6 +153,7 @@ def test_a_whole_seeded_game_played_with_help_and_advice_ends_with_the_review(
     made = _play_to_the_end(page)
     assert "play" in made and "draw" in made
     assert page.inner_text("#result-winners")
+    assert f"seed {SEED}" in page.inner_text("#game-status"), "the seed is told once the game is over"
     assert page.locator("#round-end .scores tbody tr").count() == 2
     page.wait_for_selector("#review-facts", timeout=60_000)
     decisions = page.locator("#review-decisions tbody tr").count()

@@ -51,7 +51,7 @@ const position = (state) => JSON.stringify([state.round, state.table, state.hand
 
 /** The words for the state: whose move, what the player can do. */
 function statusWords(state, readOnly) {
-  if (state.over) return "The game is over.";
+  if (state.over) return typeof state.seed === "number" ? `The game is over (seed ${state.seed}).` : "The game is over.";
   const where = `Round ${state.round}; ${state.stock} ${term(state.stock === 1 ? "card" : "cards")} in the stock.`;
   if (readOnly) return where;
   const can = (state.can || []).join(", ");
@@ -101,7 +101,7 @@ export class GameView {
     const names = opponents || state.players.filter((player) => player.seat !== state.seat).map((p) => p.name);
     $("game-heading").textContent = gameTitle({ variant: state.variant, opponents: names });
     $("replay-link").href = `/replay/${encodeURIComponent(state.replay_id)}`;
-    $("export-item").hidden = !state.id;
+    $("export-item").hidden = !state.id || !state.over;  // the log shows every hand: only once it is over
     if (state.id) $("export-link").href = exportPath(state.id);
     $("read-only-note").hidden = !this.readOnly;
     this.stepping.parentElement.hidden = this.readOnly;
