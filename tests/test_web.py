@@ -17,77 +17,22 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from web_kit import ROOT, Server, Watched, card_words_shown, chromium, post_json, shot
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts" / "web"
-CHROMIUM = Path(os.environ.get("RUMMY_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"
-TIMEOUT_MS = 20_000
 
+if TYPE_CHECKING:  # playwright missing fails in web_kit.chromium, with the way to install it
+    from playwright.sync_api import BrowserContext, Page, Request
 
-def _unavailable(reason: str) -> None:
-    """Skip only when the developer asked for it; otherwise a missing browser fails loudly."""
-    if os.environ.get("RUMMY_SKIP_BROWSER") == "1":
-        pytest.skip(f"{reason} (RUMMY_SKIP_BROWSER=1)")
-    pytest.fail(f"{reason}: install it (apt-get install chromium), or set RUMMY_SKIP_BROWSER=1 to skip")
-
-
-try:
-    from playwright.sync_api import BrowserContext, Page, Request, sync_playwright
-
-    HAVE_PLAYWRIGHT = True
-except ImportError:  # pragma: no cover - the test extra installs playwright
-    HAVE_PLAYWRIGHT = False
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as answer:
-        return json.load(answer)
-
-
-def _post_json(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)
-
-
-def _rummy() -> str:
-    beside = Path(sys.executable).with_name("rummy")
-    found = str(beside) if beside.exists() else shutil.which("rummy")
-    if not found:
-        pytest.fail("the rummy command is not installed (pip install -e '.[test]')")
-    return found
+_post_json = post_json
+_shot = shot
 
 
 @pytest.fixture(scope="module")
@@ -97,75 +42,18 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if given:
         yield given.rstrip("/")
         return
-    port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    env = {**os.environ, "RUMMY_WORKERS": "2", "RUMMY_EXECUTOR": "thread"}
-    command = [_rummy(), "serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
-    with log.open("w") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
+    server = Server(tmp_path_factory.mktemp("serve") / "serve.log")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"rummy serve exited with {server.returncode}:\n{log.read_text()}")
-            try:
-                if _get_json(f"{url}/healthz")["status"] == "ok":
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"rummy serve did not answer /healthz within 60 s:\n{log.read_text()}")
-            time.sleep(0.1)
-        yield url
+        yield server.start()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        server.stop()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[BrowserContext]:
     """Debian's Chromium, headless, with a fresh profile and no calls home."""
-    if not HAVE_PLAYWRIGHT:
-        _unavailable("Python playwright is not installed")
-    if not CHROMIUM.exists():
-        _unavailable(f"Chromium is missing at {CHROMIUM}")
-    profile = tempfile.mkdtemp(prefix="rummy-chromium-")
-    try:
-        with sync_playwright() as playwright:
-            context = playwright.chromium.launch_persistent_context(
-                profile,
-                executable_path=str(CHROMIUM),
-                headless=True,
-                args=CHROMIUM_ARGS,
-                viewport={"width": 1280, "height": 900},
-            )
-            context.set_default_timeout(TIMEOUT_MS)
-            yield context
-            context.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-class Watched:
-    """A page with the script errors and the hosts it reached, for the checks after each test."""
-
-    def __init__(self, page: Page, base_url: str) -> None:
-        self.page = page
-        self.base_url = base_url
-        self.errors: list[str] = []
-        self.foreign: list[str] = []
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("request", self._request)
-
-    def _request(self, request: Any) -> None:
-        url = request.url
-        if not (url.startswith(self.base_url) or url.startswith("data:")):
-            self.foreign.append(url)
+    with chromium() as context:
+        yield context
 
 
 @pytest.fixture
@@ -176,8 +64,7 @@ def watched(browser: BrowserContext, base_url: str) -> Iterator[Watched]:
         yield seen
     finally:
         page.close()
-    assert not seen.errors, f"script errors on the page: {seen.errors}"
-    assert not seen.foreign, f"the page loaded something from elsewhere: {seen.foreign}"
+    seen.check()
 
 
 def _open(seen: Watched, query: str = "") -> Page:
@@ -185,11 +72,6 @@ def _open(seen: Watched, query: str = "") -> Page:
     page.goto(f"{seen.base_url}/{query}")
     page.wait_for_selector("body[data-ready=true]")
     return page
-
-
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def _pick(page: Page, *cards: str) -> None:
@@ -909,42 +791,6 @@ def test_the_puzzle_tab_draws_tiles_for_a_rummikub_puzzle_and_the_solve_tab_keep
     assert page.query_selector("#answer-board .card.tile")
 
 
-_CARD_WORDS = re.compile(r"\b(cards?|hands?|suits?|decks?)\b", re.IGNORECASE)
-"""The card games' words, which Rummikub says as tiles, rack(s), colours and sets."""
-
-_SHOWN_TEXTS = """() => {
-  // Every text a person can see or hear now: the rendered text nodes, and the labels,
-  // placeholders and titles of rendered elements.  The variant menus list every game, each
-  // in its own words: only Rummikub's entry is Rummikub's.
-  const shown = (node) => node.checkVisibility({ visibilityProperty: true });
-  const otherGame = (node) => {
-    const option = node.closest("option");
-    return option && option.closest("#variant, #puzzle-variant") && option.value !== "rummikub";
-  };
-  const texts = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (!node.textContent.trim() || parent.closest("script, style, svg") || otherGame(parent)) continue;
-    const holder = parent.closest("option") ? parent.closest("select") : parent;
-    if (shown(holder)) texts.push(node.textContent.trim());
-  }
-  for (const node of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
-    if (!shown(node)) continue;
-    for (const name of ["aria-label", "placeholder", "title"]) {
-      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
-    }
-  }
-  return texts;
-}"""
-
-
-def _card_words_shown(page: Page) -> list[str]:
-    """The texts shown now that say card, hand, suit or deck."""
-    texts: list[str] = page.evaluate(_SHOWN_TEXTS)
-    return [text for text in texts if _CARD_WORDS.search(text)]
-
-
 def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched: Watched) -> None:
     """Issue 37: in Rummikub the tagline, the unseen tiles' help and the texts drawn by the
     hint, the analysis, the advice, the errors and the puzzles still said hand and cards.
@@ -962,7 +808,7 @@ def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched:
             page.click(click)
         if then is not None:
             page.wait_for_selector(then)
-        seen[where] = _card_words_shown(page)
+        seen[where] = card_words_shown(page)
 
     look("the start")
     page.fill("#notation", "10h Jh Qh | 5s 5d 5c / Kh 5h 2c 3c 4c")

@@ -48,3 +48,12 @@ export function post(path, body) {
     body: JSON.stringify(body),
   });
 }
+
+/** POST a text body of the given media type (an exported game's JSON lines, for the import). */
+export function postText(path, text, type) {
+  return request(path, {
+    method: "POST",
+    headers: { "Content-Type": type, Accept: "application/json" },
+    body: text,
+  });
+}

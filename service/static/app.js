@@ -4,10 +4,12 @@ import { factPlaceholders, renderAdvice } from "./advice.js";
 import { renderAnalysis } from "./analysis.js";
 import { get, post } from "./api.js";
 import { renderHint } from "./hint.js";
-import { NotationError, RANKS, SUITS, SUIT_NAMES, pieceText } from "./notation.js";
+import { setupJokerDialog } from "./joker.js";
+import { NotationError, pieceText } from "./notation.js";
+import { PlayMode, playRoute } from "./play.js";
 import { PositionEntry } from "./picker.js";
 import { PuzzleMode } from "./puzzle.js";
-import { TILE_COLOURS, term, termFor, tileNumber, useTiles } from "./terms.js";
+import { term, termFor, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
 const $ = (id) => document.getElementById(id);
@@ -25,6 +27,14 @@ const ERROR_LEADS = {
   budget: "Too many seconds to think.",
   fact: "A game fact cannot be read.",
   empty_hand: "Nothing to play.",
+  illegal_play: "The referee does not accept this play.",
+  stale: "The game moved on (another tab or window played): here it is as it stands now.",
+  not_your_turn: "It is not your turn: here is the game as it stands now.",
+  not_found: "No such game.",
+  unknown_game: "No such game.",
+  read_only: "This game cannot be played from here.",
+  review: "The review is not ready.",
+  import: "This file cannot be imported.",
 };
 
 /** What kind of problem an error is, said about the field it is in (a notation error in
@@ -119,35 +129,6 @@ function showError(box, error, input = null) {
   }
 }
 
-// --- the joker dialog: which card does a table joker stand for? ----------------------
-
-function setupJokerDialog() {
-  const dialog = $("joker-dialog");
-  const rank = $("joker-rank");
-  const suit = $("joker-suit");
-  rank.append(...RANKS.map((value) => new Option(value, value)));
-  suit.append(...SUITS.map((value) => new Option(SUIT_NAMES[value], value)));
-  return (suggestion) => new Promise((resolve) => {
-    // Tiles: numbers 1-13 and colours; the values stay the notation's ranks and suit letters.
-    const tiles = document.documentElement.dataset.faces === "tiles";
-    for (const option of rank.options) option.textContent = tiles ? tileNumber(option.value) : option.value;
-    for (const option of suit.options) {
-      option.textContent = tiles ? TILE_COLOURS[option.value] : SUIT_NAMES[option.value];
-    }
-    $("joker-suit-label").textContent = tiles ? "Colour" : "Suit";
-    $("joker-rank-label").textContent = tiles ? "Number" : "Rank";
-    $("joker-question").textContent = term("Which card does it stand for?");
-    rank.value = suggestion.rank;
-    suit.value = suggestion.suit;
-    dialog.returnValue = "";
-    dialog.addEventListener("close", () => {
-      resolve(dialog.returnValue === "ok" ? { rank: rank.value, suit: suit.value } : null);
-    }, { once: true });
-    dialog.showModal();
-    rank.focus();
-  });
-}
-
 // --- tabs ---------------------------------------------------------------------------------
 
 function setupTabs(onSelect) {
@@ -171,6 +152,7 @@ function setupTabs(onSelect) {
       select(tabs[(index + step + tabs.length) % tabs.length], true);
     });
   });
+  return select;
 }
 
 /** "Manipulation (2 decks, 2 jokers)", "Rummikub (2 sets, 2 jokers)" for one entry of /v1/variants. */
@@ -222,7 +204,9 @@ function addressOf(shownKind) {
   const seed = new URLSearchParams(window.location.search).get("seed");
   if (seed) query.set("seed", seed);  // the puzzles' fixed seed stays
   const text = query.toString();
-  return `${window.location.pathname}${text ? `?${text}` : ""}`;
+  // The Play tab's addresses (/play/<id>, /replay/<rid>) are not the position's.
+  const path = playRoute(window.location.pathname) ? "/" : window.location.pathname;
+  return `${path}${text ? `?${text}` : ""}`;
 }
 
 // --- the page -------------------------------------------------------------------------------
@@ -256,8 +240,11 @@ async function main() {
     },
   });
 
+  const play = new PlayMode({ askDeclaration, showError, onVariant: () => useFaces() });
+
   /** The address bar and the share link follow the entry (replaceState: no history entry per click). */
   function remember() {
+    if (play.active()) return;  // the Play tab's address is the game's
     const address = addressOf(shown && shown.kind);
     $("share-link").href = address;
     window.history.replaceState(null, "", address);
@@ -290,7 +277,7 @@ async function main() {
   /** Cards or tiles: those of the variant of the tab in view; whatever is drawn is drawn again. */
   function useFaces() {
     const puzzleTab = $("tab-puzzle").getAttribute("aria-selected") === "true";
-    const name = puzzleTab ? $("puzzle-variant").value : variant.value;
+    const name = play.active() ? play.variantName() : puzzleTab ? $("puzzle-variant").value : variant.value;
     const tiles = rulesOf(name).tiles;
     if ((document.documentElement.dataset.faces === "tiles") === tiles) return;
     useTiles(tiles);
@@ -299,6 +286,7 @@ async function main() {
     if (shown && shown.kind === "analysis") renderAnalysis(analysisView, shown.data, rulesOf(shown.data.variant));
     if (shown && shown.kind === "advice") renderAdvice(adviceView, shown.data);
     puzzles.redraw();
+    play.redraw();
   }
 
   /** The player counts of the chosen variant, keeping the chosen count when it still applies. */
@@ -460,7 +448,14 @@ async function main() {
     remember();
   });
 
-  setupTabs(() => useFaces());
+  const selectTab = setupTabs((tab) => {
+    useFaces();
+    if (tab.id === "tab-play") {
+      if (!playRoute(window.location.pathname)) window.history.replaceState(null, "", play.address());
+    } else {
+      remember();
+    }
+  });
 
   const puzzles = new PuzzleMode({
     form: $("puzzle-form"),
@@ -491,6 +486,18 @@ async function main() {
     }, 200);
   });
 
+  /** The Play tab's addresses open it (at load, and back or forward in the history). */
+  function followAddress() {
+    const route = playRoute(window.location.pathname);
+    if (route) {
+      if (!play.active()) selectTab($("tab-play"), false);
+      play.open(route);
+    } else if (play.active()) {
+      selectTab($("tab-solve"), false);
+    }
+  }
+  window.addEventListener("popstate", followAddress);
+  if (playRoute(window.location.pathname)) followAddress();
   const given = readAddress();
   try {
     const answer = await get("/v1/variants");

@@ -102,14 +102,16 @@ export function cardView(piece, { mark = null, small = false } = {}) {
   return el;
 }
 
-/** A card to press: a real <button> with the given accessible label. */
-export function cardButton(piece, label, { small = false } = {}) {
+/** A card to press: a real <button> with the given accessible label (a mark, as on a
+ * card to look at, adds its badge and its words). */
+export function cardButton(piece, label, { small = false, mark = null } = {}) {
   const el = document.createElement("button");
   el.type = "button";
   el.className = small ? "card small" : "card";
   fillFace(el, piece);
+  const extra = addMark(el, mark);
   for (const child of el.children) child.setAttribute("aria-hidden", "true");
-  el.setAttribute("aria-label", label);
+  el.setAttribute("aria-label", label + extra);
   return el;
 }
 

@@ -54,8 +54,9 @@ export function finalMarks(melds, moves, played) {
   }));
 }
 
-/** A board: numbered melds of cards, each card marked or not. */
-function board(melds, { marks = [], label, prefix }) {
+/** A board: numbered melds of cards, each card marked or not (the Play tab draws its
+ * read-only tables with it too). */
+export function board(melds, { marks = [], label, prefix }) {
   const root = el("div", "board");
   root.setAttribute("role", "list");
   root.setAttribute("aria-label", label);
@@ -75,7 +76,8 @@ function board(melds, { marks = [], label, prefix }) {
   return root;
 }
 
-function handRow(pieces, marks, label) {
+/** A hand as a row of cards, each marked or not. */
+export function handRow(pieces, marks, label) {
   const row = el("div", "hand-row");
   row.setAttribute("aria-label", label);
   if (!pieces.length) row.append(el("span", "empty", "empty"));
