@@ -152,6 +152,7 @@ export class TurnView {
     try {
       const answer = await askHelp(this.state.id, this.state.turn, level);
       this.hinted = level >= 2 && answer.exists ? hintedKeys(this.draft, answer.cards || []) : [];
+      this.render(); // the hand's hinted cards show with the answer, not after the reload
       renderHelp(view, answer, { onApply: (text) => this.apply(text) });
       await this.onHelpUsed();
     } catch (error) {
