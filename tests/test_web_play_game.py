@@ -12,6 +12,7 @@ shortest of the first 40 seeds), so that a whole game stays well under a minute.
 from __future__ import annotations
 
 import os
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -212,6 +213,9 @@ def test_a_refused_play_says_why_and_keeps_the_arrangement(watched: Watched) -> 
     assert page.locator("#act-error li").count() + len(page.inner_text("#act-error")) > 40, (
         "the reasons are said"
     )
+    assert page.locator("#act-error .mini-tile").count() >= 1, "the reasons show the tiles as tiles"
+    said = page.inner_text("#act-error")
+    assert not re.search(rf"(?<!\S){re.escape(first)}(?!\S)", said), f"notation in a Rummikub reason: {said}"
     assert _table(page) == arranged, "a refused play leaves the arrangement as it was"
     assert _turn(page) == turn, "nothing was stored"
     page.click("#turn-undo")

@@ -3,13 +3,14 @@
 import { factPlaceholders, renderAdvice } from "./advice.js";
 import { renderAnalysis } from "./analysis.js";
 import { get, post } from "./api.js";
+import { richText } from "./cards.js";
 import { renderHint } from "./hint.js";
 import { setupJokerDialog } from "./joker.js";
 import { NotationError, pieceText } from "./notation.js";
 import { PlayMode, playRoute } from "./play.js";
 import { PositionEntry } from "./picker.js";
 import { PuzzleMode } from "./puzzle.js";
-import { term, termFor, useTiles } from "./terms.js";
+import { term, termFor, usingTiles, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
 const $ = (id) => document.getElementById(id);
@@ -97,6 +98,12 @@ function readFacts() {
 
 /** Show an API error (or a local one) in words, in the given box; null clears the box.  The
  * words are the game's (the service's messages say cards and hand, Rummikub's tiles and rack). */
+/** An error's text in the game's words; in Rummikub the cards it names (the referee writes
+ * notation) are drawn as tiles, while card games keep the notation the player typed. */
+function errorText(text) {
+  return usingTiles() ? richText(text) : document.createTextNode(term(text));
+}
+
 function showError(box, error, input = null) {
   box.replaceChildren();
   box.hidden = !error;
@@ -116,13 +123,13 @@ function showError(box, error, input = null) {
   } else {
     problems = problems.filter((problem) => !text.includes(problem));
   }
-  message.textContent = ` ${term(text)}`;
+  message.append(" ", errorText(text));
   box.append(lead, message);
   if (problems.length) {
     const list = document.createElement("ul");
     for (const problem of problems) {
       const item = document.createElement("li");
-      item.textContent = term(problem);
+      item.append(errorText(problem));
       list.append(item);
     }
     box.append(list);
