@@ -164,6 +164,11 @@ def test_a_running_game_keeps_its_seed_and_its_log_to_itself(client: TestClient)
     a player who could read either mid-game would see the bots' hands."""
     game, _, state = new_game(client, variant="manipulation", players=2, opponents=["greedy"], seed=41)
     assert state["seed"] is None
+    advice = client.post(f"/v1/games/{game}/advise", json={"turn": state["turn"]})
+    assert advice.status_code == 200, advice.text
+    assert advice.json()["seed"] != 41  # the advice names the seed of its own deals, not the game's
+    state = client.get(f"/v1/games/{game}").json()
+    assert state["seed"] is None
     refused = error_of(client.get(f"/v1/games/{game}/export"), 409)
     assert refused["type"] == "not_over" and "every hand" in refused["message"]
     final = play_through(client, game, state, helps=False)
