@@ -159,6 +159,14 @@ def not_held_group(state: dict[str, Any]) -> str:
     raise AssertionError("every rank is in sight")
 
 
+def test_a_game_without_a_seed_gets_one_of_every_seed_a_game_may_have() -> None:
+    """Seeds drawn below 2^31 could be searched for the one that deals the player's hand
+    (and with it every hand and the stock); a game may have any seed below 2^53."""
+    drawn = [service.routes.games.fresh_seed() for _ in range(40)]
+    assert all(0 <= seed < 2**53 for seed in drawn)
+    assert max(drawn) >= 2**40  # below 2^31 forty times: a chance of 2^-880
+
+
 def test_a_running_game_keeps_its_seed_and_its_log_to_itself(client: TestClient) -> None:
     """The seed and the code give every deal, and the log holds every hand and the stock:
     a player who could read either mid-game would see the bots' hands."""
