@@ -397,3 +397,26 @@ def test_a_log_may_be_longer_than_a_position_but_not_without_bound(
     with TestClient(create_app(small)) as limited:
         refused = error_of(limited.post("/v1/games/import", content=log + "\n" * 1024, headers=headers), 413)
         assert refused["type"] == "body_too_large" and "1024 bytes" in refused["message"]
+
+
+@pytest.mark.parametrize("ms", ["1e400", "Infinity", "-Infinity", "NaN"])
+def test_a_log_with_a_time_out_of_range_is_refused_as_a_bad_log(client: TestClient, ms: str) -> None:
+    """A time no JSON keeps (1e400 reads as infinity) was taken by the log reader and then
+    refused by the store: a 503 saying the game store cannot be used."""
+    import io
+    import re
+
+    from solver.game import play_game
+    from solver.game.log import LogWriter
+    from solver.strategy import make_bots
+
+    settings = GameSettings.named("machiavelli", 2)
+    stream = io.StringIO()
+    writer = LogWriter(stream, settings, seed=6, players=["you", "greedy"])
+    play_game(settings, make_bots(["greedy", "greedy"], 6), seed=6, listeners=[writer])
+    log = re.sub(r'"ms": [0-9.e+-]+', f'"ms": {ms}', stream.getvalue(), count=1)
+    assert f'"ms": {ms}' in log
+    refused = error_of(
+        client.post("/v1/games/import", content=log, headers={"content-type": "application/x-ndjson"}), 422
+    )
+    assert refused["type"] == "bad_log" and "ms" in refused["message"], refused
