@@ -399,12 +399,9 @@ def test_a_log_may_be_longer_than_a_position_but_not_without_bound(
         assert refused["type"] == "body_too_large" and "1024 bytes" in refused["message"]
 
 
-@pytest.mark.parametrize("ms", ["1e400", "Infinity", "-Infinity", "NaN"])
-def test_a_log_with_a_time_out_of_range_is_refused_as_a_bad_log(client: TestClient, ms: str) -> None:
-    """A time no JSON keeps (1e400 reads as infinity) was taken by the log reader and then
-    refused by the store: a 503 saying the game store cannot be used."""
+def short_log(players: tuple[str, str] = ("you", "greedy")) -> str:
+    """A whole Machiavelli game of two greedy bots as a log, the first seat named ``players[0]``."""
     import io
-    import re
 
     from solver.game import play_game
     from solver.game.log import LogWriter
@@ -412,11 +409,32 @@ def test_a_log_with_a_time_out_of_range_is_refused_as_a_bad_log(client: TestClie
 
     settings = GameSettings.named("machiavelli", 2)
     stream = io.StringIO()
-    writer = LogWriter(stream, settings, seed=6, players=["you", "greedy"])
+    writer = LogWriter(stream, settings, seed=6, players=list(players))
     play_game(settings, make_bots(["greedy", "greedy"], 6), seed=6, listeners=[writer])
-    log = re.sub(r'"ms": [0-9.e+-]+', f'"ms": {ms}', stream.getvalue(), count=1)
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("ms", ["1e400", "Infinity", "-Infinity", "NaN"])
+def test_a_log_with_a_time_out_of_range_is_refused_as_a_bad_log(client: TestClient, ms: str) -> None:
+    """A time no JSON keeps (1e400 reads as infinity) was taken by the log reader and then
+    refused by the store: a 503 saying the game store cannot be used."""
+    import re
+
+    log = re.sub(r'"ms": [0-9.e+-]+', f'"ms": {ms}', short_log(), count=1)
     assert f'"ms": {ms}' in log
     refused = error_of(
         client.post("/v1/games/import", content=log, headers={"content-type": "application/x-ndjson"}), 422
     )
     assert refused["type"] == "bad_log" and "ms" in refused["message"], refused
+
+
+def test_a_log_with_a_name_too_long_is_refused(client: TestClient) -> None:
+    """A name is in every state and review of the game and drawn on the review's plot: a
+    4 MB log could give one of 4 MB (a 200 kB name made a review of 17 MB in 20 s)."""
+    headers = {"content-type": "application/x-ndjson"}
+    answer = client.post("/v1/games/import", content=short_log(("W" * 101, "greedy")), headers=headers)
+    refused = error_of(answer, 422)
+    assert refused["type"] == "bad_log" and "the name of seat 0 has 101 characters" in refused["message"]
+    long_bot = "mine.bots:" + "B" * 90
+    kept = client.post("/v1/games/import", content=short_log((long_bot, "greedy")), headers=headers)
+    assert kept.status_code == 201, kept.text
