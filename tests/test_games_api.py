@@ -259,7 +259,9 @@ def test_a_hostile_client_changes_nothing(client: TestClient, store: GameStore) 
                 error_of(client.post(f"/v1/games/{wrong_id}/{path}", json=body), 404)["type"] == "not_found"
             )
         assert error_of(client.get(f"/v1/games/{wrong_id}"), 404)["type"] == "not_found"
-    assert error_of(client.get(f"/v1/replays/{game}"), 404)["type"] == "not_found"
+    not_a_replay = error_of(client.get(f"/v1/replays/{game}"), 404)
+    assert not_a_replay["type"] == "not_found" and not_a_replay["message"] == "no game has this replay id"
+    assert error_of(client.get(f"/v1/games/{other_replay}"), 404)["message"] == "no game has this id"
     unchanged(client, store, game, state)
     unchanged(client, store, other, other_state)
 

@@ -122,8 +122,8 @@ async def _stored(keeper: GameKeeper, call: Callable[[GameStore], T]) -> T:
     """``call(store)`` on a thread (the store blocks); its errors as the service's."""
     try:
         return await anyio.to_thread.run_sync(lambda: call(keeper.get()))
-    except UnknownGame:
-        raise ServiceError("no game has this id", kind="not_found", status=404) from None
+    except UnknownGame as error:  # its message says which id: the game's, or the replay's
+        raise ServiceError(str(error) or "no game has this id", kind="not_found", status=404) from None
     except StaleAction:
         raise _stale("another request moved the game on first") from None
     except StoreError as error:
