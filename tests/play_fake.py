@@ -27,6 +27,9 @@ BOT_HAND_END = ["Kc", "Kd", "9d", "8c", "2c", "3d", "4c", "11c", "12d", "5h", "6
 PLOT = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="240" viewBox="0 0 100 40" onload="alert(1)">'
     "<script>window.plotScript = true</script><title>Value</title>"
+    "<style>body { visibility: hidden }</style>"
+    '<a href="#value"><set attributeName="href" to="javascript:window.plotSet = true"/>'
+    '<animate attributeName="href" values="javascript:window.plotSet = true"/><text y="5">Value</text></a>'
     '<polyline points="0,30 50,10 100,20" fill="none" stroke="black"/></svg>'
 )
 

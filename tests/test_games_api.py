@@ -159,10 +159,23 @@ def not_held_group(state: dict[str, Any]) -> str:
     raise AssertionError("every rank is in sight")
 
 
+def test_a_game_without_a_seed_gets_one_of_every_seed_a_game_may_have() -> None:
+    """Seeds drawn below 2^31 could be searched for the one that deals the player's hand
+    (and with it every hand and the stock); a game may have any seed below 2^53."""
+    drawn = [service.routes.games.fresh_seed() for _ in range(40)]
+    assert all(0 <= seed < 2**53 for seed in drawn)
+    assert max(drawn) >= 2**40  # below 2^31 forty times: a chance of 2^-880
+
+
 def test_a_running_game_keeps_its_seed_and_its_log_to_itself(client: TestClient) -> None:
     """The seed and the code give every deal, and the log holds every hand and the stock:
     a player who could read either mid-game would see the bots' hands."""
     game, _, state = new_game(client, variant="manipulation", players=2, opponents=["greedy"], seed=41)
+    assert state["seed"] is None
+    advice = client.post(f"/v1/games/{game}/advise", json={"turn": state["turn"]})
+    assert advice.status_code == 200, advice.text
+    assert advice.json()["seed"] != 41  # the advice names the seed of its own deals, not the game's
+    state = client.get(f"/v1/games/{game}").json()
     assert state["seed"] is None
     refused = error_of(client.get(f"/v1/games/{game}/export"), 409)
     assert refused["type"] == "not_over" and "every hand" in refused["message"]
@@ -246,7 +259,9 @@ def test_a_hostile_client_changes_nothing(client: TestClient, store: GameStore) 
                 error_of(client.post(f"/v1/games/{wrong_id}/{path}", json=body), 404)["type"] == "not_found"
             )
         assert error_of(client.get(f"/v1/games/{wrong_id}"), 404)["type"] == "not_found"
-    assert error_of(client.get(f"/v1/replays/{game}"), 404)["type"] == "not_found"
+    not_a_replay = error_of(client.get(f"/v1/replays/{game}"), 404)
+    assert not_a_replay["type"] == "not_found" and not_a_replay["message"] == "no game has this replay id"
+    assert error_of(client.get(f"/v1/games/{other_replay}"), 404)["message"] == "no game has this id"
     unchanged(client, store, game, state)
     unchanged(client, store, other, other_state)
 
@@ -384,3 +399,44 @@ def test_a_log_may_be_longer_than_a_position_but_not_without_bound(
     with TestClient(create_app(small)) as limited:
         refused = error_of(limited.post("/v1/games/import", content=log + "\n" * 1024, headers=headers), 413)
         assert refused["type"] == "body_too_large" and "1024 bytes" in refused["message"]
+
+
+def short_log(players: tuple[str, str] = ("you", "greedy")) -> str:
+    """A whole Machiavelli game of two greedy bots as a log, the first seat named ``players[0]``."""
+    import io
+
+    from solver.game import play_game
+    from solver.game.log import LogWriter
+    from solver.strategy import make_bots
+
+    settings = GameSettings.named("machiavelli", 2)
+    stream = io.StringIO()
+    writer = LogWriter(stream, settings, seed=6, players=list(players))
+    play_game(settings, make_bots(["greedy", "greedy"], 6), seed=6, listeners=[writer])
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("ms", ["1e400", "Infinity", "-Infinity", "NaN"])
+def test_a_log_with_a_time_out_of_range_is_refused_as_a_bad_log(client: TestClient, ms: str) -> None:
+    """A time no JSON keeps (1e400 reads as infinity) was taken by the log reader and then
+    refused by the store: a 503 saying the game store cannot be used."""
+    import re
+
+    log = re.sub(r'"ms": [0-9.e+-]+', f'"ms": {ms}', short_log(), count=1)
+    assert f'"ms": {ms}' in log
+    refused = error_of(
+        client.post("/v1/games/import", content=log, headers={"content-type": "application/x-ndjson"}), 422
+    )
+    assert refused["type"] == "bad_log" and "ms" in refused["message"], refused
+
+
+def test_a_log_with_a_name_too_long_is_refused(client: TestClient) -> None:
+    """A name is in every state and review of the game and drawn on the review's plot: a
+    4 MB log could give one of 4 MB (a 200 kB name made a review of 17 MB in 20 s)."""
+    headers = {"content-type": "application/x-ndjson"}
+    answer = client.post("/v1/games/import", content=short_log(("W" * 101, "greedy")), headers=headers)
+    refused = error_of(answer, 422)
+    assert refused["type"] == "bad_log" and "the name of seat 0 has 101 characters" in refused["message"]
+    long_bot = "mine.bots:" + "B" * 90
+    kept = client.post("/v1/games/import", content=short_log((long_bot, "greedy")), headers=headers)
+    assert kept.status_code == 201, kept.text

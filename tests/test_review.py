@@ -488,3 +488,28 @@ def test_the_plot_draws_no_line_across_a_round(tmp_path: Path) -> None:
         plt.close(figure)
     # advised and made: one line each per round, none from x=4 (round 1) to x=10 (round 2)
     assert sorted(segments) == [[2.0, 4.0], [2.0, 4.0], [10.0, 13.0], [10.0, 13.0]], segments
+
+
+@pytest.mark.parametrize("name", ["$\\frac{$", "a $x$ b", "$$", "pay $5 or $6"])
+def test_the_plot_draws_any_player_name_as_written(name: str) -> None:
+    """A player's name comes from the log (an imported one on the page): a name with
+    dollar signs made matplotlib read it as mathematics, and a bad formula failed the
+    whole review (a 500 on the page's review)."""
+    pytest.importorskip("matplotlib")
+    from solver.strategy.review import Decision
+    from solver.strategy.review_plot import review_svg
+    from solver.strategy.stats import Interval
+
+    zero = Interval(0.0, 0.0, 0.0)
+    decisions = tuple(
+        Decision(1, 0, "meld", "/ 2c", "draw", "draw", zero, "ok", 2, 2, action=action) for action in (1, 3)
+    )
+    found = Review(
+        players=(name,),
+        decisions=decisions,
+        summaries=(SeatSummary(0, name, 2, {"ok": 2}, 0.0),),
+        seconds=0.0,
+        draws=(),
+    )
+    svg = review_svg(found)
+    assert f"({name})" in svg  # the title's text, as written, in the SVG's comment

@@ -236,6 +236,9 @@ def _the_end_and_the_review(page: Page) -> None:
     assert page.locator("#review-decisions tbody tr").count() == 3
     assert page.locator("#review-plot svg polyline").count() == 1
     assert page.locator("#review-plot script").count() == 0
+    # A plot's style sheet would style the whole page, an animation could set a javascript: link.
+    assert page.locator("#review-plot style, #review-plot set, #review-plot animate").count() == 0
+    assert page.is_visible("#review-facts")
     assert page.evaluate("window.plotScript") is None
     assert (page.get_attribute("#review-puzzles a.retry", "href") or "").startswith("/?p=")
     assert page.is_hidden("#turn-controls")

@@ -55,11 +55,11 @@ from service.routes import api_router
 from service.routes.advise import budget_of
 from service.schemas import AdviseResponse
 from solver.play.errors import PlayError
+from solver.play.session import MAX_SEED, GameSetup
 from solver.play.session import Entry as PlayEntry
-from solver.play.session import GameSetup
 from solver.strategy.advice import DEFAULT_SAMPLES
 
-__all__ = ["BOT_TURNS_SECONDS", "REVIEW_SAMPLES", "router"]
+__all__ = ["BOT_TURNS_SECONDS", "REVIEW_SAMPLES", "fresh_seed", "router"]
 
 router = api_router(tags=["games"])
 
@@ -103,6 +103,13 @@ GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game'
 ReplayId = Annotated[str, Path(min_length=1, max_length=64, description="The game's replay id.")]
 
 
+def fresh_seed() -> int:
+    """A new game's seed when the player names none: any of the 2^53 a game may have.  The
+    seed and the code give every deal, and the player sees a hand of it from the start, so
+    a narrower range (2^31 seeds) could be searched for the seed that deals that hand."""
+    return random.SystemRandom().randrange(MAX_SEED + 1)
+
+
 async def get_keeper(request: Request) -> GameKeeper:
     """The game store of the application serving this request."""
     return cast(GameKeeper, request.app.state.games)
@@ -115,8 +122,8 @@ async def _stored(keeper: GameKeeper, call: Callable[[GameStore], T]) -> T:
     """``call(store)`` on a thread (the store blocks); its errors as the service's."""
     try:
         return await anyio.to_thread.run_sync(lambda: call(keeper.get()))
-    except UnknownGame:
-        raise ServiceError("no game has this id", kind="not_found", status=404) from None
+    except UnknownGame as error:  # its message says which id: the game's, or the replay's
+        raise ServiceError(str(error) or "no game has this id", kind="not_found", status=404) from None
     except StaleAction:
         raise _stale("another request moved the game on first") from None
     except StoreError as error:
@@ -203,7 +210,7 @@ async def _create(keeper: GameKeeper, header: GameHeader, entries: Sequence[Play
 async def post_game(body: NewGameRequest, keeper: KeeperDep, pool: PoolDep) -> Response:
     """A new game: its secret id, its replay id and the state once the bots who move
     before you have moved.  Opponents are the service's bots by name, never a module."""
-    seed = body.seed if body.seed is not None else random.SystemRandom().randrange(2**31)
+    seed = body.seed if body.seed is not None else fresh_seed()
     try:
         setup = GameSetup.new(body.variant, body.players, body.opponents, seed, body.seat)
     except PlayError as error:

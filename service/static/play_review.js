@@ -14,17 +14,22 @@ function figure(value) {
   return Number.isInteger(value) ? String(value) : Number(value).toFixed(1);
 }
 
+/** Elements a plot never needs that could run or load something, or change the page:
+ * an inline SVG's style sheet applies to the whole page, and an animation can set a
+ * link's href to a javascript: URL after the attributes were checked. */
+const UNSAFE_PLOT_ELEMENTS = "script, foreignObject, style, set, animate, animateMotion, animateTransform, iframe, embed, object";
+
 /**
  * The plot (an SVG document the service drew) as a node of the page, with anything that
- * could run or load something (scripts, event handlers, foreign content, outside links)
- * taken out; null when it cannot be read.
+ * could run or load something (scripts, event handlers, foreign content, style sheets,
+ * animations, outside links) taken out; null when it cannot be read.
  */
 export function plotNode(text) {
   if (!text) return null;
   const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = parsed.documentElement;
   if (!svg || svg.nodeName.toLowerCase() !== "svg" || parsed.querySelector("parsererror")) return null;
-  for (const node of parsed.querySelectorAll("script, foreignObject")) node.remove();
+  for (const node of parsed.querySelectorAll(UNSAFE_PLOT_ELEMENTS)) node.remove();
   for (const node of [svg, ...svg.querySelectorAll("*")]) {
     for (const attribute of [...node.attributes]) {
       const name = attribute.name.toLowerCase();
@@ -32,6 +37,9 @@ export function plotNode(text) {
       if (name.startsWith("on") || outside) node.removeAttribute(attribute.name);
     }
   }
+  // What matplotlib's own style sheet (taken out above) says, for the plot alone.
+  svg.setAttribute("stroke-linejoin", "round");
+  svg.setAttribute("stroke-linecap", "butt");
   const node = document.importNode(svg, true);
   node.setAttribute("role", "img");
   if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", "The value of the game, decision by decision");

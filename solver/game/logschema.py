@@ -18,7 +18,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    NonNegativeFloat,
     NonNegativeInt,
     TypeAdapter,
     ValidationError,
@@ -98,6 +97,9 @@ class PassData(_Strict):
     type: Literal["pass"]
 
 
+FiniteMs = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+"""An action's milliseconds: 0 or more and finite (a JSON number too large, 1e400, reads
+as infinity, which no JSON writer keeps)."""
 ActionData = Annotated[PlayData | DrawData | KnockData | PassData, Field(discriminator="type")]
 
 
@@ -106,7 +108,7 @@ class ActionRecord(_Strict):
     round: int
     seat: NonNegativeInt
     action: ActionData
-    ms: NonNegativeFloat | None
+    ms: FiniteMs | None
 
 
 class RoundRecordLine(_Strict):

@@ -2,9 +2,10 @@
 
 ``give_advice`` weighs the options of the human's meld decision with ``solver.strategy.advise``
 from the game's own facts (the other hands' sizes, the stock, the scores, the draws
-left, whether the player has opened), seeded by the game's seed, so its answer is the
-``/v1/advise`` payload for the same position and facts.  Asking is an entry of the game.
-A knock decision has nothing for it to weigh (``NoDecision``).
+left, whether the player has opened), seeded by a one-way hash of the game's seed and
+turn (``advice_seed``: the answer names its seed, and the game's must stay hidden until
+the end), so its answer is the ``/v1/advise`` payload for the same position, facts and
+seed.  Asking is an entry of the game.  A knock decision has nothing for it to weigh (``NoDecision``).
 
 ``review_game`` reviews the human seat's decisions once the game is over, exactly as
 ``rummy review --seat N`` reviews the exported log (``solver.strategy.review``, seed 0),
@@ -14,18 +15,27 @@ as puzzles to retry (``solver.strategy.mistakes``, the records of ``rummy review
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from solver.play.errors import NoDecision, NotOver
 from solver.play.logs import log_records
-from solver.play.session import Entry, Session
+from solver.play.session import MAX_SEED, Entry, Session
 from solver.strategy.advice import DEFAULT_BUDGET, DEFAULT_SAMPLES, advise
 from solver.strategy.mistakes import mistake_puzzles
 from solver.strategy.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
 from solver.strategy.review import Decision, review
 from solver.strategy.review_plot import PlotError, review_svg
 
-__all__ = ["give_advice", "review_game"]
+__all__ = ["advice_seed", "give_advice", "review_game"]
+
+
+def advice_seed(game_seed: int, turn: int) -> int:
+    """The seed of the deals an advice samples at the game's ``turn``: drawn from the
+    game's seed by a one-way hash, so the answer (which names its seed, for ``/v1/advise``
+    to reproduce it) never tells the game's seed, which with the code gives every deal."""
+    digest = hashlib.sha256(f"rummy-play-advice/{game_seed}/{turn}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (MAX_SEED + 1)
 
 
 def give_advice(
@@ -47,7 +57,7 @@ def give_advice(
         draws_left=view.draws_left,
         budget_seconds=budget_seconds,
         samples=samples,
-        seed=session.setup.seed,
+        seed=advice_seed(session.setup.seed, session.turn),
         opened=view.opened,
     )
     entry = session.record("advice", {"turn": session.turn})

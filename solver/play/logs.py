@@ -26,10 +26,13 @@ from solver.game.settings import GameSettings
 from solver.play.errors import BadSetup, CorruptGame
 from solver.play.session import HUMAN, MAX_SEED, Entry, GameSetup, Session
 
-__all__ = ["export_log", "import_log", "log_records"]
+__all__ = ["MAX_NAME_CHARS", "export_log", "import_log", "log_records"]
 
 HUMAN_NAMES = (HUMAN, "human")
 """Names that mark the human's seat in a log (``rummy play`` writes ``human``)."""
+MAX_NAME_CHARS = 100
+"""The longest player name an imported log may give (a bot's ``module:Class`` fits): each
+name is in every state and review of the game, and drawn on the review's plot."""
 
 
 def export_log(session: Session) -> str:
@@ -74,6 +77,10 @@ def import_log(text: str) -> tuple[GameSetup, list[Entry]]:
     if not 0 <= seed <= MAX_SEED:
         raise CorruptGame(f"bad log: line 1: seed {seed} is out of range (0 to 2^53-1)")
     players = tuple(str(name) for name in names)
+    for seat, name in enumerate(players):
+        if len(name) > MAX_NAME_CHARS:
+            too_long = f"the name of seat {seat} has {len(name)} characters (at most {MAX_NAME_CHARS})"
+            raise CorruptGame(f"bad log: line 1: {too_long}")
     try:
         setup = GameSetup(GameSettings.from_description(described), seed, players, _human_seat(players))
     except BadSetup as error:

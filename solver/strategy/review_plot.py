@@ -82,6 +82,7 @@ def _score_panel(axes: Axes, found: Review, seat: int, boundaries: list[float]) 
     axes.set_title(
         f"seat {seat} ({summary.player}): expected score at its {summary.decisions} decisions",
         fontsize=10,
+        parse_math=False,  # the player's name is the log's: dollar signs are not mathematics
     )
     axes.set_ylabel("expected value")
     axes.legend(loc="best", fontsize=8)
