@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from play_fake import GAME_ID, GOING_OUT, OPENING, REPLAY_ID, FakeGames
-from web_kit import Server, Watched, card_words_shown, chromium, post_json, shot
+from web_kit import Server, Watched, card_words_shown, chromium, games_server, post_json, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, ViewportSize
@@ -30,13 +30,8 @@ PHONE: ViewportSize = {"width": 360, "height": 800}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``rummy serve`` with a games database of its own, for the module's tests."""
-    folder = tmp_path_factory.mktemp("play")
-    running = Server(folder / "serve.log", {"RUMMY_DB": str(folder / "games.sqlite3")})
-    running.start()
-    try:
+    with games_server(tmp_path_factory.mktemp("play")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

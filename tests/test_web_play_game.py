@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from web_kit import Server, Watched, chromium, shot
+from web_kit import Server, Watched, chromium, games_server, shot
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, ViewportSize
@@ -37,13 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if os.environ.get("RUMMY_WEB_URL"):
         yield Server.given(os.environ["RUMMY_WEB_URL"])
         return
-    folder = tmp_path_factory.mktemp("play-game")
-    running = Server(folder / "serve.log", {"RUMMY_DB": str(folder / "games.sqlite3")})
-    running.start()
-    try:
+    with games_server(tmp_path_factory.mktemp("play-game")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -153,6 +153,18 @@ class Server:
 
 
 @contextmanager
+def games_server(folder: Path) -> Iterator[Server]:
+    """``rummy serve`` with a games database of its own in ``folder`` (``RUMMY_DB``, kept
+    across a restart of the server), stopped at the end."""
+    running = Server(folder / "serve.log", {"RUMMY_DB": str(folder / "games.sqlite3")})
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@contextmanager
 def chromium() -> Iterator[BrowserContext]:
     """Debian's Chromium, headless, with a fresh profile and no calls home."""
     if not HAVE_PLAYWRIGHT:
