@@ -60,6 +60,12 @@ class SearchResult(tuple[int, int, int, list[tuple[int, ...]] | None]):
     @property
     def points_asked(self) -> int:
         """Questions the search asked the points program."""
+    @property
+    def visits(self) -> int:
+        """States the search was asked about, memo hits included (its work between expansions)."""
+    @property
+    def steps(self) -> int:
+        """Steps the search finished (melds laid or cards left), cut by a bound or solved on."""
 
 def search(
     ace_high: bool,

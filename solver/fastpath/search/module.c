@@ -251,6 +251,8 @@ static PyObject *result_of(ModuleState *st, const Answer *answer) {
         PyLong_FromSize_t(answer->settled_raised),
         PyLong_FromSize_t(answer->resolves),
         PyLong_FromSize_t(answer->points_asked),
+        PyLong_FromSize_t(answer->visits),
+        PyLong_FromSize_t(answer->steps),
     };
     int n = (int)(sizeof(items) / sizeof(items[0])), missing = 0;
     for (int i = 0; i < n; i++) {
@@ -290,7 +292,8 @@ PyDoc_STRVAR(search_doc,
              "(below ``cap``) exists, OVER_BUDGET when the search needed more than ``budget``\n"
              "expansions (then primary and broken are -1 and melds is None).  The result's\n"
              "attributes tell the work: ``freed`` (the cards of the table jokers the play freed),\n"
-             "``expansions``, ``splits``, ``priced``, ``settled``, ``resolves``, ``points_asked``.\n"
+             "``expansions``, ``splits``, ``priced``, ``settled``, ``resolves``, ``points_asked``,\n"
+             "``visits``, ``steps``.\n"
              "The search runs without the GIL.");
 
 static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
@@ -362,6 +365,8 @@ static PyStructSequence_Field result_fields[] = {
     {"settled", "state bounds the prices of the program without wildcards raised"},
     {"resolves", "times the search re-solved its prices for a state"},
     {"points_asked", "questions the search asked the points program"},
+    {"visits", "states the search was asked about, memo hits included (its work between expansions)"},
+    {"steps", "steps the search finished (melds laid or cards left), cut by a bound or solved on"},
     {NULL, NULL},
 };
 

@@ -133,6 +133,8 @@ static void count_work(const Search *S, Answer *answer) {
     answer->settled_raised = S->lp ? S->lp->settled_raised : 0;
     answer->resolves = S->resolves;
     answer->points_asked = S->points_asked;
+    answer->visits = S->visits;
+    answer->steps = S->steps;
 }
 
 /*
@@ -143,7 +145,7 @@ static void count_work(const Search *S, Answer *answer) {
 void search_run(Search *S, const State *root, const Options *options, const LpLibrary *library, Answer *answer) {
     memset(answer, 0, sizeof(*answer));
     S->budget = options->budget > 0 ? options->budget : 1;
-    S->expansions = S->splits = S->resolves = S->points_asked = 0;
+    S->expansions = S->splits = S->resolves = S->points_asked = S->visits = S->steps = 0;
     S->aborted = 0;
     S->resolve_work = options->resolve_work;
     S->points_asking = options->points_floor && S->problem.total_jokers == 0 && S->points_api != NULL;

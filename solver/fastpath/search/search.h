@@ -166,7 +166,7 @@ typedef struct {
     int meld_kept[MAX_RESULT_MELDS];
     int melds[MAX_RESULT_MELDS][16];
     int freed[MAX_JOKERS], nfreed; /* the cards of the table jokers the play freed */
-    size_t expansions, splits, settled_raised, resolves, points_asked;
+    size_t expansions, splits, settled_raised, resolves, points_asked, visits, steps;
     int priced;
 } Answer;
 
@@ -176,6 +176,8 @@ typedef struct Search {
     Entry *table;
     size_t capacity, count;
     size_t budget, expansions;
+    size_t visits; /* states solve() was asked about (memo hits included): the work between expansions */
+    size_t steps;  /* finished steps (``leaf``), cut or solved: the work of laying melds */
     int aborted;
     size_t splits; /* states split into independent parts */
     /* the prices (lp_bound.c) and their re-solves */
