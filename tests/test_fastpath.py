@@ -622,3 +622,26 @@ def test_a_meld_that_already_costs_the_best_step_is_left_unfinished() -> None:
     model = hint(position, fast_path=False)
     assert (found.hand_points, found.melds_broken) == (model.hand_points, model.melds_broken)
     assert check_play(position, found.table, variant=Variant.manipulation()).ok
+
+
+def test_a_round_past_the_round_budget_gives_the_position_to_cp_sat() -> None:
+    # A search that is not converging: after its first rounds it spends the rest of the
+    # whole budget (over 9,000 expansions) in one round and still goes to CP-SAT.  The
+    # round budget gives it up at the first 5,000 expansions of a round instead; CP-SAT's
+    # answer is the same either way.
+    position = Position.parse(
+        "2s 3s 4s 5s | 10s Js Qs Ks | 10s Js Qs Ks | 2h 3h 4h 5h | 10h Jh Qh Kh | 10h Jh Qh Kh"
+        " | 2d 3d 4d 5d | 10d Jd Qd Kd | 10d Jd Qd Kd | 2c 3c 4c 5c | 10c Jc Qc Kc | 10c Jc Qc Kc"
+        " | As Ah Ad Ac | 3s 3h 3d 3c | 6s 6d 6c | 6s 6d 6c | 8s 8h 8c | 9s 9d 9c | 9s 9h 9d 9c"
+        " / As 4s 5s 7s 7s Ah 2h 5h 7h 9h 5d 7d 8d 8d Ac 2c 4c 5c 7c 8c"
+    )
+    variant = Variant.machiavelli()
+    assert solver.fastpath.ROUND_BUDGET == _search.ROUND_BUDGET == 5000
+    with searches() as made:
+        assert search(position, variant, objective="points", started=0.0, round_budget=-1) is None
+    assert made[-1].expansions > 10_000 - 1 and made[-1][0] == _search.OVER_BUDGET
+    with searches() as made:
+        found = hint(position, variant=variant)
+    assert found.engine == "cp-sat"
+    assert made[-1][0] == _search.OVER_BUDGET and made[-1].expansions < 6_000
+    assert (found.hand_points, found.melds_broken) == (0, 4)

@@ -44,7 +44,7 @@ from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["LP_AFTER", "STATE_BUDGET", "applies", "prices_available", "search"]
+__all__ = ["LP_AFTER", "ROUND_BUDGET", "STATE_BUDGET", "applies", "prices_available", "search"]
 
 STATE_BUDGET = 10_000
 """Expansions the search may make, over all its configurations, before it gives the
@@ -66,6 +66,16 @@ others usually are soon after.  Measured on the speed suites (2026-11-26, budget
 ``python -m benchmarks.speed --prices-after N``): at once the search answers 2,562 of
 2,600 positions at a p50 of 1.44 ms; after 300 expansions 2,563 (0.34 ms); after 600
 2,564 (0.34 ms); after 1,000 2,560 (0.33 ms); never 2,229 (0.35 ms)."""
+
+ROUND_BUDGET = _search.ROUND_BUDGET
+"""Expansions one deepening round of a search may take once it has the prices (the C
+module's default, 5,000): a round that takes more gives the position to CP-SAT as one
+past ``STATE_BUDGET`` does.  Measured on the suites (2026-11-27): every round of a
+search that finished took at most 4,899 expansions but one (7,870, on a position
+CP-SAT answers in a third of the time), while 12 of the 31 positions past the budget
+spent 5,000 or more in one round; with the round budget those give up at 5,600-9,300
+expansions instead of 10,000, and the mid-game suites keep their 588 of 600
+(``benchmarks/results/tail-experiments.md``)."""
 
 _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
@@ -231,6 +241,7 @@ def search(
     prices_after: int | None = None,
     resolve_work: int | None = None,
     points_floor: bool = True,
+    round_budget: int | None = None,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -245,7 +256,10 @@ def search(
     default; 0 at once; -1 never), where ``prices_available``; ``resolve_work``: the prices
     are re-solved for a state the search comes back to whose last expansion took this
     many expansions (the C module's default, 20, when None; -1 never); ``points_floor``:
-    in a position without jokers, the points program bounds those states too."""
+    in a position without jokers, the points program bounds those states too;
+    ``round_budget``: once the prices are asked for, a deepening round that takes more
+    expansions gives the position up as past the budget (``ROUND_BUDGET`` when None; -1
+    never)."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -287,6 +301,7 @@ def search(
             cap=-1 if best is None else best[0] - base,
             lp_after=lp_after,
             **({} if resolve_work is None else {"resolve_work": resolve_work}),
+            **({} if round_budget is None else {"round_budget": round_budget}),
             points_floor=points_floor,
         )
         status, primary, broken, found = result

@@ -27,6 +27,8 @@ CARD_KINDS: Final[int]
 """Card indices: 0..CARD_KINDS - 1."""
 RESOLVE_WORK: Final[int]
 """The default of ``resolve_work``."""
+ROUND_BUDGET: Final[int]
+"""The default of ``round_budget``."""
 
 class SearchResult(tuple[int, int, int, list[tuple[int, ...]] | None]):
     """A search's answer ``(status, primary, broken, melds)``, with its work as attributes."""
@@ -86,6 +88,7 @@ def search(
     lp_after: int = -1,
     resolve_work: int = 20,
     points_floor: bool = True,
+    round_budget: int = 5000,
 ) -> SearchResult:
     """The best final table (see the module's ``search.__doc__``); runs without the GIL."""
 

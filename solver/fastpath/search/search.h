@@ -152,6 +152,8 @@ typedef struct {
     int64_t lp_after;  /* expansions before the prices are asked for (0: at once; -1: never) */
     int resolve_work;  /* re-solve the prices for a state whose expansion took this much (-1: never) */
     int points_floor;  /* ask the points program in positions without jokers */
+    int64_t round_budget; /* expansions one deepening round may take once the prices are asked for (-1: no
+                             limit but the budget); past it the search answers OVER_BUDGET (see run.c) */
 } Options;
 
 #define MAX_RESULT_MELDS 64
