@@ -19,7 +19,8 @@ alone (the table stays as it is) for new melds worth the opening points.  A sear
 still running after ``LP_AFTER`` expansions also bounds its states with the prices of the
 position's linear relaxation (``search/lp_bound.c``, solved by HiGHS from the OR-Tools wheel,
 opened without importing OR-Tools' Python side).  A search that outgrows
-``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and the engine
+``STATE_BUDGET`` expansions in all, or ``ROUND_BUDGET`` in one round of its deepening once
+it has the prices, goes to CP-SAT: ``search`` returns None and the engine
 (``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the

@@ -91,8 +91,9 @@
  * at least doubles (with the prices: rises to it), up to the least cost a failed round
  * could not rule out; each round
  * cuts every branch at its limit and reuses the bounds of the rounds before.  The
- * winning path is then walked again to read off the melds.  A budget on expansions
- * stops the search (the caller then asks CP-SAT).
+ * winning path is then walked again to read off the melds.  A budget on expansions,
+ * and one on the expansions of a round once the prices are asked for (run.c), stop the
+ * search (the caller then asks CP-SAT).
  *
  * Independent parts.  Once every joker is settled (none in the hand or freed and
  * unplaced, none in an intact block that could still free it), a hand piece is played
