@@ -36,6 +36,7 @@ import operator
 import os
 import time
 from dataclasses import dataclass
+from typing import TypedDict
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.fastpath import _search
@@ -258,9 +259,7 @@ def search(
     are re-solved for a state the search comes back to whose last expansion took this
     many expansions (the C module's default, 20, when None; -1 never); ``points_floor``:
     in a position without jokers, the points program bounds those states too;
-    ``round_budget``: once the prices are asked for, a deepening round that takes more
-    expansions gives the position up as past the budget (``ROUND_BUDGET`` when None; -1
-    never)."""
+    ``round_budget``: a round's expansions once it has the prices (``ROUND_BUDGET``)."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -269,7 +268,7 @@ def search(
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
-    lp_after = (LP_AFTER if prices_after is None else prices_after) if prices_available() else -1
+    tuning = _tuning(prices_after, resolve_work, round_budget, points_floor)
     best: _Best | None = None
     for config in configurations(
         counts.hand,
@@ -300,10 +299,7 @@ def search(
             values=values,
             need=need,
             cap=-1 if best is None else best[0] - base,
-            lp_after=lp_after,
-            **({} if resolve_work is None else {"resolve_work": resolve_work}),
-            **({} if round_budget is None else {"round_budget": round_budget}),
-            points_floor=points_floor,
+            **tuning,
         )
         status, primary, broken, found = result
         left -= result.expansions
@@ -315,6 +311,31 @@ def search(
             if best is None or total < best[0]:
                 best = (total, config, found, result.freed)
     return _solution(position, counts, best, weight, opening, started, solve_start, time.perf_counter())
+
+
+class _Tuning(TypedDict, total=False):
+    """The keywords of ``_search.search`` that tune it (see ``search``)."""
+
+    lp_after: int
+    resolve_work: int
+    round_budget: int
+    points_floor: bool
+
+
+def _tuning(
+    prices_after: int | None, resolve_work: int | None, round_budget: int | None, points_floor: bool
+) -> _Tuning:
+    """``search``'s tuning as ``_search.search`` takes it: the prices only where
+    ``prices_available``, and the C module's own defaults where None is given (so that a
+    search's recorded arguments name only what its caller chose)."""
+    lp_after = LP_AFTER if prices_after is None else prices_after
+    tuning = _Tuning(lp_after=lp_after if prices_available() else -1)
+    if resolve_work is not None:
+        tuning["resolve_work"] = resolve_work
+    if round_budget is not None:
+        tuning["round_budget"] = round_budget
+    tuning["points_floor"] = points_floor
+    return tuning
 
 
 def _solution(
