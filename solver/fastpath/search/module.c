@@ -302,8 +302,10 @@ PyDoc_STRVAR(search_doc,
 static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     char *keywords[] = {"ace_high", "hand",   "costs", "jokers", "joker_cost", "blocks",
                                "budget",   "forced", "free",  "wild",   "played",     "values",
-                               "need",     "cap",    "lp_after", "resolve_work", "points_floor", "round_budget", NULL};
-    Call call = {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, {0, -1, -1, RESOLVE_WORK, 1, ROUND_BUDGET}};
+                               "need",     "cap",    "lp_after", "resolve_work", "points_floor",
+                               "round_budget", NULL};
+    Call call = {0,    0,    0,    0,    0,    0, NULL, NULL, NULL,
+                 NULL, NULL, NULL, {0, -1, -1, RESOLVE_WORK, 1, ROUND_BUDGET}};
     long long budget, cap = -1, lp_after = -1, round_budget = ROUND_BUDGET;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLipL", keywords, &call.ace_high, &call.hand,
                                      &call.costs, &call.jokers, &call.joker_cost, &call.blocks, &budget,
