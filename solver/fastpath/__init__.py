@@ -19,7 +19,8 @@ alone (the table stays as it is) for new melds worth the opening points.  A sear
 still running after ``LP_AFTER`` expansions also bounds its states with the prices of the
 position's linear relaxation (``search/lp_bound.c``, solved by HiGHS from the OR-Tools wheel,
 opened without importing OR-Tools' Python side).  A search that outgrows
-``STATE_BUDGET`` expansions in all goes to CP-SAT: ``search`` returns None and the engine
+``STATE_BUDGET`` expansions in all, or ``ROUND_BUDGET`` in one round of its deepening once
+it has the prices, goes to CP-SAT: ``search`` returns None and the engine
 (``solver.engine``) carries on there.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
@@ -35,6 +36,7 @@ import operator
 import os
 import time
 from dataclasses import dataclass
+from typing import TypedDict
 
 from solver.cards import ALL_CARDS, CARD_KINDS, Joker, Piece
 from solver.fastpath import _search
@@ -44,7 +46,7 @@ from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["LP_AFTER", "STATE_BUDGET", "applies", "prices_available", "search"]
+__all__ = ["LP_AFTER", "ROUND_BUDGET", "STATE_BUDGET", "applies", "prices_available", "search"]
 
 STATE_BUDGET = 10_000
 """Expansions the search may make, over all its configurations, before it gives the
@@ -66,6 +68,16 @@ others usually are soon after.  Measured on the speed suites (2026-11-26, budget
 ``python -m benchmarks.speed --prices-after N``): at once the search answers 2,562 of
 2,600 positions at a p50 of 1.44 ms; after 300 expansions 2,563 (0.34 ms); after 600
 2,564 (0.34 ms); after 1,000 2,560 (0.33 ms); never 2,229 (0.35 ms)."""
+
+ROUND_BUDGET = _search.ROUND_BUDGET
+"""Expansions one deepening round of a search may take once it has the prices (the C
+module's default, 5,000): a round that takes more gives the position to CP-SAT as one
+past ``STATE_BUDGET`` does.  Measured on the suites (2026-11-27): every round of a
+search that finished took at most 4,899 expansions but one (7,870, on a position
+CP-SAT answers in a third of the time), while 12 of the 31 positions past the budget
+spent 5,000 or more in one round; with the round budget those give up at 5,600-9,300
+expansions instead of 10,000, and the mid-game suites keep their 588 of 600
+(``benchmarks/results/tail-experiments.md``)."""
 
 _HIGHS_LIBRARY = os.path.join(".libs", "libhighs.so.1")
 """HiGHS as OR-Tools ships it, inside the ``ortools`` package (opened by the search's C
@@ -231,6 +243,7 @@ def search(
     prices_after: int | None = None,
     resolve_work: int | None = None,
     points_floor: bool = True,
+    round_budget: int | None = None,
 ) -> Solution | None:
     """The best play by the exact search, or None when it needed more than ``budget``
     expansions in all (``STATE_BUDGET`` by default).
@@ -245,7 +258,8 @@ def search(
     default; 0 at once; -1 never), where ``prices_available``; ``resolve_work``: the prices
     are re-solved for a state the search comes back to whose last expansion took this
     many expansions (the C module's default, 20, when None; -1 never); ``points_floor``:
-    in a position without jokers, the points program bounds those states too."""
+    in a position without jokers, the points program bounds those states too;
+    ``round_budget``: a round's expansions once it has the prices (``ROUND_BUDGET``)."""
     opening = _opening(variant, opened)
     counts = _Counts.of(position, opening=opening)
     costs, joker_cost = _costs(variant, objective)
@@ -254,7 +268,7 @@ def search(
     weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
-    lp_after = (LP_AFTER if prices_after is None else prices_after) if prices_available() else -1
+    tuning = _tuning(prices_after, resolve_work, round_budget, points_floor)
     best: _Best | None = None
     for config in configurations(
         counts.hand,
@@ -285,9 +299,7 @@ def search(
             values=values,
             need=need,
             cap=-1 if best is None else best[0] - base,
-            lp_after=lp_after,
-            **({} if resolve_work is None else {"resolve_work": resolve_work}),
-            points_floor=points_floor,
+            **tuning,
         )
         status, primary, broken, found = result
         left -= result.expansions
@@ -299,6 +311,31 @@ def search(
             if best is None or total < best[0]:
                 best = (total, config, found, result.freed)
     return _solution(position, counts, best, weight, opening, started, solve_start, time.perf_counter())
+
+
+class _Tuning(TypedDict, total=False):
+    """The keywords of ``_search.search`` that tune it (see ``search``)."""
+
+    lp_after: int
+    resolve_work: int
+    round_budget: int
+    points_floor: bool
+
+
+def _tuning(
+    prices_after: int | None, resolve_work: int | None, round_budget: int | None, points_floor: bool
+) -> _Tuning:
+    """``search``'s tuning as ``_search.search`` takes it: the prices only where
+    ``prices_available``, and the C module's own defaults where None is given (so that a
+    search's recorded arguments name only what its caller chose)."""
+    lp_after = LP_AFTER if prices_after is None else prices_after
+    tuning = _Tuning(lp_after=lp_after if prices_available() else -1)
+    if resolve_work is not None:
+        tuning["resolve_work"] = resolve_work
+    if round_budget is not None:
+        tuning["round_budget"] = round_budget
+    tuning["points_floor"] = points_floor
+    return tuning
 
 
 def _solution(

@@ -27,6 +27,8 @@ CARD_KINDS: Final[int]
 """Card indices: 0..CARD_KINDS - 1."""
 RESOLVE_WORK: Final[int]
 """The default of ``resolve_work``."""
+ROUND_BUDGET: Final[int]
+"""The default of ``round_budget``."""
 
 class SearchResult(tuple[int, int, int, list[tuple[int, ...]] | None]):
     """A search's answer ``(status, primary, broken, melds)``, with its work as attributes."""
@@ -60,6 +62,12 @@ class SearchResult(tuple[int, int, int, list[tuple[int, ...]] | None]):
     @property
     def points_asked(self) -> int:
         """Questions the search asked the points program."""
+    @property
+    def visits(self) -> int:
+        """States the search was asked about, memo hits included (its work between expansions)."""
+    @property
+    def steps(self) -> int:
+        """Steps the search finished (melds laid or cards left), cut by a bound or solved on."""
 
 def search(
     ace_high: bool,
@@ -80,6 +88,7 @@ def search(
     lp_after: int = -1,
     resolve_work: int = 20,
     points_floor: bool = True,
+    round_budget: int = 5000,
 ) -> SearchResult:
     """The best final table (see the module's ``search.__doc__``); runs without the GIL."""
 

@@ -18,7 +18,8 @@
 #include "search.h"
 
 #define CONTEXT_POOL 8
-#define RESOLVE_WORK 20 /* the default of ``resolve_work`` (see solve.c) */
+#define RESOLVE_WORK 20   /* the default of ``resolve_work`` (see solve.c) */
+#define ROUND_BUDGET 5000 /* the default of ``round_budget`` (see run.c) */
 
 typedef struct {
     PyTypeObject *result_type;
@@ -251,6 +252,8 @@ static PyObject *result_of(ModuleState *st, const Answer *answer) {
         PyLong_FromSize_t(answer->settled_raised),
         PyLong_FromSize_t(answer->resolves),
         PyLong_FromSize_t(answer->points_asked),
+        PyLong_FromSize_t(answer->visits),
+        PyLong_FromSize_t(answer->steps),
     };
     int n = (int)(sizeof(items) / sizeof(items[0])), missing = 0;
     for (int i = 0; i < n; i++) {
@@ -267,7 +270,7 @@ static PyObject *result_of(ModuleState *st, const Answer *answer) {
 PyDoc_STRVAR(search_doc,
              "search(ace_high, hand, costs, jokers, joker_cost, blocks, budget, *, forced=None,\n"
              "       free=None, wild=0, played=False, values=None, need=0, cap=-1, lp_after=-1,\n"
-             "       resolve_work=20, points_floor=True)\n"
+             "       resolve_work=20, points_floor=True, round_budget=5000)\n"
              "--\n\n"
              "The best final table: a SearchResult (status, primary, broken, melds).  ``hand`` and\n"
              "``costs`` give, per card index, the hand's copies that may be played and the cost of\n"
@@ -283,6 +286,8 @@ PyDoc_STRVAR(search_doc,
              "``resolve_work``: with the prices, re-solve them for a state the search comes back to\n"
              "whose last expansion took this many expansions or more (-1: never; see solve.c);\n"
              "``points_floor``: in a position without jokers, ask the points program there too.\n"
+             "``round_budget``: once the prices are asked for, a deepening round that takes more\n"
+             "expansions than this answers OVER_BUDGET (-1: only ``budget`` counts; see run.c).\n"
              "``status`` is PLAY for a play (``primary``: the cost of the cards left; ``broken``: the\n"
              "old melds broken; ``melds`` as tuples of card indices, +JOKER_FLAG for a wildcard\n"
              "declared as that card, +LOCKED_FLAG for a table joker kept in its old meld, each\n"
@@ -290,20 +295,25 @@ PyDoc_STRVAR(search_doc,
              "(below ``cap``) exists, OVER_BUDGET when the search needed more than ``budget``\n"
              "expansions (then primary and broken are -1 and melds is None).  The result's\n"
              "attributes tell the work: ``freed`` (the cards of the table jokers the play freed),\n"
-             "``expansions``, ``splits``, ``priced``, ``settled``, ``resolves``, ``points_asked``.\n"
+             "``expansions``, ``splits``, ``priced``, ``settled``, ``resolves``, ``points_asked``,\n"
+             "``visits``, ``steps``.\n"
              "The search runs without the GIL.");
 
 static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     char *keywords[] = {"ace_high", "hand",   "costs", "jokers", "joker_cost", "blocks",
                                "budget",   "forced", "free",  "wild",   "played",     "values",
-                               "need",     "cap",    "lp_after", "resolve_work", "points_floor", NULL};
-    Call call = {0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, {0, -1, -1, RESOLVE_WORK, 1}};
-    long long budget, cap = -1, lp_after = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLip", keywords, &call.ace_high, &call.hand,
+                               "need",     "cap",    "lp_after", "resolve_work", "points_floor",
+                               "round_budget", NULL};
+    Call call = {0,    0,    0,    0,    0,    0, NULL, NULL, NULL,
+                 NULL, NULL, NULL, {0, -1, -1, RESOLVE_WORK, 1, ROUND_BUDGET}};
+    long long budget, cap = -1, lp_after = -1, round_budget = ROUND_BUDGET;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "pOOiLOL|$OOipOiLLipL", keywords, &call.ace_high, &call.hand,
                                      &call.costs, &call.jokers, &call.joker_cost, &call.blocks, &budget,
                                      &call.forced, &call.free, &call.wild, &call.played, &call.values, &call.need,
-                                     &cap, &lp_after, &call.options.resolve_work, &call.options.points_floor))
+                                     &cap, &lp_after, &call.options.resolve_work, &call.options.points_floor,
+                                     &round_budget))
         return NULL;
+    call.options.round_budget = round_budget < 0 ? -1 : round_budget;
     call.options.budget = budget > 0 ? (size_t)budget : 1;
     call.options.cap = cap;
     call.options.lp_after = lp_after;
@@ -362,6 +372,8 @@ static PyStructSequence_Field result_fields[] = {
     {"settled", "state bounds the prices of the program without wildcards raised"},
     {"resolves", "times the search re-solved its prices for a state"},
     {"points_asked", "questions the search asked the points program"},
+    {"visits", "states the search was asked about, memo hits included (its work between expansions)"},
+    {"steps", "steps the search finished (melds laid or cards left), cut by a bound or solved on"},
     {NULL, NULL},
 };
 
@@ -380,6 +392,7 @@ static int add_constants(PyObject *module) {
         {"MAX_COST", MAX_COST},    {"MAX_MELDS", MAXBLOCKS},      {"JOKER_FLAG", JOKER_FLAG},
         {"LOCKED_FLAG", LOCKED_FLAG}, {"MAX_JOKERS", MAX_JOKERS}, {"MAX_COPIES", MAX_COPIES},
         {"MAX_NEED", MAX_NEED},    {"CARD_KINDS", NKINDS},        {"RESOLVE_WORK", RESOLVE_WORK},
+        {"ROUND_BUDGET", ROUND_BUDGET},
     };
     for (size_t i = 0; i < sizeof(constants) / sizeof(constants[0]); i++)
         if (PyModule_AddIntConstant(module, constants[i].name, constants[i].value) < 0) return -1;

@@ -80,6 +80,7 @@ static void trace_step(Trace *trace, const State *child, int step, const Laid *l
  */
 static int64_t leaf(Search *S, Frame *F, const State *child, int64_t extra, int step, const Laid *laid) {
     const Problem *p = &S->problem;
+    S->steps++;
     /* Breaking a block and laying all its cards in one meld again is worse than keeping it. */
     if (step == STEP_MELD && F->avoid >= 0 && holds_block(p, laid, F->avoid)) return INF;
     State reduced;
@@ -299,6 +300,18 @@ typedef struct {
 
 static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, RunSoFar so);
 
+/*
+ * Whether a meld under way whose steps already cost ``extra`` can be left unfinished:
+ * its slots only add to that, so each of its leaves would cost at least as much as the
+ * expansion's best step so far, and ``leaf`` would cut it without solving anything
+ * (a leaf at or past the bound only lowers ``best`` to its own cost).  Leaving it
+ * changes nothing the expansion returns, remembers or traces; where the best step is
+ * cheap and the table has many blocks to break for a slot (each break costs 1), it
+ * spares most of the work of an expansion: on the suites' slowest positions, 97-99% of
+ * the runs tried were such dead ends (benchmarks/results/tail-experiments.md).
+ */
+static inline int cut_short(const Frame *F, int64_t extra) { return extra >= F->best; }
+
 /* The run ends at ``last``: a leaf, unless a redeclared joker is not in it yet. */
 static int64_t run_leaf(Search *S, Frame *F, const State *s, const RunShape *r, int last, const RunSoFar *so) {
     if (so->own != 0) return INF;
@@ -376,6 +389,7 @@ typedef int64_t (*AfterHoles)(Search *S, Frame *F, const State *s, int64_t extra
    copies, then ``then``. */
 static int64_t fill_holes(Search *S, Frame *F, const State *s, const int *cards, int n, int low, int64_t extra,
                           AfterHoles then, const void *arg) {
+    if (cut_short(F, extra)) return INF;
     if (n == 0) return then(S, F, s, extra, arg);
     int64_t best = INF;
     Option options[MAX_OPTIONS];
@@ -540,6 +554,7 @@ static int64_t run_blocks(Search *S, Frame *F, const State *s, const RunShape *r
 
 static int64_t run_from(Search *S, Frame *F, const State *s, const RunShape *r, int t, RunSoFar so) {
     const Problem *p = &S->problem;
+    if (cut_short(F, so.extra)) return INF;
     int64_t best = INF;
     if (t == r->held_first) {
         if (!so.cut && !r->whole && t >= r->first + 3) so.cut = t;
@@ -582,6 +597,7 @@ static int64_t runs_through(Search *S, Frame *F, const State *s, int suit, int h
  */
 static int64_t group_wilds(Search *S, Frame *F, const State *s, int rank, int reals, int joker_suits, int64_t extra,
                            int from) {
+    if (cut_short(F, extra)) return INF;
     int64_t best = INF;
     int size = suits_in(reals) + suits_in(joker_suits);
     if (size >= 3) {
@@ -605,6 +621,7 @@ static int64_t group_wilds(Search *S, Frame *F, const State *s, int rank, int re
 /* Group members of suits ``suit``..3 beyond the real ones in ``reals``, then wildcards to 3 or 4 cards. */
 static int64_t group_members(Search *S, Frame *F, const State *s, int rank, int suit, int skip_suit, int low,
                              int64_t extra, int reals) {
+    if (cut_short(F, extra)) return INF;
     if (suit == 4) return group_wilds(S, F, s, rank, reals, 0, extra, 0);
     int64_t best = group_members(S, F, s, rank, suit + 1, skip_suit, low, extra, reals);
     if (suit == skip_suit) return best;

@@ -91,8 +91,9 @@
  * at least doubles (with the prices: rises to it), up to the least cost a failed round
  * could not rule out; each round
  * cuts every branch at its limit and reuses the bounds of the rounds before.  The
- * winning path is then walked again to read off the melds.  A budget on expansions
- * stops the search (the caller then asks CP-SAT).
+ * winning path is then walked again to read off the melds.  A budget on expansions,
+ * and one on the expansions of a round once the prices are asked for (run.c), stop the
+ * search (the caller then asks CP-SAT).
  *
  * Independent parts.  Once every joker is settled (none in the hand or freed and
  * unplaced, none in an intact block that could still free it), a hand piece is played
@@ -152,6 +153,8 @@ typedef struct {
     int64_t lp_after;  /* expansions before the prices are asked for (0: at once; -1: never) */
     int resolve_work;  /* re-solve the prices for a state whose expansion took this much (-1: never) */
     int points_floor;  /* ask the points program in positions without jokers */
+    int64_t round_budget; /* expansions one deepening round may take once the prices are asked for (-1: no
+                             limit but the budget); past it the search answers OVER_BUDGET (see run.c) */
 } Options;
 
 #define MAX_RESULT_MELDS 64
@@ -166,7 +169,7 @@ typedef struct {
     int meld_kept[MAX_RESULT_MELDS];
     int melds[MAX_RESULT_MELDS][16];
     int freed[MAX_JOKERS], nfreed; /* the cards of the table jokers the play freed */
-    size_t expansions, splits, settled_raised, resolves, points_asked;
+    size_t expansions, splits, settled_raised, resolves, points_asked, visits, steps;
     int priced;
 } Answer;
 
@@ -176,6 +179,8 @@ typedef struct Search {
     Entry *table;
     size_t capacity, count;
     size_t budget, expansions;
+    size_t visits; /* states solve() was asked about (memo hits included): the work between expansions */
+    size_t steps;  /* finished steps (``leaf``), cut or solved: the work of laying melds */
     int aborted;
     size_t splits; /* states split into independent parts */
     /* the prices (lp_bound.c) and their re-solves */

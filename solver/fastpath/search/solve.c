@@ -280,6 +280,7 @@ static int remember(Search *S, const State *s, int known, int64_t value, int64_t
  */
 int64_t solve(Search *S, const State *s, int64_t limit, int64_t floor, const Prices *local) {
     if (S->aborted) return INF;
+    S->visits++;
     const Entry *entry = memo_find(S, s);
     if (entry->used && (entry->exact || entry->value >= limit)) return entry->value;
     int known = entry->used;
