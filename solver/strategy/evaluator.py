@@ -15,6 +15,10 @@ would leave).  The player's own later turns are played with each of the
 is worth its best continuation's mean: the player is not bound to a plan, it searches
 again at its next decision.
 
+First-out games (Machiavelli, Rummikub) play ``first_out`` instead of ``rollout``:
+six turns, then the race to go out (``RACE_6``, ``rollout.race_chances``); the search bot
+(``solver.strategy.pimc``) says why.
+
 The value of one rollout is ``rollout.utility``: the round score against the best other
 player plus 25 for a round won or lost and 100 for a game won or lost.  The outcomes
 keep, per deal, that value, the net round points and whether the player won the round,
@@ -30,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.game.deck import piece_counts
+from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.strategy.candidates import Candidate
 from solver.strategy.rollout import (
@@ -66,16 +71,28 @@ SETTLED_3 = RolloutSettings(horizon=3, time_limit=1.0, settle=True)
 @dataclass(frozen=True, slots=True)
 class Evaluator:
     """How a rollout is played: ``rollout`` (horizon, time limit per hint, settled
-    scoring) and the ``continuations`` the player's own later turns are played with."""
+    scoring), ``first_out`` (the same for first-out games: Machiavelli, Rummikub; None:
+    ``rollout``) and the ``continuations`` the player's own later turns are played with."""
 
     rollout: RolloutSettings = SETTLED_3
     continuations: tuple[Policy, ...] = (greedy_action, hoarder_action)
+    first_out: RolloutSettings | None = None
+
+    def rollout_for(self, settings: GameSettings) -> RolloutSettings:
+        """The rollout settings for a game under ``settings``."""
+        if settings.scoring == "first_out" and self.first_out is not None:
+            return self.first_out
+        return self.rollout
 
     def continuation_name(self, index: int) -> str:
         return "hoarding" if self.continuations[index] is hoarder_action else "greedy"
 
 
-EVALUATOR = Evaluator()
+RACE_6 = RolloutSettings(horizon=6, time_limit=1.0, settle=True, race=True, race_slope=0.0)
+"""First-out games: six more turns, then the race (``rollout.race_chances``): a hand that
+goes out with its next play wins, else the round is even (module docstring)."""
+
+EVALUATOR = Evaluator(first_out=RACE_6)
 """The evaluator of the search bot, the advice and the review."""
 
 
@@ -101,7 +118,12 @@ class Outcomes:
 
 
 def _deals(
-    view: PlayerView, rng_of: Callable[[int], random.Random], *, others_opened: bool, last_card_mine: bool
+    view: PlayerView,
+    rng_of: Callable[[int], random.Random],
+    *,
+    others_opened: bool,
+    last_card_mine: bool,
+    junk: Mapping[int, int] | None = None,
 ) -> Deal:
     """Deal ``i`` of ``view`` from the generator ``rng_of(i)``; the unseen cards and the
     cards in play are worked out once (the same for every deal: ``determinize``'s shortcut)."""
@@ -116,20 +138,28 @@ def _deals(
             last_card_mine=last_card_mine,
             unseen=unseen,
             in_play=in_play,
+            junk=junk,
         )
 
     return deal
 
 
 def deal_from_seed(
-    view: PlayerView, seeds: Sequence[int], *, others_opened: bool = True, last_card_mine: bool = False
+    view: PlayerView,
+    seeds: Sequence[int],
+    *,
+    others_opened: bool = True,
+    last_card_mine: bool = False,
+    junk: Mapping[int, int] | None = None,
 ) -> Deal:
-    """Deals from a list of integer seeds (the search bot draws them from its generator)."""
+    """Deals from a list of integer seeds (the search bot draws them from its generator);
+    ``junk`` as ``rollout.determinize`` takes it."""
     return _deals(
         view,
         lambda index: random.Random(seeds[index]),
         others_opened=others_opened,
         last_card_mine=last_card_mine,
+        junk=junk,
     )
 
 
@@ -200,6 +230,7 @@ def weigh(
     as reproducible as the rest."""
     started = time.perf_counter()
     seat = view.seat
+    rollout = evaluator.rollout_for(view.settings)
     base = dict(others or {})
     width = len(evaluator.continuations)
     lines = [(c, k) for c in range(len(candidates)) for k in range(width)]
@@ -213,7 +244,7 @@ def weigh(
                 return True
             for line, (c, k) in enumerate(lines):
                 policies = {**base, seat: evaluator.continuations[k]}
-                state = play_candidate(deal(index), candidates[c], evaluator.rollout, policies)
+                state = play_candidate(deal(index), candidates[c], rollout, policies)
                 results[line].append(outcome(state, seat))
         return False
 

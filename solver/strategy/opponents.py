@@ -16,6 +16,10 @@ has had exactly one turn since the last look, and counts per player:
   more (too many to go out, seldom few enough points to knock), with the stock not
   empty.  A hoarder never does that; greedy players do it all the time.
 
+The same looks say which cards of a hand have no play (``junk``): a turn with a meld
+leaves what the player could not lay, and the cards drawn since are counted.  The search
+bot deals the other hands so in first-out games (``solver.strategy.pimc``).
+
 A player is modelled as a hoarder when its holds outnumber twice its small melds
 (``classify``); the counts run over the whole game, since a bot keeps its style.  Only
 sizes and the stock are used, so the model works in every variant and with any number
@@ -75,6 +79,10 @@ class OpponentModel:
     _round: int = -1
     _sizes: tuple[int, ...] | None = None
     _opened: set[int] = field(default_factory=set)
+    _fresh: dict[int, int] = field(default_factory=dict)
+    """Per other seat, the cards drawn since its last meld of the round (seats seen to meld)."""
+    _drew: dict[int, bool] = field(default_factory=dict)
+    """Per other seat, whether its last turn seen was a turn without a meld."""
 
     def observe(self, view: PlayerView) -> None:
         """Update the tallies from ``view`` (any decision; only a turn's first one counts)."""
@@ -82,6 +90,8 @@ class OpponentModel:
             self._round = view.round_number
             self._sizes = None
             self._opened = set()
+            self._fresh = {}
+            self._drew = {}
         if not _first_decision(view):
             return
         before, self._sizes = self._sizes, view.hand_sizes
@@ -94,19 +104,47 @@ class OpponentModel:
                 continue
             tally = self.tallies.setdefault(seat, Tally())
             if new - old > draws:  # not one turn of this seat: nothing to learn
+                self._fresh.pop(seat, None)
+                self._drew.pop(seat, None)
                 continue
+            self._drew[seat] = new - old == draws
             if new - old == draws:
+                if seat in self._fresh:
+                    self._fresh[seat] += draws
                 opened = seat in self._opened or view.variant.opening_points == 0
                 if opened and new >= dealt + HOLD_SIZE:
                     tally.holds += 1
                 continue
             self._opened.add(seat)
+            self._fresh[seat] = 0
             if old + draws - 1 < dealt + HOARD_MARGIN and new >= FREE_CARDS:
                 tally.small_melds += 1
 
     def style(self, seat: int) -> Style:
         """The style of the player at ``seat`` (``greedy`` until its turns say otherwise)."""
         return classify(self.tallies.get(seat, Tally()))
+
+    def junk(self, view: PlayerView) -> dict[int, int]:
+        """Per other seat, how many of its cards can be taken to have no play on the table.
+
+        A player who melds all it can (``greedy``) keeps only cards without a play, but
+        for the cards drawn in its last turn without a meld; a hoarder keeps the rest of
+        its last meld so, and holds uniform cards drawn since.  Seats whose last turn
+        or last meld was not seen give nothing.  Used for first-out games
+        (``solver.strategy.pimc``), where the rollouts' chances to go out rest on it."""
+        found: dict[int, int] = {}
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat or seat not in self._drew:
+                continue
+            if self.style(seat) == "greedy":
+                count = size - _turn_draws(view) if self._drew[seat] else size
+            elif seat in self._fresh:
+                count = size - self._fresh[seat]
+            else:
+                continue
+            if count > 0:
+                found[seat] = count
+        return found
 
     def hoarders(self, view: PlayerView) -> tuple[int, ...]:
         """The other seats modelled as hoarders."""

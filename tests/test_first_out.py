@@ -1,0 +1,156 @@
+"""The search bot in first-out games (Machiavelli, Rummikub): the race value of a round cut
+at the horizon, guessed hands dealt without the plays a greedy player would have made,
+the opponent model's count of such cards, and the evaluator's settings per scoring."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from solver.cards import Piece
+from solver.game import Game, GameSettings, PlayerView
+from solver.strategy import make_bot
+from solver.strategy.evaluator import EVALUATOR, RACE_6, SETTLED_3, Evaluator
+from solver.strategy.opponents import OpponentModel
+from solver.strategy.rollout import (
+    GAME_WIN_WEIGHT,
+    RolloutSettings,
+    determinize,
+    play_out,
+    race_chances,
+    rollout_hint,
+    utility,
+)
+
+RUMMIKUB = GameSettings.rummikub(2)
+
+
+def midgame_view(settings: GameSettings = RUMMIKUB, *, plies: int = 24, seed: int = 3) -> PlayerView:
+    """The view of the player to move after ``plies`` actions of two greedy bots."""
+    game = Game(settings, seed=seed)
+    bots = [make_bot("greedy", rng=random.Random(seat)) for seat in range(2)]
+    for _ in range(plies):
+        game.apply(bots[game.to_move].act(game.view(game.to_move)))
+    return game.view(game.to_move)
+
+
+# -- the race value ---------------------------------------------------------------
+
+
+def test_a_hand_that_goes_out_next_wins_the_race_for_certain() -> None:
+    # Seat 1 moves next and can go out: it wins whatever seat 0 holds.
+    assert race_chances([0, 0], to_move=1) == (0.0, 1.0)
+    assert race_chances([5, 0], to_move=0) == (0.0, 1.0)
+    assert race_chances([0, 3, 0], to_move=1) == (0.0, 0.0, 1.0)
+
+
+def test_with_a_slope_fewer_cards_left_is_a_better_chance_but_no_certainty() -> None:
+    chances = race_chances([2, 6], to_move=0, slope=0.1)
+    assert sum(chances) == pytest.approx(1.0)
+    assert 0.5 < chances[0] < 0.75
+    assert race_chances([4, 4], to_move=1, slope=0.1) == pytest.approx((0.5, 0.5))
+    assert race_chances([1, 9], to_move=1, slope=0.1)[0] > chances[0]
+
+
+def test_by_default_no_hand_leads_the_race_until_one_can_go_out() -> None:
+    assert race_chances([1, 9], to_move=0) == pytest.approx((0.5, 0.5))
+    assert race_chances([2, 5, 8], to_move=2) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+
+
+def test_a_first_out_round_cut_at_the_horizon_is_worth_its_race() -> None:
+    view = midgame_view()
+    raced = determinize(view, random.Random(1))
+    counted = determinize(view, random.Random(1))
+    play_out(raced, RolloutSettings(horizon=1, settle=True, race=True))
+    play_out(counted, RolloutSettings(horizon=1, settle=True))
+    if raced.end is not None:
+        pytest.skip("the round ended within the horizon")
+    assert raced.race is not None and counted.race is None
+    assert utility(raced, view.seat) == pytest.approx(GAME_WIN_WEIGHT * (2 * raced.race[view.seat] - 1))
+    assert abs(utility(raced, view.seat)) <= GAME_WIN_WEIGHT
+    # The counted (blocked) end gives the lowest hand the whole game bonus.
+    assert abs(utility(counted, view.seat)) >= GAME_WIN_WEIGHT
+
+
+def test_the_race_leaves_manipulation_rummy_alone() -> None:
+    view = midgame_view(GameSettings.manipulation(2), plies=6)
+    state = determinize(view, random.Random(2))
+    play_out(state, RolloutSettings(horizon=1, settle=True, race=True))
+    assert state.race is None
+
+
+def test_the_evaluator_takes_its_first_out_settings_for_first_out_games_only() -> None:
+    race = RolloutSettings(horizon=6, settle=True, race=True)
+    evaluator = Evaluator(first_out=race)
+    assert evaluator.rollout_for(RUMMIKUB) is race
+    assert evaluator.rollout_for(GameSettings.machiavelli(2)) is race
+    assert evaluator.rollout_for(GameSettings.manipulation(2)) is SETTLED_3
+    assert Evaluator().rollout_for(RUMMIKUB) is SETTLED_3
+    assert EVALUATOR.rollout_for(GameSettings.manipulation(2)) is EVALUATOR.rollout
+    assert EVALUATOR.rollout_for(RUMMIKUB) is RACE_6 and RACE_6.race and RACE_6.race_slope == 0.0
+
+
+# -- guessed hands without plays ----------------------------------------------------
+
+
+def has_play(view: PlayerView, hand: list[Piece]) -> bool:
+    return rollout_hint(view.table, hand, view.variant, opened=True, time_limit=1.0).has_play
+
+
+def test_junk_deals_give_the_other_hand_no_play_and_keep_every_card() -> None:
+    view = midgame_view()
+    other = 1 - view.seat
+    size = view.hand_sizes[other]
+    plain = with_play = 0
+    for index in range(12):
+        uniform = determinize(view, random.Random(index))
+        junk = determinize(view, random.Random(index), junk={other: size})
+        junk.check_cards()
+        assert len(junk.hands[other]) == size and len(junk.stock) == view.stock_size
+        assert junk.hands[view.seat] == list(view.hand.pieces)
+        plain += has_play(view, uniform.hands[other])
+        with_play += has_play(view, junk.hands[other])
+    assert plain >= 10  # uniform guesses nearly always hold a play on a big table
+    assert with_play <= 3
+
+
+def test_without_junk_the_deal_is_unchanged() -> None:
+    view = midgame_view()
+    a = determinize(view, random.Random(7))
+    b = determinize(view, random.Random(7), junk={})
+    assert a.hands == b.hands and a.stock == b.stock
+
+
+# -- what the opponent model says is junk ---------------------------------------------
+
+
+def sized(view: PlayerView, other: int, stock: int) -> PlayerView:
+    sizes = list(view.hand_sizes)
+    sizes[1 - view.seat] = other
+    return replace(view, hand_sizes=tuple(sizes), stock_size=stock)
+
+
+def test_a_greedy_player_keeps_junk_but_its_last_draw() -> None:
+    view = replace(midgame_view(), draws=0)
+    other = 1 - view.seat
+    model = OpponentModel()
+    model.observe(sized(view, 10, 40))
+    assert model.junk(view) == {}  # one look: its last turn is unknown
+    model.observe(sized(view, 7, 39))  # a meld: it keeps what it could not lay
+    assert model.junk(sized(view, 7, 39)) == {other: 7}
+    model.observe(sized(view, 8, 38))  # a draw: the drawn tile may fit
+    assert model.junk(sized(view, 8, 38)) == {other: 7}
+
+
+def test_a_hoarder_keeps_junk_from_its_last_meld_only() -> None:
+    view = replace(midgame_view(), draws=0)
+    other = 1 - view.seat
+    model = OpponentModel()
+    sizes = [14, 15, 16, 17, 18, 19, 10, 11, 12, 13, 14, 15, 16, 17, 18]
+    for stock, size in enumerate(sizes):
+        model.observe(sized(view, size, 60 - stock))
+    assert model.style(other) == "hoarder"
+    # Melded from 19 tiles down to 10, then drew eight: ten are junk.
+    assert model.junk(sized(view, 18, 46)) == {other: 10}
