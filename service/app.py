@@ -81,17 +81,25 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         max_wait=settings.long_wait,
         grace=settings.wait_grace,
     )
+    bot_pool = _pool(
+        settings,
+        workers=settings.bot_workers,
+        queue=settings.bot_queue_size,
+        name="bots",
+        niceness=settings.bot_nice,
+    )
+    pools = (pool, long_pool, bot_pool)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        async with anyio.create_task_group() as group:  # both pools start at once
-            group.start_soon(anyio.to_thread.run_sync, pool.start)
-            group.start_soon(anyio.to_thread.run_sync, long_pool.start)
+        async with anyio.create_task_group() as group:  # the pools start at once
+            for each in pools:
+                group.start_soon(anyio.to_thread.run_sync, each.start)
         try:
             yield
         finally:
-            pool.close()
-            long_pool.close()
+            for each in pools:
+                each.close()
             keeper.close()
 
     app = FastAPI(
@@ -106,12 +114,13 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.state.settings = settings
     app.state.pool = pool
     app.state.long_pool = long_pool
+    app.state.bot_pool = bot_pool
     app.state.games = keeper
     install_error_handlers(app)
     # Added last, runs first: the request limits, then load shedding, then the app.
     lanes = {path: pool for path in SHORT_PATHS} | {path: long_pool for path in LONG_PATHS}
     app.add_middleware(LoadShedMiddleware, lanes=lanes)
-    observer = Observer({"short": pool, "long": long_pool})
+    observer = Observer({"short": pool, "long": long_pool, "bots": bot_pool})
     app.state.observer = observer
     app.add_middleware(
         RequestLimitMiddleware,

@@ -16,7 +16,16 @@ from fastapi import Depends, Request
 from service.pool import SolvePool
 from service.settings import Settings
 
-__all__ = ["LongPoolDep", "PoolDep", "SettingsDep", "get_long_pool", "get_pool", "get_settings"]
+__all__ = [
+    "BotPoolDep",
+    "LongPoolDep",
+    "PoolDep",
+    "SettingsDep",
+    "get_bot_pool",
+    "get_long_pool",
+    "get_pool",
+    "get_settings",
+]
 
 
 async def get_settings(request: Request) -> Settings:
@@ -29,6 +38,11 @@ async def get_pool(request: Request) -> SolvePool:
     return cast(SolvePool, request.app.state.pool)
 
 
+async def get_bot_pool(request: Request) -> SolvePool:
+    """The pool for the games' bot turns of the application."""
+    return cast(SolvePool, request.app.state.bot_pool)
+
+
 async def get_long_pool(request: Request) -> SolvePool:
     """The pool for long jobs (advice, puzzles: seconds each) of the application."""
     return cast(SolvePool, request.app.state.long_pool)
@@ -37,3 +51,4 @@ async def get_long_pool(request: Request) -> SolvePool:
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PoolDep = Annotated[SolvePool, Depends(get_pool)]
 LongPoolDep = Annotated[SolvePool, Depends(get_long_pool)]
+BotPoolDep = Annotated[SolvePool, Depends(get_bot_pool)]

@@ -29,12 +29,12 @@ from solver.position import Table
 
 __all__ = [
     "GameRef",
-    "act_job",
     "advance_job",
     "advise_job",
     "export_job",
     "help_job",
     "import_job",
+    "move_job",
     "refused",
     "review_job",
     "state_job",
@@ -133,10 +133,16 @@ def _action(described: dict[str, Any]) -> Action:
     return action_from_dict(described)
 
 
-def act_job(ref: GameRef, entries: list[Entry], action: dict[str, Any]) -> tuple[list[Entry], bytes]:
-    """The human's action and the bots' turns after it: the new entries and the state."""
+def move_job(
+    ref: GameRef, entries: list[Entry], action: dict[str, Any]
+) -> tuple[list[Entry], bytes | None]:
+    """The human's action alone (milliseconds: the hints' lane): its entries, and the state
+    after it, or None when a bot is to move next (``advance_job`` plays the bots on their
+    own lane, so that a help or a hint never waits behind a bot's turn)."""
     session = _session(ref, entries)
-    added = session.act(_action(action))
+    added = session.act(_action(action), bots=False)
+    if session.bots_to_move:
+        return added, None
     return added, _state(ref, session).model_dump_json().encode()
 
 

@@ -89,6 +89,27 @@ class Settings(BaseSettings):
         le=19,
         description="Niceness of the long jobs' workers: the operating system runs hints first.",
     )
+    bot_workers: int = Field(
+        default_factory=_cores,
+        ge=1,
+        le=256,
+        description=(
+            "Workers of the games' bot turns (a search bot's turn takes up to seconds), apart from "
+            "the hints' and the help's, so that a help or a hint never waits behind a bot."
+        ),
+    )
+    bot_queue: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Bot turns that may wait for a worker (default: 4 per worker); more get 503.",
+    )
+    bot_nice: int = Field(
+        default=5,
+        ge=0,
+        le=19,
+        description="Niceness of the bot turns' workers: the operating system runs hints and help first.",
+    )
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."
     )
@@ -183,3 +204,8 @@ class Settings(BaseSettings):
         # the waiting longer (benchmarks.load --quick at 64 clients, 2026-11-27: p99 177 ms
         # with 8 per worker, 130 ms with 4, 108 ms with 2, about the same answers per second).
         return 4 * self.workers if self.queue is None else self.queue
+
+    @property
+    def bot_queue_size(self) -> int:
+        """Bot turns that may wait beyond the running ones."""
+        return 4 * self.bot_workers if self.bot_queue is None else self.bot_queue

@@ -440,3 +440,26 @@ def test_a_log_with_a_name_too_long_is_refused(client: TestClient) -> None:
     long_bot = "mine.bots:" + "B" * 90
     kept = client.post("/v1/games/import", content=short_log((long_bot, "greedy")), headers=headers)
     assert kept.status_code == 201, kept.text
+
+
+def test_the_bots_turns_have_a_lane_of_their_own(
+    client: TestClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A help (or a hint) never waits behind a bot's turn: the bots play on their own
+    workers, niced; with their lane full an action is refused before anything is kept,
+    while help is still answered."""
+    app = client.app
+    bot_pool, pool = app.state.bot_pool, app.state.pool  # type: ignore[attr-defined]
+    assert bot_pool is not pool and bot_pool.niceness == SETTINGS.bot_nice
+    game, _, state = new_game(client, variant="rummikub", players=2, opponents=["greedy"], seed=52)
+    monkeypatch.setattr(bot_pool, "full", lambda: True)
+    refused = error_of(
+        client.post(f"/v1/games/{game}/act", json={"turn": state["turn"], "action": {"type": "draw"}}), 503
+    )
+    assert "bots-job worker" in refused["message"]
+    assert len(store.load(game)[1]) == state["turn"], "nothing was kept"
+    helped = client.post(f"/v1/games/{game}/help", json={"turn": state["turn"], "level": 1})
+    assert helped.status_code == 200, helped.text
+    monkeypatch.undo()
+    after = act(client, game, state["turn"] + 1, {"type": "draw"})
+    assert after["to_move"] == after["seat"] and after["bot_turns"], "the bots moved on their lane"

@@ -23,19 +23,19 @@ import anyio.to_thread
 from fastapi import Depends, Path, Request, Response
 
 from service import edge
-from service.deps import LongPoolDep, PoolDep, SettingsDep
+from service.deps import BotPoolDep, LongPoolDep, PoolDep, SettingsDep
 from service.encoded import EncodedJSON
 from service.errors import ERROR_RESPONSES, ErrorResponse, ServiceError
 from service.games import Entry, GameHeader, GameStore, StaleAction, StoreError, UnknownGame
 from service.keeper import GameKeeper
 from service.play_jobs import (
     GameRef,
-    act_job,
     advance_job,
     advise_job,
     export_job,
     help_job,
     import_job,
+    move_job,
     refused,
     review_job,
     state_job,
@@ -87,6 +87,8 @@ MOVE_ERRORS: dict[int | str, dict[str, Any]] = {
 BOT_TURNS_SECONDS = 300.0
 """Seconds the bots' turns after one action may take on a worker before the request gets a
 503 (a search-bot decision takes well under a second, rarely a few)."""
+MOVE_SECONDS = 30.0
+"""What the human's action alone may take (replaying the game and the referee: milliseconds)."""
 REVIEW_SAMPLES = 8
 """Deals per evaluation of the review on the page (``rummy review`` plays 16: half the
 time, wider intervals, so fewer decisions called errors)."""
@@ -207,7 +209,7 @@ async def _create(keeper: GameKeeper, header: GameHeader, entries: Sequence[Play
     responses={**ERROR_RESPONSES, 503: READ_ERRORS[503]},
     summary="Start a game against the bots",
 )
-async def post_game(body: NewGameRequest, keeper: KeeperDep, pool: PoolDep) -> Response:
+async def post_game(body: NewGameRequest, keeper: KeeperDep, pool: BotPoolDep) -> Response:
     """A new game: its secret id, its replay id and the state once the bots who move
     before you have moved.  Opponents are the service's bots by name, never a module."""
     seed = body.seed if body.seed is not None else fresh_seed()
@@ -251,7 +253,7 @@ async def _state(keeper: GameKeeper, pool: SolvePool, header: GameHeader, entrie
 @router.get(
     "/games/{game_id}", response_model=GameState, responses=READ_ERRORS, summary="The game as you see it"
 )
-async def get_game(game_id: GameId, keeper: KeeperDep, pool: PoolDep) -> Response:
+async def get_game(game_id: GameId, keeper: KeeperDep, pool: BotPoolDep) -> Response:
     """Your hand, the table, the hands' sizes, whose turn, the bots' turns since your last
     action, the last round's end and the result."""
     header, entries = await _stored(keeper, lambda store: store.load(game_id))
@@ -278,7 +280,9 @@ async def get_replay(replay_id: ReplayId, keeper: KeeperDep, pool: PoolDep) -> R
     responses=MOVE_ERRORS,
     summary="Play, draw, knock or pass",
 )
-async def post_act(game_id: GameId, body: ActRequest, keeper: KeeperDep, pool: PoolDep) -> Response:
+async def post_act(
+    game_id: GameId, body: ActRequest, keeper: KeeperDep, pool: PoolDep, bot_pool: BotPoolDep
+) -> Response:
     """Your action, judged by the referee (409 ``not_your_turn``, 409 ``stale``, 422
     ``illegal_play`` with every reason; nothing kept then), then every bot turn up to your
     next decision or the game's end: the state after them."""
@@ -286,10 +290,17 @@ async def post_act(game_id: GameId, body: ActRequest, keeper: KeeperDep, pool: P
     if body.action.type == "play":
         edge.table_of(body.action.table, "action.table", keep_order=True)  # a notation error names the field
     ref, entries = await _playable(keeper, game_id, body.turn)
-    added, answer = await _work(pool.run_async(BOT_TURNS_SECONDS, act_job, ref, entries, action))
+    if bot_pool.full():  # refused before anything is kept, not between the action and the bots
+        raise bot_pool.busy()
+    # The action on the hints' lane (milliseconds), kept; the bots' turns after it on
+    # their own lane, as a game that is behind plays them (``_state``).
+    added, answer = await _work(pool.run_async(MOVE_SECONDS, move_job, ref, entries, action))
     await _keep(keeper, game_id, body.turn, added)
-    keeper.keep_state(game_id, body.turn + len(added), answer)
-    return EncodedJSON(answer)
+    if answer is not None:
+        keeper.keep_state(game_id, body.turn + len(added), answer)
+        return EncodedJSON(answer)
+    header, stored = await _stored(keeper, lambda store: store.load(game_id))
+    return EncodedJSON(await _state(keeper, bot_pool, header, stored))
 
 
 @router.post(

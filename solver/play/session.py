@@ -206,19 +206,25 @@ class Session:
 
     # -- moving on -------------------------------------------------------------------
 
-    def act(self, action: Action) -> list[Entry]:
-        """The human's action (a play's table in the order laid out), then every bot turn up
-        to the human's next decision or the end: the new entries, the human's first.
-        ``GameOver``, ``NotYourTurn`` or ``IllegalPlay`` (the referee's reasons), and
-        nothing changed, when it cannot be played."""
+    def act(self, action: Action, *, bots: bool = True) -> list[Entry]:
+        """The human's action (a play's table in the order laid out), then (``bots``) every
+        bot turn up to the human's next decision or the end: the new entries, the human's
+        first.  ``GameOver``, ``NotYourTurn`` or ``IllegalPlay`` (the referee's reasons),
+        and nothing changed, when it cannot be played."""
         view = self.check_decision()
         reasons = view.problems(_canonical(action))
         if reasons:
             raise IllegalPlay(f"illegal {action.kind}: " + "; ".join(reasons), reasons)
         first = len(self.entries)
         self._apply(self.human, action, ms=None)
-        self.run_bots()
+        if bots:
+            self.run_bots()
         return self.entries[first:]
+
+    @property
+    def bots_to_move(self) -> bool:
+        """Whether a bot is to move (the game plays on and it is not the human's turn)."""
+        return not self.over and self.game.to_move != self.human
 
     def run_bots(self) -> list[Entry]:
         """Every bot turn up to the human's next decision or the end: the new entries."""
