@@ -71,6 +71,7 @@ def _new_game(seen: Watched) -> Page:
     page.click("#new-game")
     page.wait_for_selector("#game-view[data-turn]")
     assert "/play/" in page.url
+    _settled(page)
     return page
 
 
@@ -99,11 +100,27 @@ def _help(page: Page, level: int) -> str:
     return page.inner_text("#help-view")
 
 
+SETTLED = """() => {
+  const shown = (el) => el !== null && !el.hidden && el.offsetParent !== null;
+  const help = document.querySelector("#help-1");
+  return shown(document.querySelector("#game-result")) || (shown(help) && !help.disabled);
+}"""
+"""Whether the page waits for the player again: the bots' turns stepped through, and either
+the player's controls ready or the game's result shown."""
+
+
+def _settled(page: Page) -> None:
+    """Wait until the bots' turns have been shown and the player may decide (or the game
+    is over): a game a bot ends shows its result only after its turn's steps."""
+    page.wait_for_function(SETTLED, timeout=60_000)
+
+
 def _after(page: Page, button: str) -> None:
-    """Press a move's button and wait for the game's next state to be drawn."""
+    """Press a move's button and wait for the game's next state to be drawn and settled."""
     before = _turn(page)
     page.click(button)
     page.wait_for_selector(f"#game-view:not([data-turn='{before}'])", timeout=30_000)
+    _settled(page)
 
 
 def _decide(page: Page, *, cards: bool = False) -> str:
@@ -190,6 +207,7 @@ def test_a_reload_mid_game_continues_where_it_was(watched: Watched) -> None:
     table, hand, turn = _table(page), _cards(page, "#play-hand .card"), _turn(page)
     page.reload()
     page.wait_for_selector(f"#game-view[data-turn='{turn}']")
+    _settled(page)
     assert _table(page) == table and _cards(page, "#play-hand .card") == hand
     _decide(page)
     assert _turn(page) != turn
@@ -246,6 +264,7 @@ def test_a_restarted_server_continues_the_game(watched: Watched, server: Server)
     assert _turn(page) != turn
     page.reload()
     page.wait_for_selector("#game-view[data-turn]")
+    _settled(page)
     assert page.is_visible("#turn-controls") or _over(page)
     assert table or hand  # what was shown before the restart was a real game
 
