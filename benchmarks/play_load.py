@@ -44,7 +44,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks.load import free_port, rummy_command, server_cpu_seconds, wait_healthy
+from benchmarks.load import free_port, server_cpu_seconds, start_server, wait_healthy
 from benchmarks.speed import RESULTS, percentile
 
 VARIANTS = ("manipulation", "machiavelli", "rummikub")
@@ -176,13 +176,6 @@ class Player:
                 self.tally.games_finished += 1
 
 
-def start_server(port: int, db: Path, extra: list[str]) -> subprocess.Popen[bytes]:
-    command = [*rummy_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    command += ["--log-level", "warning", "--no-access-log", *extra]
-    env = {**os.environ, "RUMMY_DB": str(db)}
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
-
-
 async def measure(args: argparse.Namespace, base: str, server_pid: int) -> tuple[Tally, dict[str, Any]]:
     tally = Tally()
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1, keepalive_expiry=2.0)
@@ -244,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="rummy-play-load-") as folder:
-        server = start_server(port, Path(folder) / "games.sqlite3", args.serve_args)
+        games = {**os.environ, "RUMMY_DB": str(Path(folder) / "games.sqlite3")}
+        server = start_server(port, args.serve_args, env=games)
         try:
             health = asyncio.run(wait_healthy(base, server))
             print(f"rummy serve on {base}: {health['executor']} pool, {health['pool']}", flush=True)

@@ -107,7 +107,7 @@ def state_job(ref: GameRef, entries: list[Entry], *, new_game: bool = False) -> 
     is to move in a game that plays on (its bots' turns were not kept: ``advance_job``
     catches up)."""
     session = _session(ref, entries)
-    behind = not ref.read_only and not session.over and session.game.to_move != session.human
+    behind = not ref.read_only and session.bots_to_move
     return behind, _encoded(ref, _state(ref, session), new_game)
 
 
