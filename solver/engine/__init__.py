@@ -12,7 +12,14 @@ and ``best_play_count`` answer the analysis's other questions, each fast first.
 """
 
 from solver.engine.alternatives import MAX_ALTERNATIVES, alternatives
-from solver.engine.dispatch import DEFAULT_TIME_LIMIT, MAX_JOKERS, OBJECTIVES, check_options, hint
+from solver.engine.dispatch import (
+    DEFAULT_TIME_LIMIT,
+    MAX_JOKERS,
+    OBJECTIVES,
+    check_options,
+    hint,
+    hint_of_valid,
+)
 from solver.engine.draws import DRAW_BUDGET, best_after_draws
 from solver.engine.result import Engine, Hint, HintStatus
 from solver.engine.usable import BestPlayCount, UsablePieces, best_play_count, usable_pieces
@@ -37,5 +44,6 @@ __all__ = [
     "best_play_count",
     "check_options",
     "hint",
+    "hint_of_valid",
     "usable_pieces",
 ]

@@ -20,7 +20,7 @@ from solver.position import Position, as_position
 from solver.solution import Objective, Solution
 from solver.variants import Variant, as_variant
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MAX_JOKERS", "OBJECTIVES", "check_options", "hint"]
+__all__ = ["DEFAULT_TIME_LIMIT", "MAX_JOKERS", "OBJECTIVES", "check_options", "hint", "hint_of_valid"]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds.  Typical hints take milliseconds; the limit guards the rare hard case."""
@@ -65,6 +65,45 @@ def hint(
         raise ValueError(
             f"the hint engine supports at most {MAX_JOKERS} jokers, the variant has {rules.jokers}"
         )
+    return _answer(
+        where,
+        rules,
+        objective=objective,
+        time_limit=time_limit,
+        keep_jokers=keep_jokers,
+        opened=opened,
+        fast_path=fast_path,
+    )
+
+
+def hint_of_valid(position: Position, variant: Variant, *, opened: bool, time_limit: float) -> Hint:
+    """``hint`` (fewest points) for a position its caller knows to be valid, without checking
+    it again: a rollout's positions come from a validated deal by the engine's own plays,
+    and the rollout checks every card after each step (``solver.strategy.rollout``);
+    validating each of a review's twenty thousand hints again cost a twentieth of it."""
+    return _answer(
+        position,
+        variant,
+        objective="points",
+        time_limit=time_limit,
+        keep_jokers=False,
+        opened=opened,
+        fast_path=True,
+    )
+
+
+def _answer(
+    where: Position,
+    rules: Variant,
+    *,
+    objective: Objective,
+    time_limit: float,
+    keep_jokers: bool,
+    opened: bool,
+    fast_path: bool,
+) -> Hint:
+    """The engine's answer for a valid position: the search where it applies and within
+    its budget, CP-SAT otherwise."""
     started = time.perf_counter()
     engine: Engine = "search"
     found: Solution | None = None

@@ -42,6 +42,7 @@ sampling stops (``MIN_SAMPLES`` at least) and the answer says so
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 import time
@@ -429,10 +430,17 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> In
     spread = statistics.stdev(values)
     if spread == 0:
         return Interval(centre, centre, centre)
-    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # slow to import: on first use
-
-    half = float(student_t.ppf(0.5 + confidence / 2, n - 1)) * spread / math.sqrt(n)
+    half = _t_quantile(0.5 + confidence / 2, n - 1) * spread / math.sqrt(n)
     return Interval(centre, centre - half, centre + half)
+
+
+@functools.lru_cache(maxsize=256)
+def _t_quantile(probability: float, freedom: int) -> float:
+    """Student's t quantile (``scipy.stats.t.ppf``'s value, from ``scipy.special``, which
+    imports in a third of the time): a review asks for the same few hundreds of times."""
+    from scipy.special import stdtrit  # type: ignore[import-untyped]  # slow to import: on first use
+
+    return float(stdtrit(freedom, probability))
 
 
 def _check_effort(budget_seconds: float, samples: int, seed: int) -> None:

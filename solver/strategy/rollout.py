@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, Joker, Piece
-from solver.engine import Hint, hint
+from solver.engine import Hint, hint_of_valid
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
@@ -102,6 +102,13 @@ class Rollout(RoundState):
     race: tuple[float, ...] | None
     """Each player's chance to go out first, once ``settle`` has valued a first-out round
     still running by the race (``RolloutSettings.race``); None otherwise."""
+    dealt: tuple[Piece, ...]
+    """The stock as ``determinize`` dealt it, in its random order."""
+    taken: bytearray
+    """Which places of ``dealt`` have been drawn."""
+    heads: list[int] | None
+    """Where each seat reads ``dealt`` next (``_draw_card``), or None: the stock's own
+    order (a rollout of a real round, ``of_state``)."""
 
     @classmethod
     def of_state(cls, state: RoundState) -> Rollout:
@@ -112,6 +119,7 @@ class Rollout(RoundState):
         made.cards = made.piece_counts()
         made.total = sum(made.cards.values())
         made.settled = None
+        made.heads = None
         return made
 
     def hand_points(self) -> tuple[int, ...]:
@@ -135,6 +143,44 @@ class Rollout(RoundState):
         else:
             self._end_of_turn()
         self.check_count()
+
+    def _draw_card(self) -> None:
+        """One draw, each seat reading the dealt stock from a place of its own.
+
+        Every seat takes the next card not yet drawn from its own stretch of the dealt
+        stock (seat ``s`` starts ``s / players`` of the way along it, and reads on past
+        the end from the start).  Each draw is still a uniformly random card of the stock
+        left: which place is read depends only on which places were read before, never on
+        what the unread places hold, and those hold the cards left in a random order.
+        What it buys: the candidates of a decision are played in the same deals, and with
+        a shared top card a draw taken instead of a play would shift every later draw of
+        every player by one card, so the two candidates' rollouts would share nothing
+        after it; reading their own stretches, the other players draw the same cards
+        whatever this player did, and this player draws its own cards in the same order,
+        one turn earlier.  Candidates' differences then come from the candidates, not
+        from whose turn took which card (common random numbers)."""
+        if self.heads is None:
+            super()._draw_card()
+            return
+        self.draws += 1
+        if not self.stock:
+            return
+        seat = self.to_move
+        size = len(self.dealt)
+        place = self.heads[seat]
+        while self.taken[place]:
+            place = (place + 1) % size
+        self.taken[place] = 1
+        self.heads[seat] = (place + 1) % size
+        card = self.dealt[place]
+        try:
+            self.stock.remove(card)
+        except ValueError:
+            raise RolloutError(f"a rollout step lost {card} from the stock") from None
+        self.hands[seat].append(card)
+        self.drawn.append(card)
+        if not self.stock:
+            self.last_card_drawer = seat
 
     def check_count(self) -> None:
         """RolloutError unless the table, hands and stock hold as many cards as were dealt
@@ -225,6 +271,9 @@ def determinize(
     state.settings = settings
     state.hands = hands
     state.stock = stock
+    state.dealt = tuple(stock)
+    state.taken = bytearray(len(stock))
+    state.heads = [seat * len(stock) // players for seat in range(players)]
     state.table = view.table
     state.dealer = (view.seat - 1) % players
     state.round_number = view.round_number
@@ -314,7 +363,7 @@ def rollout_hint(
         return entry[1]
     if len(_cache) >= CACHE_SIZE:
         _cache.clear()
-    found = hint(Position(table, hand), variant=variant, opened=opened, time_limit=time_limit)
+    found = hint_of_valid(Position(table, hand), variant, opened=opened, time_limit=time_limit)
     _cache[key] = (table, found)
     return found
 
