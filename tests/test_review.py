@@ -252,6 +252,15 @@ def test_a_draw_that_lets_the_player_go_out_shows_positive_luck(lucky_review: Re
     assert last.luck.low > 0, "going out at once beats the average draw beyond the sampling noise"
 
 
+def test_going_out_is_a_decision_made_right(lucky_review: Review) -> None:
+    """The play that goes out with the lucky 6h counts as a decision: nothing beats it."""
+    last = lucky_review.decisions[-1]
+    assert last.action == lucky_review.draws[-1].action, "the decision right after the lucky draw"
+    assert last.made == last.advised and last.made.startswith("play")
+    assert (last.loss.estimate, last.loss.low, last.loss.high) == (0.0, 0.0, 0.0) and last.band == "ok"
+    assert last.options == 1 and last.value == last.made_value > 0
+
+
 def test_the_luck_is_summed_per_seat_apart_from_the_decisions_cost(lucky_review: Review) -> None:
     (summary,) = lucky_review.summaries
     assert summary.draws == len(lucky_review.draws) > len(lucky_review.decisions)
@@ -386,7 +395,8 @@ def test_cli_folder_errors_are_one_line_exit_2(tmp_path: Path, log_text: str) ->
 
 
 def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
-    """Going out is not reviewed (nothing beats it); not going out when one could is."""
+    """Going out is a decision made right (its only option is itself: nothing beats it);
+    not going out when one could is judged against it."""
     from gamescript import scripted
 
     from solver.engine import hint
@@ -397,7 +407,10 @@ def test_a_player_who_could_go_out_and_did_not_is_judged() -> None:
     view = state.view(0)
     out = hint(view.position)
     assert out.goes_out
-    assert _decision_candidates(view, Play(out.table), 5.0) is None
+    went = _decision_candidates(view, Play(out.table), 5.0)
+    assert went is not None
+    alone, labels = went
+    assert len(alone) == 1 and alone[0].found is not None and alone[0].found.goes_out and labels == ["made"]
     judged = _decision_candidates(view, Draw(), 5.0)
     assert judged is not None
     candidates, made = judged

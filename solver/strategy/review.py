@@ -18,9 +18,12 @@ Decisions:
   of its knock or pass variants): whether to knock after it is the next decision;
 - a knock decision: knock or pass.
 
-A decision without a choice (no legal play) is not reviewed, nor a play that goes out
-(it always ends the round with the player's win); a player who could have gone out and
-did not is judged against going out, which ranks first.
+A decision without a choice (no legal play) is not reviewed.  A play that goes out is
+the best there is (it ends the round with the player's win): it is a decision made
+right, loss 0, weighed alone in the deals for its value; a player who could have gone
+out and did not is judged against going out, which ranks first.  (Both count: leaving
+out the decisions to go out, as the review did, counted a player's failures to go out
+and none of its successes.)
 
 Bands of the expected loss, in the value's units (net round points, plus 25 for a
 round won or lost and 100 for a game):
@@ -327,8 +330,9 @@ def _decision_candidates(
     view: PlayerView, action: Action, time_limit: float
 ) -> tuple[list[Candidate], list[str]] | None:
     """The options of the decision and the labels that stand for the move made, or None
-    when the decision has no choice (no legal play), or when the player went out (the
-    best there is; a player who could go out and did not is judged against it)."""
+    when the decision has no choice (no legal play).  A play that goes out is the best
+    there is: its only option is itself (a decision made right; a player who could go out
+    and did not is judged against it)."""
     if view.phase == "knock":
         return knock_candidates(), ["knock" if isinstance(action, Knock) else "pass"]
     if view.phase != "meld":
@@ -341,7 +345,7 @@ def _decision_candidates(
         return every, [candidate.label for candidate in every if candidate.found is None]
     made = made_candidate(view, action, MADE)
     if goes_out(made.found):
-        return None
+        return [made], [MADE]
     matching = [candidate.label for candidate in plays if candidate.played_key == made.played_key]
     if matching:
         return every, matching
