@@ -217,9 +217,7 @@ def rummy_command() -> list[str]:
     return [found] if found else [sys.executable, "-c", "from solver.cli import main; main()"]
 
 
-def start_server(
-    port: int, extra: list[str], env: dict[str, str] | None = None
-) -> subprocess.Popen[bytes]:
+def start_server(port: int, extra: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``rummy serve`` on 127.0.0.1:``port`` with ``extra`` options, quiet (warnings only, no
     access log); ``env``: the environment (this process's when None)."""
     command = [*rummy_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
