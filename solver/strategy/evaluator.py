@@ -7,7 +7,9 @@ on the same deals and candidates.
 
 Each candidate is played in every deal (the *same* deals for every candidate, so their
 differences are not blurred by the luck of the deal; ``deal(i)`` builds deal ``i``
-afresh each time), its steps first, then the round goes on for ``horizon`` turns with
+afresh each time, and each player draws from a stretch of the guessed stock of its own,
+``Rollout._draw_card``, so that the deals stay the same after candidates that draw
+different numbers of cards), its steps first, then the round goes on for ``horizon`` turns with
 the other players' policies (the greedy one unless the caller models a player as a
 hoarder) and is scored *settled* (``rollout.settle``: each hand counts what its best play
 would leave).  The player's own later turns are played with each of the
