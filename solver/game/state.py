@@ -174,11 +174,15 @@ class RoundState:
         self.draws += 1
         if not self.stock:
             return
-        card = self.stock.pop()
+        card = self._take_from_stock()
         self.hands[self.to_move].append(card)
         self.drawn.append(card)
         if not self.stock:
             self.last_card_drawer = self.to_move
+
+    def _take_from_stock(self) -> Piece:
+        """The card a draw takes from the (non-empty) stock: its top card."""
+        return self.stock.pop()
 
     def _play(self, table: Table) -> None:
         seat = self.to_move

@@ -8,7 +8,7 @@ on the same deals and candidates.
 Each candidate is played in every deal (the *same* deals for every candidate, so their
 differences are not blurred by the luck of the deal; ``deal(i)`` builds deal ``i``
 afresh each time, and each player draws from a stretch of the guessed stock of its own,
-``Rollout._draw_card``, so that the deals stay the same after candidates that draw
+``Rollout._take_from_stock``, so that the deals stay the same after candidates that draw
 different numbers of cards), its steps first, then the round goes on for ``horizon`` turns with
 the other players' policies (the greedy one unless the caller models a player as a
 hoarder) and is scored *settled* (``rollout.settle``: each hand counts what its best play

@@ -107,7 +107,7 @@ class Rollout(RoundState):
     taken: bytearray
     """Which places of ``dealt`` have been drawn."""
     heads: list[int] | None
-    """Where each seat reads ``dealt`` next (``_draw_card``), or None: the stock's own
+    """Where each seat reads ``dealt`` next (``_take_from_stock``), or None: the stock's own
     order (a rollout of a real round, ``of_state``)."""
 
     @classmethod
@@ -144,8 +144,8 @@ class Rollout(RoundState):
             self._end_of_turn()
         self.check_count()
 
-    def _draw_card(self) -> None:
-        """One draw, each seat reading the dealt stock from a place of its own.
+    def _take_from_stock(self) -> Piece:
+        """The card a draw takes, each seat reading the dealt stock from a place of its own.
 
         Every seat takes the next card not yet drawn from its own stretch of the dealt
         stock (seat ``s`` starts ``s / players`` of the way along it, and reads on past
@@ -160,11 +160,7 @@ class Rollout(RoundState):
         one turn earlier.  Candidates' differences then come from the candidates, not
         from whose turn took which card (common random numbers)."""
         if self.heads is None:
-            super()._draw_card()
-            return
-        self.draws += 1
-        if not self.stock:
-            return
+            return super()._take_from_stock()
         seat = self.to_move
         size = len(self.dealt)
         place = self.heads[seat]
@@ -177,10 +173,7 @@ class Rollout(RoundState):
             self.stock.remove(card)
         except ValueError:
             raise RolloutError(f"a rollout step lost {card} from the stock") from None
-        self.hands[seat].append(card)
-        self.drawn.append(card)
-        if not self.stock:
-            self.last_card_drawer = seat
+        return card
 
     def check_count(self) -> None:
         """RolloutError unless the table, hands and stock hold as many cards as were dealt
