@@ -186,16 +186,16 @@ def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
 
 
 def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
-    """Bonferroni over the looks: the advice reads its deals at 64 and 128 (97.5% each),
-    a review allowed three looks at 16, 32 and 64 (98.3% each); one look keeps 95%."""
+    """Bonferroni over the looks: the advice reads its deals at 64, 128 and 256, a review
+    at 16, 32 and 64 (98.3% each); one look keeps 95%."""
     from solver.strategy.advice import looks, looks_confidence
 
     assert looks(64, 128) == 2 and looks_confidence(64, 128) == pytest.approx(0.975)
     assert looks(16, 64) == 3 and looks_confidence(16, 64) == pytest.approx(1 - 0.05 / 3)
     assert looks(16, None) == 1 and looks_confidence(16, None) == pytest.approx(0.95)
     assert looks(3, 6) == 2
-    found = quick(MID_GAME)
-    assert found.confidence == pytest.approx(0.975) and found.to_dict()["confidence"] == 0.975
+    found = quick(MID_GAME)  # 4 deals, then up to 16 for undecided options: three looks
+    assert found.confidence == pytest.approx(1 - 0.05 / 3) and found.to_dict()["confidence"] == 0.9833
 
 
 def test_nothing_is_about_as_good_as_going_out() -> None:
@@ -208,3 +208,76 @@ def test_nothing_is_about_as_good_as_going_out() -> None:
 def test_option_labels_name_one_option_each() -> None:
     labels = [option.label for option in quick(MID_GAME).options]
     assert len(labels) == len(set(labels)), labels
+
+
+def _mid_game_weighing() -> tuple[object, list[object], object]:
+    """The view, candidates and deals of ``MID_GAME`` as ``advise`` builds them."""
+    from solver.game.settings import GameSettings
+    from solver.strategy.advice import deal_key, game_facts, player_view
+    from solver.strategy.candidates import COACH_SET, meld_candidates
+    from solver.strategy.evaluator import deal_from_key
+
+    position = Position.parse(MID_GAME).canonical()
+    settings = GameSettings.manipulation(2)
+    facts, hidden = game_facts(position, settings, players_given=True)
+    view = player_view(position, settings, facts, hidden)
+    candidates = meld_candidates(view, COACH_SET, time_limit=1.0)
+    return view, candidates, deal_from_key(view, deal_key(position, facts, 1))
+
+
+def test_later_looks_play_on_only_the_options_named_open() -> None:
+    """Sequential sampling may go on for some options alone (the review's best option and
+    move made): those play the later deals, the others keep the first ones, every option's
+    values on the first deals are what a run without later looks gives, and each loss is
+    paired over the deals both options played."""
+    from solver.strategy.advice import evaluate
+
+    view, candidates, deal = _mid_game_weighing()
+    plain, played, _ = evaluate(view, candidates, deal, samples=4, budget_seconds=None)  # type: ignore[arg-type]
+    assert played == 4
+    chosen = {plain[-1].label, plain[1].label}
+    looked: list[int] = []
+
+    def more(options: tuple[object, ...]) -> list[str]:
+        looked.append(1)
+        return sorted(chosen)
+
+    focused, played, _ = evaluate(
+        view,
+        candidates,
+        deal,
+        samples=4,
+        budget_seconds=None,
+        more=more,
+        most=16,  # type: ignore[arg-type]
+    )
+    assert played == 16 and len(looked) == 2  # read at 4 and 8 deals; 16 is the last look
+    first = {option.label: option.lines for option in plain}
+    for option in focused:
+        # An option played on goes on with its best continuation alone.
+        deals = [len(line) for line in option.lines]
+        assert sorted(deals) == ([4, 16] if option.label in chosen else [4, 4]), option.label
+        assert tuple(line[:4] for line in option.lines) == first[option.label]
+    top = focused[0]
+    assert top.label in chosen, "the best is among the options with the most deals"
+
+    def values(lines: tuple[tuple[float, ...], ...]) -> tuple[float, ...]:
+        """The best continuation's values, as ``weigh`` keeps: the one that went on, else
+        the best mean (the first of equals)."""
+        return max(lines, key=lambda line: (len(line), sum(line) / len(line), -lines.index(line)))
+
+    best = values(top.lines)
+    for option in focused[1:]:
+        own = values(option.lines)
+        paired = [a - b for a, b in zip(best, own, strict=False)]
+        assert len(paired) == len(own)
+        assert option.loss.estimate == pytest.approx(sum(paired) / len(paired)), option.label
+    values_shown = [o.value.estimate for o in focused[1:]]
+    assert values_shown == sorted(values_shown, reverse=True), "the rest by their values"
+
+
+def test_a_one_sided_look_doubles_each_looks_error() -> None:
+    from solver.strategy.advice import looks_confidence
+
+    assert looks_confidence(16, 64, one_sided=True) == pytest.approx(1 - 0.1 / 3)
+    assert looks_confidence(16, None, one_sided=True) == pytest.approx(0.90)

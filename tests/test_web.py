@@ -878,11 +878,11 @@ def test_advice_ranks_the_options_best_first_with_intervals_and_tables(watched: 
     assert values == sorted(values, reverse=True), "best first"
     first = page.inner_text("#advice-options > li >> nth=0")
     assert "best" in first and "Expected value" in first and "Win chance of the round" in first
-    # Two looks of sequential sampling: each interval at 97.5%, 95% over both.
-    assert data["confidence"] == 0.975
-    assert re.search(r"\(97.5%: -?[\d.]+ to -?[\d.]+\)", first), first
+    # Three looks of sequential sampling: each interval at 98.3%, 95% over all.
+    assert data["confidence"] == 0.9833
+    assert re.search(r"\(98.3%: -?[\d.]+ to -?[\d.]+\)", first), first
     win = page.inner_text("#advice-options .advice-win >> nth=0")
-    assert re.search(r"\(97.5%: [\d.<]+% to [\d.<]+%\)", win), win
+    assert re.search(r"\(98.3%: [\d.<]+% to [\d.<]+%\)", win), win
     assert "Given up against the best" in page.inner_text("#advice-options > li >> nth=1")
     # An alternative's table, on demand.
     index, option = next((i, o) for i, o in enumerate(data["options"]) if i > 0 and o["kind"] == "play")

@@ -96,7 +96,7 @@ def print_advice(found: Advice) -> None:
         )
     )
     table = RichTable(
-        title=f"Options, best first ({found.samples} deals, {100 * found.confidence:g}% intervals: "
+        title=f"Options, best first ({found.samples} deals, {round(100 * found.confidence, 1):g}% intervals: "
         "95% over the looks)",
         title_justify="left",
     )

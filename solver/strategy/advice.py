@@ -32,6 +32,13 @@ interval: the same deals).  An option whose loss interval reaches 0 is *about as
 as the best: the deals cannot tell them apart, and the output says so rather than
 ordering them.
 
+Sequential sampling makes the answer decisive where it can be: while an option's loss is
+*undecided* (its interval reaches both 0 and ``TIE_MARGIN``), that option and the best
+play twice the deals, and again (64, 128, 256 by default), each with the continuation it
+was worth most with; the options already decided keep their first deals, and each loss
+is paired over the deals both options played.  Each look's intervals get a third of the
+5% (Bonferroni), so a difference the deals show is there at 95% over all the looks.
+
 Reproducible: the deals come from the position, the game facts and ``seed`` alone
 (``deal_key``), and ``samples`` of them are played (``DEFAULT_SAMPLES``, fixed before the
 work starts), so the same command gives the same answer on any machine.
@@ -46,7 +53,7 @@ import functools
 import math
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,9 +95,11 @@ MIN_SAMPLES = 2
 CONFIDENCE = 0.95
 TIE_MARGIN = 5.0
 """Value points under which two options count as about as good: the review's inaccuracy
-floor.  While the runner-up's loss interval reaches both 0 and this margin, the advice
-plays twice the deals (``undecided``), once: two looks, so each interval is at 97.5%
-(``looks_confidence``)."""
+floor.  While an option's loss interval reaches both 0 and this margin, that option and
+the best play more deals (``undecided``), doubling up to ``MORE_SAMPLES`` times the
+default: each look's intervals get their share of the 5% (``looks_confidence``)."""
+MORE_SAMPLES = 4
+"""The most deals the undecided options and the best may play, in multiples of ``samples``."""
 
 
 class AdviceError(ValueError):
@@ -526,10 +535,10 @@ def advise(
         deal_from_key(view, deal_key(pos, facts, seed)),
         samples=samples,
         budget_seconds=budget_seconds - (time.perf_counter() - started),
-        more=undecided,
-        most=2 * samples,
+        more=undecided_options,
+        most=MORE_SAMPLES * samples,
     )
-    level = looks_confidence(samples, 2 * samples)
+    level = looks_confidence(samples, MORE_SAMPLES * samples)
     return Advice(
         position=pos,
         facts=facts,
@@ -551,20 +560,31 @@ def evaluate(
     samples: int,
     budget_seconds: float | None,
     others: Mapping[int, Policy] | None = None,
-    more: Callable[[tuple[Option, ...]], bool] | None = None,
+    more: Callable[[tuple[Option, ...]], Collection[str]] | None = None,
     most: int | None = None,
     evaluator: Evaluator = EVALUATOR,
+    one_sided: bool = False,
 ) -> tuple[tuple[Option, ...], int, bool]:
     """Weigh every candidate in the same deals (``solver.strategy.evaluator.weigh``:
-    ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least, and
-    more, doubling up to ``most``, while ``more(options)`` says the question is open); the
-    options best first (a play that goes out before all else: it ends the round at once),
-    the deals played, and whether the budget stopped them.
+    ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); then,
+    while ``more(options)`` names options (labels) whose question is open, those options
+    alone play more deals, doubling up to ``most``.  The options best first (a play that
+    goes out before all else: it ends the round at once; ``rank``), the most deals any
+    option played, and whether the budget stopped them.
 
-    Every interval is at ``looks_confidence(samples, most)``: a verdict may be read at
-    each doubling, so each look gets its share of the 5% (Bonferroni), and the whole
-    procedure calls a difference that is not there at most 5% of the time."""
-    level = looks_confidence(samples, most if more is not None else None)
+    Every interval is at ``looks_confidence(samples, most, one_sided)``: a verdict may be
+    read at each doubling, so each look gets its share of the 5% (Bonferroni), and the
+    whole procedure calls a difference that is not there at most 5% of the time (with
+    ``one_sided``, the intervals' lower ends are the 95% bounds a verdict of "worse" reads:
+    each two-sided interval is then at twice the error)."""
+    level = looks_confidence(samples, most if more is not None else None, one_sided=one_sided)
+    labels = [candidate.label for candidate in candidates]
+
+    def open_ones(found: list[Outcomes]) -> list[int]:
+        assert more is not None
+        named = set(more(rank(found, level, evaluator)))
+        return [index for index, label in enumerate(labels) if label in named]
+
     weighed, stopped = weigh(
         view,
         candidates,
@@ -574,12 +594,12 @@ def evaluate(
         others=others,
         budget_seconds=budget_seconds,
         min_deals=MIN_SAMPLES,
-        more=None if more is None else (lambda found: more(rank(found, level, evaluator))),
+        more=None if more is None else open_ones,
         most=most,
         step=None,
     )
     ranked = rank(weighed, level, evaluator)
-    return ranked, len(weighed[0].values), stopped
+    return ranked, max(len(outcome.values) for outcome in weighed), stopped
 
 
 def looks(samples: int, most: int | None) -> int:
@@ -592,33 +612,50 @@ def looks(samples: int, most: int | None) -> int:
     return count
 
 
-def looks_confidence(samples: int, most: int | None) -> float:
-    """The confidence of each look's intervals so that all the looks together keep
-    ``CONFIDENCE`` (Bonferroni)."""
-    return 1 - (1 - CONFIDENCE) / looks(samples, most)
+def looks_confidence(samples: int, most: int | None, *, one_sided: bool = False) -> float:
+    """The confidence of each look's two-sided intervals so that all the looks together
+    keep ``CONFIDENCE`` (Bonferroni); with ``one_sided``, so that the lower ends together
+    keep it (each look's lower end is then a one-sided bound at its share)."""
+    error = (1 - CONFIDENCE) / looks(samples, most)
+    return 1 - (2 * error if one_sided else error)
 
 
 def rank(
     weighed: Sequence[Outcomes], confidence: float = CONFIDENCE, evaluator: Evaluator = EVALUATOR
 ) -> tuple[Option, ...]:
     """The options best first, each with its intervals (at ``confidence``) and its loss
-    against the best."""
-    played = len(weighed[0].values)
-    order = sorted(
-        range(len(weighed)),
+    against the best.
+
+    The best is the option of highest mean among those that played the most deals (a
+    play that goes out before all else); every loss is paired over the deals both played
+    (the other's, a prefix of the best's), and the rest follow by their means (on their
+    own deals, as the values shown).  When every option played the same deals this is
+    simply the order of their means."""
+    played = max(len(outcome.values) for outcome in weighed)
+    top_index = min(
+        (i for i in range(len(weighed)) if len(weighed[i].values) == played),
         key=lambda i: (not goes_out(weighed[i].candidate.found), -weighed[i].mean, i),
     )
-    top = weighed[order[0]]
+    top = weighed[top_index]
+
+    def loss_values(mine: Outcomes) -> list[float]:
+        return [a - b for a, b in zip(top.values, mine.values, strict=False)]
+
+    losses = [mean_interval(loss_values(mine), confidence) for mine in weighed]
+    order = sorted(
+        range(len(weighed)),
+        key=lambda i: (i != top_index, not goes_out(weighed[i].candidate.found), -weighed[i].mean, i),
+    )
     ranked: list[Option] = []
     for i in order:
         mine = weighed[i]
-        loss = mean_interval([a - b for a, b in zip(top.values, mine.values, strict=True)], confidence)
+        loss = losses[i]
         ranked.append(
             Option(
                 candidate=mine.candidate,
                 value=mean_interval(mine.values, confidence),
                 points=mean_interval(mine.points, confidence),
-                win=wilson_interval(sum(mine.wins), played, confidence=confidence),
+                win=wilson_interval(sum(mine.wins), len(mine.values), confidence=confidence),
                 loss=loss,
                 # Going out is first by rule (it ends the round won): nothing is as good.
                 about_as_good=mine is top or (loss.low <= 0 and not goes_out(top.candidate.found)),
@@ -629,10 +666,16 @@ def rank(
     return tuple(ranked)
 
 
-def undecided(options: tuple[Option, ...]) -> bool:
-    """Whether the deals leave open how the runner-up compares with the best: its loss is
+def undecided(option: Option) -> bool:
+    """Whether the deals leave open how ``option`` compares with the best: its loss is
     neither resolved (interval above 0) nor known to be under ``TIE_MARGIN``."""
+    return option.loss.low <= 0 and option.loss.high >= TIE_MARGIN
+
+
+def undecided_options(options: tuple[Option, ...]) -> list[str]:
+    """The options to play on: the best and every option ``undecided`` against it (none
+    when none is, or when the best goes out: nothing is as good)."""
     if len(options) < 2 or goes_out(options[0].hint):
-        return False
-    loss = options[1].loss
-    return loss.low <= 0 and loss.high >= TIE_MARGIN
+        return []
+    open_ = [option.label for option in options[1:] if undecided(option)]
+    return [options[0].label, *open_] if open_ else []

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.game.deck import piece_counts
@@ -216,7 +216,7 @@ def weigh(
     others: Mapping[int, Policy] | None = None,
     budget_seconds: float | None = None,
     min_deals: int = 1,
-    more: Callable[[list[Outcomes]], bool] | None = None,
+    more: Callable[[list[Outcomes]], Collection[int]] | None = None,
     most: int | None = None,
     step: int | None = 8,
 ) -> tuple[list[Outcomes], bool]:
@@ -225,11 +225,12 @@ def weigh(
     ``budget_seconds`` stopped the deals early (never before ``min_deals``; the caller
     says so in its output, since where the clock stops depends on the machine).
 
-    Sequential sampling: while ``more(outcomes)`` says the deals so far leave the
-    question open, ``step`` more deals are played (None: as many as so far, doubling),
-    up to ``most`` in all.  The rule sees
-    only the outcomes, which come from the deals alone, so the number of deals played is
-    as reproducible as the rest."""
+    Sequential sampling: while ``more(outcomes)`` names candidates (their indices) whose
+    question the deals so far leave open, those candidates alone play ``step`` more deals
+    (None: as many as so far, doubling), up to ``most`` in all, each with the continuation
+    it was worth most with when the first more deals began (which it keeps); the others
+    keep the deals they had (a prefix of the same deals).  The rule sees only the outcomes, which come
+    from the deals alone, so the number of deals played is as reproducible as the rest."""
     started = time.perf_counter()
     seat = view.seat
     rollout = evaluator.rollout_for(view.settings)
@@ -239,12 +240,15 @@ def weigh(
     results: list[list[tuple[float, float, bool]]] = [[] for _ in lines]
     stopped = False
 
-    def play(first: int, last: int) -> bool:
+    def play(first: int, last: int, which: Collection[int]) -> bool:
+        """Deals ``first .. last-1`` for the lines ``which`` (indices into ``lines``)."""
         for index in range(first, last):
             spent = time.perf_counter() - started
             if budget_seconds is not None and index >= min_deals and spent > budget_seconds:
                 return True
             for line, (c, k) in enumerate(lines):
+                if line not in which:
+                    continue
                 policies = {**base, seat: evaluator.continuations[k]}
                 state = play_candidate(deal(index), candidates[c], rollout, policies)
                 results[line].append(outcome(state, seat))
@@ -254,8 +258,10 @@ def weigh(
         weighed: list[Outcomes] = []
         for c, candidate in enumerate(candidates):
             own = results[c * width : (c + 1) * width]
+            longest = max(len(rows) for rows in own)
             means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
-            best = max(range(width), key=lambda k: (means[k], -k))
+            # The continuation that went on when later deals were played (see below).
+            best = max((k for k in range(width) if len(own[k]) == longest), key=lambda k: (means[k], -k))
             rows = own[best]
             weighed.append(
                 Outcomes(
@@ -269,13 +275,19 @@ def weigh(
             )
         return weighed
 
-    stopped = play(0, deals)
+    stopped = play(0, deals, range(len(lines)))
     weighed = outcomes()
     played = deals
     limit = deals if most is None else most
-    while not stopped and more is not None and played < limit and more(weighed):
+    while not stopped and more is not None and played < limit:
+        # Only candidates that have played every deal so far go on (the same deals), each
+        # with its best continuation so far alone: half the rollouts of a later look.
+        going_on = [c for c in more(weighed) if len(weighed[c].values) == played]
+        which = {c * width + weighed[c].continuation for c in going_on}
+        if not which:
+            break
         upto = min(played + (played if step is None else step), limit)
-        stopped = play(played, upto)
+        stopped = play(played, upto, which)
         played = upto
         weighed = outcomes()
     return weighed, stopped

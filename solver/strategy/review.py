@@ -145,12 +145,14 @@ ACCURACY_SCALE = 20.0
 
 DEFAULT_SAMPLES = 16
 """Deals per evaluation by default."""
-MORE_SAMPLES = 2
-"""A decision whose loss is at least the inaccuracy floor but not resolved gets twice the
-deals (sequential sampling: an error is called only when the deals show it, and a close
-call is not left to 16 deals).  Two looks (16 and 32 deals): each interval is at 97.5%,
-so that the looks together keep 95%.  Four times (three looks) resolved more calls but
-took 7 s a 2-round game instead of 4.9 (``benchmarks.review_speed``)."""
+MORE_SAMPLES = 4
+"""A decision whose loss is at least the inaccuracy floor but not resolved gets more deals
+for the best option and the move made (the two the verdict reads), doubling up to four
+times ``samples`` (16, 32, 64: sequential sampling, so an error is called where the deals
+show it and a close call is not left to 16 deals).  Three looks: each look's lower bound
+of the loss is one-sided at 1 - 5%/3, so that the looks together call a move that is not
+worse an error at most 5% of the time.  (Every option on more deals, as before,
+cost 11 rollouts a deal instead of 4: two looks were all the 5 s allowed.)"""
 
 
 def band_of(loss: Interval | float) -> Band:
@@ -504,10 +506,13 @@ class _Evaluations:
         )
         policies = {s: hoarder_action for s in self.models[view.seat].hoarders(view)}
 
-        def open_question(options: tuple[Option, ...]) -> bool:
-            """The move made might be an error, but the deals cannot tell yet."""
+        def open_question(options: tuple[Option, ...]) -> list[str]:
+            """The best option and the move made, while the move might be an error but the
+            deals cannot tell yet (the verdict reads those two alone); none once they can."""
             mine = [option for option in options if option.label in made_labels]
-            return any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine)
+            if any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine):
+                return [options[0].label, *made_labels]
+            return []
 
         return evaluate(
             view,
@@ -519,6 +524,7 @@ class _Evaluations:
             others=policies,
             more=open_question if made_labels else None,
             most=MORE_SAMPLES * self.samples,
+            one_sided=bool(made_labels),
         )
 
 
