@@ -186,7 +186,7 @@ def test_benchmark_positions_are_mid_game_decisions_with_a_play() -> None:
 
 
 def test_the_looks_of_sequential_sampling_share_the_confidence() -> None:
-    """Bonferroni over the looks: the advice reads its deals at 64, 128 and 256, a review
+    """Bonferroni over the looks: the advice reads its deals at 64, 128 and 192, a review
     at 16, 32 and 64 (98.3% each); one look keeps 95%."""
     from solver.strategy.advice import looks, looks_confidence
 
@@ -274,10 +274,3 @@ def test_later_looks_play_on_only_the_options_named_open() -> None:
         assert option.loss.estimate == pytest.approx(sum(paired) / len(paired)), option.label
     values_shown = [o.value.estimate for o in focused[1:]]
     assert values_shown == sorted(values_shown, reverse=True), "the rest by their values"
-
-
-def test_a_one_sided_look_doubles_each_looks_error() -> None:
-    from solver.strategy.advice import looks_confidence
-
-    assert looks_confidence(16, 64, one_sided=True) == pytest.approx(1 - 0.1 / 3)
-    assert looks_confidence(16, None, one_sided=True) == pytest.approx(0.90)

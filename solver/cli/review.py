@@ -80,9 +80,11 @@ def print_review(found: Review) -> None:
     out.print(summary)
     thresholds = ", ".join(f"{band} from {least:g}" for band, least in reversed(BANDS))
     out.print(
-        f"loss: expected value given up against the advised option (bands: {thresholds}; ≈: the deals "
-        "cannot tell the move from the advised one, so it is ok; a blank advised cell: the move made was "
-        "the advice); n: decisions with a choice; acc: accuracy, the mean of 100 x exp(-loss / "
+        f"loss: expected value given up against the advised option, measured on deals that did not "
+        f"choose the advice (bands: {thresholds}; ≈: the deals cannot tell the move from the advised "
+        "one, so it is ok; below 0: the move did better than the advice on those deals; a blank "
+        "advised cell: the move made was the advice); n: decisions with a choice; acc: accuracy, "
+        "the mean of 100 x exp(-loss / "
         f"{ACCURACY_SCALE:g}) over the decisions (0 to 100; every expected loss counts, the ≈ ones "
         "too, so a seat with no error can score below 100); err: decisions not ok, per decision; "
         "luck: the measured draws' expected value after minus before, summed (their count in --json)."

@@ -34,7 +34,7 @@ ordering them.
 
 Sequential sampling makes the answer decisive where it can be: while an option's loss is
 *undecided* (its interval reaches both 0 and ``TIE_MARGIN``), that option and the best
-play twice the deals, and again (64, 128, 256 by default), each with the continuation it
+play more deals (64, then 128 and 192 by default), each with the continuation it
 was worth most with; the options already decided keep their first deals, and each loss
 is paired over the deals both options played.  Each look's intervals get a third of the
 5% (Bonferroni), so a difference the deals show is there at 95% over all the looks.
@@ -98,8 +98,10 @@ TIE_MARGIN = 5.0
 floor.  While an option's loss interval reaches both 0 and this margin, that option and
 the best play more deals (``undecided``), doubling up to ``MORE_SAMPLES`` times the
 default: each look's intervals get their share of the 5% (``looks_confidence``)."""
-MORE_SAMPLES = 4
-"""The most deals the undecided options and the best may play, in multiples of ``samples``."""
+MORE_SAMPLES = 3
+"""The most deals the undecided options and the best may play, in multiples of ``samples``
+(64, 128, 192: three looks).  Up to 256 the two seeds' answers agreed as often (38 of 40
+positions of ``benchmarks.advise_speed``) but the longest answers took 2.1-2.3 s."""
 
 
 class AdviceError(ValueError):
@@ -563,7 +565,6 @@ def evaluate(
     more: Callable[[tuple[Option, ...]], Collection[str]] | None = None,
     most: int | None = None,
     evaluator: Evaluator = EVALUATOR,
-    one_sided: bool = False,
 ) -> tuple[tuple[Option, ...], int, bool]:
     """Weigh every candidate in the same deals (``solver.strategy.evaluator.weigh``:
     ``samples``, fewer once ``budget_seconds`` are spent, ``MIN_SAMPLES`` at least); then,
@@ -572,12 +573,10 @@ def evaluate(
     goes out before all else: it ends the round at once; ``rank``), the most deals any
     option played, and whether the budget stopped them.
 
-    Every interval is at ``looks_confidence(samples, most, one_sided)``: a verdict may be
-    read at each doubling, so each look gets its share of the 5% (Bonferroni), and the
-    whole procedure calls a difference that is not there at most 5% of the time (with
-    ``one_sided``, the intervals' lower ends are the 95% bounds a verdict of "worse" reads:
-    each two-sided interval is then at twice the error)."""
-    level = looks_confidence(samples, most if more is not None else None, one_sided=one_sided)
+    Every interval is at ``looks_confidence(samples, most)``: a verdict may be read at
+    each doubling, so each look gets its share of the 5% (Bonferroni), and the whole
+    procedure calls a difference that is not there at most 5% of the time."""
+    level = looks_confidence(samples, most if more is not None else None)
     labels = [candidate.label for candidate in candidates]
 
     def open_ones(found: list[Outcomes]) -> list[int]:
@@ -612,12 +611,10 @@ def looks(samples: int, most: int | None) -> int:
     return count
 
 
-def looks_confidence(samples: int, most: int | None, *, one_sided: bool = False) -> float:
-    """The confidence of each look's two-sided intervals so that all the looks together
-    keep ``CONFIDENCE`` (Bonferroni); with ``one_sided``, so that the lower ends together
-    keep it (each look's lower end is then a one-sided bound at its share)."""
-    error = (1 - CONFIDENCE) / looks(samples, most)
-    return 1 - (2 * error if one_sided else error)
+def looks_confidence(samples: int, most: int | None) -> float:
+    """The confidence of each look's intervals so that all the looks together keep
+    ``CONFIDENCE`` (Bonferroni)."""
+    return 1 - (1 - CONFIDENCE) / looks(samples, most)
 
 
 def rank(

@@ -254,29 +254,8 @@ def weigh(
                 results[line].append(outcome(state, seat))
         return False
 
-    def outcomes() -> list[Outcomes]:
-        weighed: list[Outcomes] = []
-        for c, candidate in enumerate(candidates):
-            own = results[c * width : (c + 1) * width]
-            longest = max(len(rows) for rows in own)
-            means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
-            # The continuation that went on when later deals were played (see below).
-            best = max((k for k in range(width) if len(own[k]) == longest), key=lambda k: (means[k], -k))
-            rows = own[best]
-            weighed.append(
-                Outcomes(
-                    candidate=candidate,
-                    continuation=best,
-                    values=tuple(v for v, _, _ in rows),
-                    points=tuple(p for _, p, _ in rows),
-                    wins=tuple(w for _, _, w in rows),
-                    lines=tuple(tuple(v for v, _, _ in line) for line in own),
-                )
-            )
-        return weighed
-
     stopped = play(0, deals, range(len(lines)))
-    weighed = outcomes()
+    weighed = _outcomes(candidates, results, width)
     played = deals
     limit = deals if most is None else most
     while not stopped and more is not None and played < limit:
@@ -289,8 +268,34 @@ def weigh(
         upto = min(played + (played if step is None else step), limit)
         stopped = play(played, upto, which)
         played = upto
-        weighed = outcomes()
+        weighed = _outcomes(candidates, results, width)
     return weighed, stopped
+
+
+def _outcomes(
+    candidates: Sequence[Candidate], results: Sequence[Sequence[tuple[float, float, bool]]], width: int
+) -> list[Outcomes]:
+    """Each candidate's outcomes from ``weigh``'s results (``width`` lines a candidate, one
+    per continuation): the continuation worth most among those that played the most deals
+    (the one that went on, once later deals were played for the candidate alone)."""
+    weighed: list[Outcomes] = []
+    for c, candidate in enumerate(candidates):
+        own = results[c * width : (c + 1) * width]
+        longest = max(len(rows) for rows in own)
+        means = [statistics.fmean(v for v, _, _ in rows) if rows else 0.0 for rows in own]
+        best = max((k for k in range(width) if len(own[k]) == longest), key=lambda k: (means[k], -k))
+        rows = own[best]
+        weighed.append(
+            Outcomes(
+                candidate=candidate,
+                continuation=best,
+                values=tuple(v for v, _, _ in rows),
+                points=tuple(p for _, p, _ in rows),
+                wins=tuple(w for _, _, w in rows),
+                lines=tuple(tuple(v for v, _, _ in line) for line in own),
+            )
+        )
+    return weighed
 
 
 def best_index(weighed: Sequence[Outcomes]) -> int:

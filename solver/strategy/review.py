@@ -6,10 +6,13 @@ action of a reviewed seat where the player had a choice, weighs the coach's opti
 the knock as a choice of its own) *and the move made* in the same sampled deals, with
 the evaluator of the search bot and the advice (``solver.strategy.evaluator``), the other
 players modelled as the bot would have seen them (``solver.strategy.opponents``, fed every
-view of the seat): the **expected loss** of the move is the best option's mean value
-minus the move's (0 when the move was the best), with its paired 95% interval.  A
-decision whose loss is at least the inaccuracy floor but whose interval still reaches 0
-gets more deals (``MORE_SAMPLES``), so an error is called where the deals show it.
+view of the seat).  The best option on those deals is the *advice*; the **expected loss**
+of the move is 0 when the move was the advice, and otherwise the advice's value minus the
+move's measured on *fresh* deals, which only those two play (``solver.strategy.verdict``:
+on the deals that chose the advice, the best of several noisy means is too high, and every
+other move would look worse than it is), with its paired interval.  A decision whose loss
+is at least the inaccuracy floor but whose interval still reaches 0 gets more fresh deals
+(``MORE_SAMPLES``), so an error is called where the deals show it.
 
 Decisions:
 
@@ -39,7 +42,9 @@ blunder      35 or more
 
 (5 points is about the spread between close options; 35 is more than a whole round's
 win bonus.)  A loss whose interval reaches 0 is ``ok`` whatever its estimate: the deals
-cannot tell the move from the advised one.  The summary per seat: the decisions
+cannot tell the move from the advised one.  A loss below 0 means the move did better
+than the advice on the fresh deals (an unbiased estimate can fall either side of a small
+true loss); it counts as no loss in the accuracy.  The summary per seat: the decisions
 reviewed, the **accuracy** (``accuracy``: the mean of ``100 * exp(-loss / 20)``, lichess's
 shape in our value units), the count in each band, the error rate (decisions not ``ok``
 per decision), the mean and total expected loss, and the luck of the draws.
@@ -95,7 +100,7 @@ from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.position import Hand
 from solver.runs import Chunk
-from solver.strategy.advice import MIN_SAMPLES, Option, evaluate, mean_interval
+from solver.strategy.advice import MIN_SAMPLES, Option, evaluate, looks, mean_interval
 from solver.strategy.candidates import (
     REVIEW_SET,
     Candidate,
@@ -108,6 +113,7 @@ from solver.strategy.evaluator import EVALUATOR, deal_from_key
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import hoarder_action
 from solver.strategy.stats import Interval
+from solver.strategy.verdict import verdict, verdict_confidence
 
 __all__ = [
     "ACCURACY_SCALE",
@@ -146,13 +152,13 @@ ACCURACY_SCALE = 20.0
 DEFAULT_SAMPLES = 16
 """Deals per evaluation by default."""
 MORE_SAMPLES = 4
-"""A decision whose loss is at least the inaccuracy floor but not resolved gets more deals
-for the best option and the move made (the two the verdict reads), doubling up to four
-times ``samples`` (16, 32, 64: sequential sampling, so an error is called where the deals
-show it and a close call is not left to 16 deals).  Three looks: each look's lower bound
-of the loss is one-sided at 1 - 5%/3, so that the looks together call a move that is not
-worse an error at most 5% of the time.  (Every option on more deals, as before,
-cost 11 rollouts a deal instead of 4: two looks were all the 5 s allowed.)"""
+"""The most deals of a decision, in multiples of ``samples`` (16, then 32 and 64: three
+looks).  Every option plays the first ``samples``; when the move made is not the advice,
+the advice and the move alone play on, doubling, so that the move's loss is measured on
+fresh deals (``solver.strategy.verdict``: 16, then 48 while the loss is at least the
+inaccuracy floor but its interval still reaches 0).  The two verdict looks share the 5%:
+a move is called worse when the loss's one-sided 97.5% lower bound is above 0.  (Every
+option on more deals, as before, cost 11 rollouts a deal instead of 2.)"""
 
 
 def band_of(loss: Interval | float) -> Band:
@@ -507,12 +513,17 @@ class _Evaluations:
         policies = {s: hoarder_action for s in self.models[view.seat].hoarders(view)}
 
         def open_question(options: tuple[Option, ...]) -> list[str]:
-            """The best option and the move made, while the move might be an error but the
-            deals cannot tell yet (the verdict reads those two alone); none once they can."""
-            mine = [option for option in options if option.label in made_labels]
-            if any(o.loss.low <= 0 and o.loss.estimate >= FLOOR["inaccuracy"] for o in mine):
-                return [options[0].label, *made_labels]
-            return []
+            """The advice and the move made, while their verdict wants fresh deals: none
+            played yet, or a loss of at least the inaccuracy floor the deals cannot yet
+            tell from 0 (``solver.strategy.verdict``); none once the move was the advice
+            or the verdict is clear."""
+            found = verdict(options, made_labels, self.confidence)
+            if found.move_is_advice:
+                return []
+            loss = found.loss
+            if found.fresh and not (loss.low <= 0 and loss.estimate >= FLOOR["inaccuracy"]):
+                return []
+            return [found.advice.label, found.move.label]
 
         return evaluate(
             view,
@@ -524,8 +535,13 @@ class _Evaluations:
             others=policies,
             more=open_question if made_labels else None,
             most=MORE_SAMPLES * self.samples,
-            one_sided=bool(made_labels),
         )
+
+    @property
+    def confidence(self) -> float:
+        """The confidence of a verdict's loss interval: the looks after the first deals
+        share the 5% (``solver.strategy.verdict``)."""
+        return verdict_confidence(looks(self.samples, MORE_SAMPLES * self.samples) - 1)
 
 
 def _decision(
@@ -535,13 +551,13 @@ def _decision(
     evaluated: tuple[tuple[Option, ...], int, bool],
     made: Sequence[str],
     done: int,
+    confidence: float,
 ) -> Decision:
     """The judgement of action ``done`` (``made``: the labels of the move made) from its
     ``evaluated`` options: the best of them against the best standing for the move."""
     options, played, cut = evaluated
-    by_label = {option.label: option for option in options}
-    best = options[0]
-    mine = max((by_label[label] for label in made), key=lambda option: option.value.estimate)
+    found = verdict(options, made, confidence)
+    best, mine = found.advice, found.move
     return Decision(
         round_number=game.round.round_number,
         seat=seat,
@@ -549,12 +565,12 @@ def _decision(
         position=str(view.position),
         made=mine.describe(),
         advised=best.describe(),
-        loss=mine.loss,
-        band=band_of(mine.loss),
+        loss=found.loss,
+        band=band_of(found.loss),
         options=len(options),
         samples=played,
         value=best.value.estimate,
-        made_value=mine.value.estimate,
+        made_value=best.value.estimate - found.loss.estimate,
         action=done,
         cut=cut,
         advised_kind=best.kind,
@@ -615,7 +631,7 @@ def _review_action(
         candidates, made = found
         evaluated = evaluations.evaluated(view, candidates, place, made)
         options = evaluated[0]
-        decision = _decision(game, seat, view, evaluated, made, done)
+        decision = _decision(game, seat, view, evaluated, made, done, evaluations.confidence)
     draw = _draw_luck(evaluations, seat, view, options, place, done) if luck and _just_drew(view) else None
     return decision, draw
 
