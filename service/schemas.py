@@ -336,12 +336,17 @@ class AdviceOption(ResponseBody):
     )
     points: IntervalInfo = Field(description="Net round points: the player's minus the best other player's.")
     win: IntervalInfo = Field(description="Chance of winning the round (Wilson interval).")
-    loss: IntervalInfo = Field(description="The best option's value minus this one's, over the same deals.")
+    loss: IntervalInfo = Field(
+        description="The best option's value minus this one's, over the deals both were played in."
+    )
     about_as_good: bool = Field(
         description="The loss's interval reaches 0: the deals cannot tell this option from the best."
     )
     continuation: Literal["greedy", "hoarding"] = Field(
         description="How the player's later turns were played in the rollouts this option is worth most with."
+    )
+    deals: int = Field(
+        description="The deals this option was played in: the best and the undecided options play more."
     )
     played: list[str] | None = Field(description="The cards the play lays (null for draw and pass).")
     table: str | None = Field(description="The table the play leaves (null for draw and pass).")

@@ -257,6 +257,7 @@ def test_later_looks_play_on_only_the_options_named_open() -> None:
         # An option played on goes on with its best continuation alone.
         deals = [len(line) for line in option.lines]
         assert sorted(deals) == ([4, 16] if option.label in chosen else [4, 4]), option.label
+        assert option.deals == option.to_dict()["deals"] == max(deals)
         assert tuple(line[:4] for line in option.lines) == first[option.label]
     top = focused[0]
     assert top.label in chosen, "the best is among the options with the most deals"

@@ -79,6 +79,7 @@ function optionItem(option, index, level) {
   add("Round points", interval(option.points, number, level), "advice-points");
   add("Win chance of the round", interval(option.win, percent, level), "advice-win");
   if (index > 0) add("Given up against the best", interval(option.loss, number, level), "advice-loss");
+  add("Deals played", String(option.deals), "advice-deals");
   item.append(head, figures);
   if (option.kind === "play" && option.table !== null) item.append(tableAfter(option));
   return item;
@@ -124,7 +125,8 @@ export function renderAdvice(root, data) {
   const how = el(
     "p",
     "help",
-    `Each option played out in the same ${data.samples} sampled deals of the unseen ${term("cards")}, ` +
+    `Each option played out in the same sampled deals of the unseen ${term("cards")} (the best and ` +
+      `the options the deals leave undecided in more of them, up to ${data.samples}), ` +
       "as our search bot weighs its choices (three more turns, your later turns played greedily or " +
       "holding melds back, whichever is worth more). Value: round points plus 25 for the round won " +
       `or lost (and 100 for a game); intervals at ${level}, so that 95% holds over the looks of ` +

@@ -45,6 +45,14 @@ def parse_numbers(text: str, option: str) -> list[int]:
         fail(f"{option} takes whole numbers separated by commas, e.g. 7,9; not {text!r}")
 
 
+def _deals(found: Advice) -> str:
+    """The deals played: one number, or the range when sequential sampling played some
+    options in more deals than others."""
+    counts = {option.deals for option in found.options}
+    low, high = min(counts), max(counts)
+    return str(high) if low == high else f"{low}-{high}"
+
+
 def _spread(interval: Interval) -> str:
     """A symmetric interval as ``estimate ±half`` (the estimate alone without one)."""
     if math.isinf(interval.low) or math.isinf(interval.high):
@@ -96,7 +104,7 @@ def print_advice(found: Advice) -> None:
         )
     )
     table = RichTable(
-        title=f"Options, best first ({found.samples} deals, {round(100 * found.confidence, 1):g}% intervals: "
+        title=f"Options, best first ({_deals(found)} deals, {round(100 * found.confidence, 1):g}% intervals: "
         "95% over the looks)",
         title_justify="left",
     )
@@ -122,12 +130,14 @@ def print_advice(found: Advice) -> None:
     if len(close) > 1:
         out.print(
             f"Options {', '.join(close[:-1])} and {close[-1]} are about as good: "
-            f"{found.samples} deals cannot tell them apart (marked ≈)."
+            "the deals cannot tell them apart (marked ≈)."
         )
     out.print(
         "left: hand points after the play; points: net round points (yours minus the best other "
         "player's); value: points plus 25 for the round won or lost and 100 for a game won or lost "
-        "(the ranking); loss: the best option's value minus this one's, on the same deals."
+        "(the ranking); loss: the best option's value minus this one's, on the deals both were "
+        "played in (the best and the undecided options are played in more: --json gives each "
+        "option's deals)."
     )
     budget = (
         f" (the {found.budget_seconds:g} s budget stopped the sampling: this answer depends on the machine)"

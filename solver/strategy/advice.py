@@ -177,6 +177,12 @@ class Option:
         return self.candidate.label
 
     @property
+    def deals(self) -> int:
+        """The deals this option was played in (the best and the undecided options play
+        more than the others: sequential sampling)."""
+        return max((len(line) for line in self.lines), default=0)
+
+    @property
     def kind(self) -> str:
         return self.candidate.kind
 
@@ -209,6 +215,7 @@ class Option:
             "loss": self.loss.to_dict(2),
             "about_as_good": self.about_as_good,
             "continuation": self.continuation,
+            "deals": self.deals,
         }
         found = self.hint
         data["played"] = None if found is None else [str(piece) for piece in found.played]
