@@ -295,8 +295,11 @@ class _Slot:
             if job.on_start is not None:
                 job.on_start()
         self._drain()
-        if job.abandoned:
-            owner.finish(job, error=JobAbandoned("the job's caller went away"))
+        # A wake-up this drain swallowed may have been the caller leaving or the pool
+        # closing (both can land between the job's start and here): look at both again.
+        if job.abandoned or owner.closing:
+            reason = "the job's caller went away" if job.abandoned else "the solver pool is shutting down"
+            owner.finish(job, error=JobAbandoned(reason))
             return
         job.tries += 1
         assert self.conn is not None

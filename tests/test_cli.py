@@ -199,3 +199,10 @@ def test_ctrl_c_anywhere_is_one_line_and_exit_130(
         solver.cli.main()
     assert ended.value.code == 130
     assert capsys.readouterr().err == "interrupted: rummy stopped while starting\n"
+    # Loaded, but interrupted while Typer builds the command line from the commands
+    # (before a command's own handler: a CI run caught a traceback there under load).
+    monkeypatch.setattr(solver.cli, "_commands", lambda: interrupted)
+    with pytest.raises(SystemExit) as ended:
+        solver.cli.main()
+    assert ended.value.code == 130
+    assert capsys.readouterr().err == "interrupted: rummy stopped while starting\n"

@@ -191,6 +191,31 @@ def test_closing_the_pool_stops_running_jobs_promptly() -> None:
     assert not caller.is_alive() and time.monotonic() - start < 5.0
 
 
+def test_a_close_that_lands_as_a_job_starts_still_stops_it() -> None:
+    """The pool closing between a job's start and its slot's first look at the wake-up
+    pipe: that look drained the close's wake-up, and the job ran its whole minute (a CI
+    run under load hit it).  The close here lands exactly there, from the start hook."""
+    from service.workers import JobAbandoned, WorkerProcesses
+
+    processes = WorkerProcesses(1, watchdog=0.5, ping_interval=0.5, start_seconds=60, warm=False, spares=0)
+    processes.wait_ready(60)
+
+    def close_now() -> None:
+        with processes._lock:
+            processes.closing = True
+        for slot in processes.slots:
+            slot.wake()
+
+    start = time.monotonic()
+    future = processes.submit(60.0, time.sleep, (60,), {}, on_start=close_now)
+    try:
+        with pytest.raises(JobAbandoned, match="shutting down"):
+            future.result(timeout=20)
+        assert time.monotonic() - start < 20
+    finally:
+        processes.shutdown()
+
+
 def test_a_warm_worker_freezes_what_it_holds_after_warming_up() -> None:
     """After its warm-up (the engine, the catalogue, OR-Tools) a worker freezes its heap,
     so that no garbage collection walks those objects in the middle of a job (about

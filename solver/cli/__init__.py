@@ -29,14 +29,17 @@ def _commands() -> RummyTyper:
 
 
 def main() -> None:
-    """Console-script entry point.  Ctrl-C while the commands load is, as in a command
-    (``solver.cli.common``), one line on stderr and exit 130, not a traceback."""
+    """Console-script entry point.  Ctrl-C while the commands load, or while Typer builds
+    the command line from them (before a command's own handler is in place: on a busy
+    machine that takes a second), is, as in a command (``solver.cli.common``), one line on
+    stderr and exit 130, not a traceback.  A command that handles Ctrl-C itself exits
+    130 with its own line before this sees it."""
     try:
         commands = _commands()
+        commands()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: rummy stopped while starting\n")
         raise SystemExit(INTERRUPTED) from None
-    commands()
 
 
 def __getattr__(name: str) -> RummyTyper:
