@@ -6,9 +6,12 @@ import pytest
 
 from solver.cards import Piece
 from solver.facts import EmptyHandError
+from solver.game.view import PlayerView
 from solver.position import Hand, Position
 from solver.referee import check_play
-from solver.strategy.advice import Advice, AdviceError, advise
+from solver.strategy.advice import Advice, AdviceError, Option, advise
+from solver.strategy.candidates import Candidate
+from solver.strategy.evaluator import Deal
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
 MID_GAME = "Kh Kd Kc | 4s 5s 6s / 2h 3h 9c 9d 9s Ks 3s 7c"
@@ -210,7 +213,7 @@ def test_option_labels_name_one_option_each() -> None:
     assert len(labels) == len(set(labels)), labels
 
 
-def _mid_game_weighing() -> tuple[object, list[object], object]:
+def _mid_game_weighing() -> tuple[PlayerView, list[Candidate], Deal]:
     """The view, candidates and deals of ``MID_GAME`` as ``advise`` builds them."""
     from solver.game.settings import GameSettings
     from solver.strategy.advice import deal_key, game_facts, player_view
@@ -233,12 +236,12 @@ def test_later_looks_play_on_only_the_options_named_open() -> None:
     from solver.strategy.advice import evaluate
 
     view, candidates, deal = _mid_game_weighing()
-    plain, played, _ = evaluate(view, candidates, deal, samples=4, budget_seconds=None)  # type: ignore[arg-type]
+    plain, played, _ = evaluate(view, candidates, deal, samples=4, budget_seconds=None)
     assert played == 4
     chosen = {plain[-1].label, plain[1].label}
     looked: list[int] = []
 
-    def more(options: tuple[object, ...]) -> list[str]:
+    def more(options: tuple[Option, ...]) -> list[str]:
         looked.append(1)
         return sorted(chosen)
 
@@ -249,7 +252,7 @@ def test_later_looks_play_on_only_the_options_named_open() -> None:
         samples=4,
         budget_seconds=None,
         more=more,
-        most=16,  # type: ignore[arg-type]
+        most=16,
     )
     assert played == 16 and len(looked) == 2  # read at 4 and 8 deals; 16 is the last look
     first = {option.label: option.lines for option in plain}
