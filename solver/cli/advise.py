@@ -186,7 +186,11 @@ def advise_command(
         ),
     ] = DEFAULT_BUDGET,
     samples: Annotated[
-        int, typer.Option(help="Deals to sample: the same seed and deals, the same answer.")
+        int,
+        typer.Option(
+            help="Deals every option is played in (the best and the undecided ones in up to "
+            "three times as many): the same seed and deals, the same answer."
+        ),
     ] = DEFAULT_SAMPLES,
     seed: Annotated[
         int, typer.Option(help="Seed of the sampled deals: the same seed and deals, the same answer.")

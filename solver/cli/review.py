@@ -126,7 +126,12 @@ def review_command(
         ),
     ] = None,
     samples: Annotated[
-        int, typer.Option(help="Deals per decision: the same log, seed and deals, the same review.")
+        int,
+        typer.Option(
+            help="Deals every option of a decision is played in (the advice and the move in up "
+            "to four times as many, the move's loss measured on those): the same log, seed and "
+            "deals, the same review."
+        ),
     ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
     plot: Annotated[
