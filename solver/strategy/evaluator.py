@@ -229,8 +229,9 @@ def weigh(
     question the deals so far leave open, those candidates alone play ``step`` more deals
     (None: as many as so far, doubling), up to ``most`` in all, each with the continuation
     it was worth most with when the first more deals began (which it keeps); the others
-    keep the deals they had (a prefix of the same deals).  The rule sees only the outcomes, which come
-    from the deals alone, so the number of deals played is as reproducible as the rest."""
+    keep the deals they had (a prefix of the same deals).  The rule sees only the outcomes,
+    which come from the deals alone, so the number of deals played is as reproducible as
+    the rest."""
     started = time.perf_counter()
     seat = view.seat
     rollout = evaluator.rollout_for(view.settings)

@@ -554,7 +554,8 @@ def _decision(
     confidence: float,
 ) -> Decision:
     """The judgement of action ``done`` (``made``: the labels of the move made) from its
-    ``evaluated`` options: the best of them against the best standing for the move."""
+    ``evaluated`` options: the verdict (``solver.strategy.verdict``) on the move against
+    the advice, its interval at ``confidence``."""
     options, played, cut = evaluated
     found = verdict(options, made, confidence)
     best, mine = found.advice, found.move
