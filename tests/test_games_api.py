@@ -20,7 +20,9 @@ from service.games import GameHeader, GameStore, open_store
 from service.settings import Settings
 from solver.cli import app as rummy
 from solver.game import GameSettings
+from solver.game.log import read_log
 from solver.play.session import GameSetup, Session
+from solver.strategy.review import review as review_log
 
 SETTINGS = Settings(
     executor="thread", workers=2, long_workers=1, max_advise_seconds=2.0, default_time_limit=2.0
@@ -135,6 +137,20 @@ def test_a_game_against_the_search_bot_with_advice_and_the_review(
     assert found["plot_svg"] is None or "<svg" in found["plot_svg"]
     assert client.get(f"/v1/games/{game}/review").json() == found  # kept: a finished game does not change
     assert final["over"]
+    # Repeatable: the review of the game imported from its log is the same review, and it is
+    # the library's review of that log for the seat (what `rummy review --seat 0` prints);
+    # no clock in it, whatever the machine's load.
+    exported = client.get(f"/v1/games/{game}/export").text
+    copy = client.post(
+        "/v1/games/import", content=exported, headers={"content-type": "application/x-ndjson"}
+    ).json()
+    again = client.get(f"/v1/games/{copy['id']}/review").json()
+    assert {**again, "seconds": 0} == {**found, "seconds": 0}
+    direct = review_log(read_log(exported.splitlines()), seats=[0], samples=2)
+    assert found["accuracy"] == direct.summaries[0].to_dict()["accuracy"]
+    assert [decision["loss"] for decision in found["decisions"]] == [
+        round(decision.loss.estimate, 2) for decision in direct.decisions
+    ]
 
 
 def hostile(client: TestClient, store: GameStore) -> tuple[str, dict[str, Any]]:

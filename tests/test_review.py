@@ -534,3 +534,27 @@ def test_the_plot_draws_any_player_name_as_written(name: str) -> None:
     )
     svg = review_svg(found)
     assert f"({name})" in svg  # the title's text, as written, in the SVG's comment
+
+
+def test_the_plot_of_one_review_is_the_same_svg_every_time() -> None:
+    """The page shows the plot inline and keeps the review: matplotlib draws its SVG
+    element ids from a random salt and writes the date unless told otherwise, so the same
+    review gave a different document on each call."""
+    pytest.importorskip("matplotlib")
+    from solver.strategy.review import Decision
+    from solver.strategy.review_plot import review_svg
+    from solver.strategy.stats import Interval
+
+    loss = Interval(3.0, -1.0, 7.0)
+    decisions = tuple(
+        Decision(1, 0, "meld", "/ 2c", "draw", "play", loss, "ok", 2, 2, action=action) for action in (1, 3)
+    )
+    found = Review(
+        players=("ann",),
+        decisions=decisions,
+        summaries=(SeatSummary(0, "ann", 2, {"ok": 2}, 0.0),),
+        seconds=0.0,
+        draws=(),
+    )
+    first = review_svg(found)
+    assert "clip" in first and review_svg(found) == first

@@ -152,9 +152,11 @@ def _save(found: Review, target: Path | IO[str], image_format: str) -> None:
         last.set_xlabel("action in the log (game order; dotted lines between rounds)")
         last.xaxis.set_major_locator(MaxNLocator(integer=True))
         figure.tight_layout()
-        # No date in the file: the same review draws the same image.
+        # No date in the file and fixed element ids (matplotlib draws them from a random
+        # salt by default): the same review draws the same image, byte for byte.
         metadata = {"Date": None} if image_format == "svg" else None
-        figure.savefig(target, format=image_format, dpi=100, metadata=metadata)
+        with plt.rc_context({"svg.hashsalt": "rummy-review"}):
+            figure.savefig(target, format=image_format, dpi=100, metadata=metadata)
     finally:
         plt.close(figure)
 
