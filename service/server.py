@@ -157,6 +157,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._head_timer: asyncio.TimerHandle | None = None
         self._refused = False
+        self._scanned = 0  # bytes of the head being read before the parser sees them
+        self._scan_tail = b""  # the last bytes of the scan, where a head's end may start
 
     # --- the connection ----------------------------------------------------------------
 
@@ -210,6 +212,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             return
         if self._head_timer is None and not self._in_request():
             self._head_timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
+        if not self._in_request() and self._head_exceeds(data):
+            return
         super().data_received(data)
         if self._head_open:
             self._head_bytes += len(data)
@@ -218,6 +222,23 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                 self._refuse(
                     _error_bytes(431, "Request Header Fields Too Large", "headers_too_large", message)
                 )
+
+    def _head_exceeds(self, data: bytes) -> bool:
+        """Count the bytes of a request head before the parser reads them, and refuse a
+        head over the limit: the parser takes a head that arrives whole in one read in one
+        go, before ``data_received`` could count it, and the request would be served."""
+        seen = self._scan_tail + data
+        end = seen.find(b"\r\n\r\n")
+        self._scanned += len(data) if end < 0 else max(0, end + 4 - len(self._scan_tail))
+        if self._scanned > self.max_header_bytes:
+            message = f"the request head exceeds the limit of {self.max_header_bytes} bytes"
+            self._refuse(_error_bytes(431, "Request Header Fields Too Large", "headers_too_large", message))
+            return True
+        if end < 0:
+            self._scan_tail = seen[-3:]
+        else:
+            self._scanned, self._scan_tail = 0, b""
+        return False
 
     def on_message_begin(self) -> None:
         super().on_message_begin()

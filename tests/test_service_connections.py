@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import httpx
@@ -124,6 +124,26 @@ def test_a_head_larger_than_the_limit_gets_431_and_memory_stays_bounded(server: 
     assert status == 431
     assert json.loads(body)["error"]["type"] == "headers_too_large"
     assert "2048 bytes" in json.loads(body)["error"]["message"]
+
+
+@pytest.mark.parametrize("size", [2100, 6000, 60000])
+def test_a_head_over_the_limit_that_arrives_in_one_piece_is_refused_too(server: Running, size: int) -> None:
+    """A head that arrives whole in one read went to the parser in one go, past the
+    count that runs between reads, and was served (a 120 KB header got 200)."""
+    with server.connect() as sock:
+        head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
+        with suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(head)
+        status, _, body = read_answer(sock)
+    assert status == 431
+    assert json.loads(body)["error"]["type"] == "headers_too_large"
+
+
+def test_heads_just_under_the_limit_are_served_one_after_another(server: Running) -> None:
+    with httpx.Client(base_url=server.base) as client:  # one connection, kept alive
+        for _ in range(3):
+            answer = client.get("/healthz", headers={"x-big": "a" * 1700})
+            assert answer.status_code == 200
 
 
 def test_many_small_headers_are_refused_too(server: Running) -> None:
