@@ -35,11 +35,32 @@ def main() -> None:
     stderr and exit 130, not a traceback.  A command that handles Ctrl-C itself exits
     130 with its own line before this sees it."""
     try:
-        commands = _commands()
-        commands()
+        try:
+            commands = _commands()
+            commands()
+        finally:
+            sys.stdout.flush()  # a full disk shows here, not in a message at the interpreter's exit
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: rummy stopped while starting\n")
         raise SystemExit(INTERRUPTED) from None
+    except OSError as error:  # an answer that cannot be written (a full disk, /dev/full)
+        _output_failed(error)
+
+
+def _output_failed(error: OSError) -> None:
+    """One line on stderr and exit 2 for an output the system refused (a broken pipe is
+    Click's: a silent exit 1); what stdout still buffers is dropped, so that the interpreter
+    does not fail on it again at exit."""
+    import os
+
+    where = error.filename if error.filename else "the output"
+    sys.stderr.write(f"error: cannot write {where}: {error.strerror or error}\n")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(2)
 
 
 def __getattr__(name: str) -> RummyTyper:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -166,24 +167,29 @@ def play(
     listeners: list[Listener] = [Narrator(out, seats, rules, me=0, shown=shown)]
     writer: LogWriter | None = None
     try:
+        try:
+            if log_file is not None:
+                writer = LogWriter(log_file, rules, seed=game_seed, players=["human", *names])
+                listeners.insert(0, writer)
+            out.print(
+                f"{rules.variant.name}, {count} players, seed {game_seed}.  Type help for the commands.",
+                markup=False,
+            )
+            play_game(rules, everyone, seed=game_seed, listeners=listeners)
+        except (QuitGame, KeyboardInterrupt):  # quit, end of input, or Ctrl-C at any moment
+            if writer is not None:
+                writer.quit(0)
+            saved = (
+                f"  The log {log} replays it as a game left in round {writer.round_number}." if writer else ""
+            )
+            out.print(f"Game left.  Replay it with --seed {game_seed}.{saved}", markup=False)
         if log_file is not None:
-            writer = LogWriter(log_file, rules, seed=game_seed, players=["human", *names])
-            listeners.insert(0, writer)
-        out.print(
-            f"{rules.variant.name}, {count} players, seed {game_seed}.  Type help for the commands.",
-            markup=False,
-        )
-        play_game(rules, everyone, seed=game_seed, listeners=listeners)
-    except (QuitGame, KeyboardInterrupt):  # quit, end of input, or Ctrl-C at any moment
-        if writer is not None:
-            writer.quit(0)
-        saved = f"  The log {log} replays it as a game left in round {writer.round_number}." if writer else ""
-        out.print(f"Game left.  Replay it with --seed {game_seed}.{saved}", markup=False)
+            log_file.close()  # the last lines reach the disk here: a full disk shows now
     except OSError as error:
-        fail(f"cannot write the log: {error}")
-    finally:
         if log_file is not None:
-            log_file.close()
+            with contextlib.suppress(OSError):  # what it still holds cannot be written either
+                log_file.close()
+        fail(f"cannot write the log {log}: {error.strerror or error}")
 
 
 def _print_results(result: TournamentResult) -> None:
