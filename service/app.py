@@ -110,6 +110,9 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         docs_url=None,  # served offline by service.docs
         redoc_url=None,
         openapi_url="/openapi.json",
+        # An unknown path is a 404 in the error shape: no redirect to the same path with or
+        # without a slash, whose address Starlette builds from the client's Host header.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.pool = pool

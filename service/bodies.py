@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-__all__ = ["BODY_KEY", "BodyProblem", "not_an_object", "unreadable"]
+__all__ = ["BODY_KEY", "BodyProblem", "not_an_object", "not_utf8_json", "unreadable"]
 
 BODY_KEY = "rummy.body"
 """Scope key of the request's body, as ``service.limits`` read it."""
@@ -82,6 +82,34 @@ def _json_kind(value: Any) -> str:
     if value is None:
         return "null"
     return type(value).__name__
+
+
+def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
+    """A 400 for a JSON body that is not UTF-8 text, else None.  The JSON parser would guess
+    UTF-16 or UTF-32 from the NUL bytes of such text and read it; JSON sent over the wire
+    must be UTF-8 (RFC 8259), and a NUL byte is never part of valid UTF-8 JSON (a string
+    holds it escaped), so one names the encoding mistake."""
+    if not body or not _is_json(headers.get("content-type")):
+        return None
+    if _encoding(headers) is not None or body.startswith(_GZIP_MAGIC):
+        return None  # compressed: ``unreadable`` names it (415)
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = body[error.start]
+        return BodyProblem(
+            400,
+            "unreadable_body",
+            f"the body is not valid UTF-8: byte 0x{byte:02x} at offset {error.start}; JSON must be UTF-8",
+        )
+    nul = body.find(b"\x00")
+    if nul >= 0:
+        return BodyProblem(
+            400,
+            "unreadable_body",
+            f"the body holds a NUL byte at offset {nul} (UTF-16 or UTF-32 text?); JSON must be UTF-8",
+        )
+    return None
 
 
 def not_an_object(headers: Mapping[str, str], body: bytes | None, value: Any) -> BodyProblem:

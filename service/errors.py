@@ -4,7 +4,8 @@ Every error body is ``{"error": {"type", "message", "field", "problems"}}``:
 
 - ``type``: a stable machine-readable kind (``notation``, ``position``, ``variant``,
   ``validation``, ``limit``, ``empty_body``, ``unreadable_body``, ``unsupported_media_type``,
-  ``body_too_large``, ``request_timeout``, ``headers_too_many``, ``busy``, ``not_found``,
+  ``body_too_large``, ``request_timeout``, ``headers_too_many``, ``bad_request`` (a request
+  the HTTP parser cannot read: ``service.server``), ``busy``, ``not_found``,
   ``empty_hand`` (a turn asked of a hand that has gone out), ...);
 - ``message``: one line a person can act on;
 - ``field``: the request field at fault (``position``, ``after``, ``time_limit``,

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.bodies import BODY_KEY
+from service.bodies import BODY_KEY, not_utf8_json
 from service.errors import error_response
 from service.pool import SolvePool
 
@@ -105,6 +105,10 @@ class RequestLimitMiddleware:
             return
         whole = b"".join(chunks)
         scope[BODY_KEY] = whole
+        wrong = not_utf8_json({k.decode("latin-1"): v.decode("latin-1") for k, v in headers}, whole)
+        if wrong is not None:
+            await self._refuse(scope, receive, send, wrong.status, wrong.kind, wrong.message, "body")
+            return
         replay: Message = first or {"type": "http.request", "body": whole, "more_body": False}
         if first is None and scope["method"] == "POST" and (self.watch_all or scope["path"] in self.watch):
             await self._watched(scope, receive, send, replay)

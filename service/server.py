@@ -201,6 +201,13 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         else:
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        """A request the HTTP parser cannot read (a bad request line, method, length or
+        chunk, bytes a header may not hold): the error shape every 4xx of the service has,
+        instead of uvicorn's plain-text line."""
+        message = "the request is not valid HTTP/1.1 (its request line, a header or the body's framing)"
+        self._refuse(_error_bytes(400, "Bad Request", "bad_request", message), linger=False)
+
     def _in_request(self) -> bool:
         cycle = self.cycle
         return cycle is not None and not cycle.response_complete

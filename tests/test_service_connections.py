@@ -146,6 +146,25 @@ def test_heads_just_under_the_limit_are_served_one_after_another(server: Running
             assert answer.status_code == 200
 
 
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"FOO /v1/hint HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+        b"POST /v1/hint HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+    ],
+)
+def test_a_request_the_parser_cannot_read_gets_the_error_shape(server: Running, request_bytes: bytes) -> None:
+    """uvicorn answers those with a plain-text line; every 4xx of the service has one shape."""
+    with server.connect() as sock:
+        sock.sendall(request_bytes)
+        status, headers, body = read_answer(sock)
+    assert status == 400 and headers["content-type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["type"] == "bad_request" and "not valid HTTP" in error["message"]
+
+
 def test_many_small_headers_are_refused_too(server: Running) -> None:
     headers = {f"x-h{number}": "v" for number in range(30)}
     answer = httpx.get(f"{server.base}/healthz", headers=headers)

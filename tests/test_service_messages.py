@@ -60,6 +60,38 @@ def test_a_body_that_is_not_utf8_says_so(client: TestClient) -> None:
     assert "nested" not in error["message"]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16", "utf-32-be", "utf-32"])
+def test_a_json_body_in_utf16_or_utf32_is_refused_not_guessed(client: TestClient, encoding: str) -> None:
+    """The JSON parser guesses UTF-16 and UTF-32 from their NUL bytes and read such a body
+    as if it were right; JSON over the wire must be UTF-8."""
+    body = json.dumps({"position": WORKED}).encode(encoding)
+    error = error_of(client.post("/v1/hint", content=body, headers=JSON), 400)
+    assert error["type"] == "unreadable_body" and error["field"] == "body"
+    assert "JSON must be UTF-8" in error["message"]
+
+
+def test_a_utf8_body_with_escaped_nul_characters_is_still_read(client: TestClient) -> None:
+    body = json.dumps({"position": WORKED + "\u0000"}).encode()
+    assert b"\x00" not in body
+    error = error_of(client.post("/v1/hint", content=body, headers=JSON), 422)
+    assert error["type"] != "unreadable_body"
+
+
+@pytest.mark.parametrize("path", ["/v1/hint/", "/play/", "/healthz/"])
+def test_a_path_with_a_stray_slash_is_not_found_not_redirected(client: TestClient, path: str) -> None:
+    """Starlette answered 307 to the path without the slash, at an address it built from
+    the client's Host header."""
+    answer = client.request(
+        "POST" if path.startswith("/v1") else "GET",
+        path,
+        content=json.dumps({"position": WORKED}).encode(),
+        headers={**JSON, "host": "evil.example"},
+        follow_redirects=False,
+    )
+    assert error_of(answer, answer.status_code)["type"] in {"not_found", "method_not_allowed"}
+    assert answer.status_code in {404, 405} and "location" not in answer.headers
+
+
 @pytest.mark.parametrize("declared", [True, False])
 def test_a_gzip_body_says_compression_is_not_supported(client: TestClient, declared: bool) -> None:
     headers = {**JSON, "content-encoding": "gzip"} if declared else JSON
