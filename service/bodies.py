@@ -11,6 +11,7 @@ for the parser, an empty body, or JSON that is not an object.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import Message
@@ -151,5 +152,12 @@ def unreadable(headers: Mapping[str, str], body: bytes | None) -> BodyProblem:
             400, "unreadable_body", "the JSON body is nested too deeply for this server to read"
         )
     except ValueError as error:
+        if "int_max_str_digits" in str(error):  # valid JSON, but a number longer than Python reads
+            most = sys.get_int_max_str_digits()
+            return BodyProblem(
+                400,
+                "unreadable_body",
+                f"a number in the body has more than {most} digits: this server reads no longer ones",
+            )
         return BodyProblem(400, "unreadable_body", f"the body is not valid JSON: {error}")
     return BodyProblem(400, "unreadable_body", "the request body could not be read as JSON")

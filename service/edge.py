@@ -76,15 +76,37 @@ def visible(text: str, field: str) -> str:
     mark, a control character): the parser would blame the card it sticks to, and the
     person reading the error could not see why."""
     for index, char in enumerate(text):
-        if not char.isprintable() and not char.isspace():
-            name = unicodedata.name(char, "a control character")
-            raise InputError(
-                f"{field}: invisible character U+{ord(char):04X} ({name}) at character {index + 1}; "
-                "remove it and send the notation again",
-                kind="notation",
-                field=field,
-            )
+        if not _unseen(text, index):
+            continue
+        name = unicodedata.name(char, "a control character")
+        raise InputError(
+            f"{field}: invisible character U+{ord(char):04X} ({name}) at character {index + 1}; "
+            "remove it and send the notation again",
+            kind="notation",
+            field=field,
+        )
     return text
+
+
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180b\u180c\u180d\u180e\u180f")
+"""Characters that print as nothing though Python calls them printable (the Hangul fillers,
+Mongolian variation selectors)."""
+
+
+def _unseen(text: str, index: int) -> bool:
+    """Whether ``text[index]`` cannot be seen where it stands: a control or format character,
+    a combining mark (it shows, if at all, on the character before it: U+034F, a variation
+    selector) or a filler.  A text or emoji presentation selector after a suit symbol is
+    part of how a phone writes ``K♥️``, which the notation reads as ``K♥``."""
+    char = text[index]
+    if char.isspace():
+        return False
+    if not char.isprintable() or char in _FILLERS:
+        return True
+    if unicodedata.category(char) not in ("Mn", "Me"):
+        return False
+    after_suit = index > 0 and text[index - 1] in "♠♥♦♣♤♡♢♧"
+    return not (char in "\ufe0e\ufe0f" and after_suit)
 
 
 def seconds_text(value: float) -> str:

@@ -88,6 +88,9 @@ _SUIT_BY_TEXT["♤"] = Suit.SPADES
 _SUIT_BY_TEXT["♡"] = Suit.HEARTS
 _SUIT_BY_TEXT["♢"] = Suit.DIAMONDS
 _SUIT_BY_TEXT["♧"] = Suit.CLUBS
+_PRESENTATION_SELECTORS = "\ufe0e\ufe0f"
+"""Variation selectors 15 and 16 (text and emoji presentation): phone keyboards put one
+after a suit symbol (``K♥️`` is ``K``, ``♥``, U+FE0F); the card is the same."""
 
 
 class Rank(enum.IntEnum):
@@ -168,6 +171,9 @@ class Card:
         if found is not None:  # every spelling of every card, looked up (a position parses 50)
             return found
         token = text.strip()
+        symbol_shown_as_emoji = token[-1:] in tuple(_PRESENTATION_SELECTORS) and not token[-2:-1].isascii()
+        if len(token) >= 3 and symbol_shown_as_emoji and token[-2] in _SUIT_BY_TEXT:
+            return cls.parse(token[:-1])  # K♥️: a suit symbol with its emoji (or text) selector
         separator = next((char for char in token if char in _NOT_SEPARATORS), None)
         if separator is not None:  # "10h," would be blamed on its rank "10h"
             raise NotationError(

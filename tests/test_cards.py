@@ -296,3 +296,23 @@ def test_a_piece_repr_reads_back_with_what_solver_exports(piece: Card | Joker) -
     import solver
 
     assert eval(repr(piece), {name: getattr(solver, name) for name in solver.__all__}) == piece
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("K\u2665\ufe0f", "Kh"),  # K♥ as phone keyboards write it (emoji presentation)
+        ("10\u2660\ufe0e", "10s"),  # text presentation
+        ("A\u2663\ufe0f", "Ac"),
+        ("7\u2661\ufe0f", "7h"),
+    ],
+)
+def test_a_suit_symbol_with_a_presentation_selector_is_the_same_card(text: str, card: str) -> None:
+    assert Card.parse(text) == Card.parse(card)
+    assert parse_piece("*" + text) == parse_piece("*" + card)
+
+
+@pytest.mark.parametrize("text", ["Kh\ufe0f", "K\ufe0f", "\u2665\ufe0f"])
+def test_a_presentation_selector_anywhere_else_is_still_an_error(text: str) -> None:
+    with pytest.raises(NotationError):
+        Card.parse(text)

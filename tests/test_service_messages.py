@@ -60,6 +60,14 @@ def test_a_body_that_is_not_utf8_says_so(client: TestClient) -> None:
     assert "nested" not in error["message"]
 
 
+def test_a_number_too_long_to_read_is_named_as_such(client: TestClient) -> None:
+    body = b'{"position": "/ Ac", "alternatives": ' + b"9" * 5000 + b"}"
+    error = error_of(client.post("/v1/hint", content=body, headers=JSON), 400)
+    assert error["type"] == "unreadable_body"
+    assert "more than 4300 digits" in error["message"]
+    assert "sys." not in error["message"] and "not valid JSON" not in error["message"]
+
+
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16", "utf-32-be", "utf-32"])
 def test_a_json_body_in_utf16_or_utf32_is_refused_not_guessed(client: TestClient, encoding: str) -> None:
     """The JSON parser guesses UTF-16 and UTF-32 from their NUL bytes and read such a body
@@ -139,6 +147,9 @@ def test_a_time_limit_just_over_the_cap_is_shown_as_sent(client: TestClient) -> 
         ("position", {"position": "Kh Kd\ufeff Kc / 2c"}, "U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
         ("table", {"table": "Kh Kd Kc\u200d", "hand": "2c"}, "U+200D (ZERO WIDTH JOINER)"),
         ("hand", {"table": "Kh Kd Kc", "hand": "2c\x07"}, "U+0007"),
+        ("position", {"position": "/ Ac\ufe0f"}, "U+FE0F (VARIATION SELECTOR-16) at character 5"),
+        ("position", {"position": "/ A\u034fc"}, "U+034F (COMBINING GRAPHEME JOINER)"),
+        ("position", {"position": "/ Ac \u3164"}, "U+3164 (HANGUL FILLER)"),
     ],
 )
 def test_an_invisible_character_is_named_not_the_card_it_sticks_to(
@@ -273,3 +284,11 @@ def test_check_runs_on_the_pool_not_in_the_server(monkeypatch: pytest.MonkeyPatc
         answer = client.post("/v1/check", json={"position": WORKED, "after": "Kh Kd Kc"})
         assert answer.status_code == 200 and answer.json()["ok"] is False
     assert seen == ["check_job"]
+
+
+def test_a_suit_symbol_written_as_a_phone_writes_it_is_read(client: TestClient) -> None:
+    """Phone keyboards follow a suit symbol with U+FE0F (emoji presentation): ``K♥️`` is K♥."""
+    plain = client.post("/v1/hint", json={"position": "K♥ K♦ K♣ / A♣"}).json()
+    phone = client.post("/v1/hint", json={"position": "K♥\ufe0f K♦\ufe0e K♣ / A♣\ufe0f"})
+    assert phone.status_code == 200, phone.text
+    assert {**phone.json(), "stats": None} == {**plain, "stats": None}
