@@ -53,7 +53,7 @@ def _input_error(error: ValueError) -> Exception:
         return error
     if isinstance(error, EmptyHandError):
         return InputError(str(error), kind="empty_hand", field="position")
-    field = "unseen" if isinstance(error, UnseenError) else None
+    field = "unseen" if isinstance(error, UnseenError) else getattr(error, "field", None)
     return InputError(str(error), field=field)
 
 

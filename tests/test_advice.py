@@ -278,3 +278,11 @@ def test_later_looks_play_on_only_the_options_named_open() -> None:
         assert option.loss.estimate == pytest.approx(sum(paired) / len(paired)), option.label
     values_shown = [o.value.estimate for o in focused[1:]]
     assert values_shown == sorted(values_shown, reverse=True), "the rest by their values"
+
+
+def test_default_hand_sizes_that_would_leave_another_hand_empty_are_refused() -> None:
+    """With no unseen card, the default "as many as yours" gave the other player 0 cards
+    (a round already over) where the same sizes given were refused."""
+    with pytest.raises(AdviceError, match="no card to hold") as raised:
+        quick(MID_GAME, unseen=[])
+    assert raised.value.field == "hand_sizes"

@@ -80,3 +80,26 @@ def test_bad_requests_get_the_error_shape(
     error = error_of(client.post("/v1/advise", json=body), 422)
     if field is not None:
         assert field in (error["field"] or "") or field in error["message"], error
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"hand_sizes": [3, 4, 5]}, "hand_sizes"),
+        ({"hand_sizes": [-5]}, "hand_sizes"),
+        ({"hand_sizes": [0]}, "hand_sizes"),
+        ({"scores": [1]}, "scores"),
+        ({"stock": -1}, "stock"),
+        ({"stock": 500}, "stock"),
+        ({"draws_left": 3}, "draws_left"),
+        ({"unseen": ""}, "hand_sizes"),  # the default hand sizes would leave the other hand empty
+    ],
+)
+def test_a_game_fact_that_does_not_fit_names_its_field(
+    client: TestClient, extra: dict[str, Any], field: str
+) -> None:
+    """The page points at the fact's input by ``field``; it was null for these, and the page
+    guessed the input from the message's words."""
+    body = {"position": DONE_WHEN, "players": 2, **QUICK, **extra}
+    error = error_of(client.post("/v1/advise", json=body), 422)
+    assert error["field"] == field, error

@@ -105,7 +105,13 @@ positions of ``benchmarks.advise_speed``) but the longest answers took 2.1-2.3 s
 
 
 class AdviceError(ValueError):
-    """A game fact that does not fit the position or the variant."""
+    """A game fact that does not fit the position or the variant; ``field`` names the fact
+    (``hand_sizes``, ``stock``, ``scores``, ``draws_left``, ``unseen``, ``samples``, ``seed``,
+    ``budget_seconds``) where one is at fault, so a form can point at it."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +280,9 @@ def _unseen_given(position: Position, variant: Variant, unseen: Sequence[Piece] 
     extra = sorted((card for card, count in over.items() if count > 0), key=str)
     if extra:
         names = ", ".join("joker" if card is None else str(card) for card in extra)
-        raise AdviceError(f"the unseen cards, table and hand hold more copies than the deck has: {names}")
+        raise AdviceError(
+            f"the unseen cards, table and hand hold more copies than the deck has: {names}", field="unseen"
+        )
     return hidden
 
 
@@ -286,20 +294,29 @@ def _hand_sizes_given(
     share of the unseen cards."""
     if hand_sizes is None:
         share = len(hidden) // (players - 1)
+        if share == 0:
+            others = "the other player" if players == 2 else f"each of the {players - 1} other players"
+            raise AdviceError(
+                f"{len(hidden)} unseen cards leave {others} no card to hold: give the hand sizes",
+                field="hand_sizes",
+            )
         return (own, *([min(own, share)] * (players - 1)))
     sizes = tuple(hand_sizes)
     if len(sizes) == players - 1:
         sizes = (own, *sizes)
     if len(sizes) != players:
         raise AdviceError(
-            f"give {players - 1} or {players} hand sizes for {players} players, not {len(sizes)}"
+            f"give {players - 1} or {players} hand sizes for {players} players, not {len(sizes)}",
+            field="hand_sizes",
         )
     if sizes[0] != own:
-        raise AdviceError(f"the first hand size is the player's: {own} cards, not {sizes[0]}")
+        raise AdviceError(
+            f"the first hand size is the player's: {own} cards, not {sizes[0]}", field="hand_sizes"
+        )
     if any(size < 0 for size in sizes):
-        raise AdviceError(f"hand sizes cannot be negative: {', '.join(map(str, sizes))}")
+        raise AdviceError(f"hand sizes cannot be negative: {', '.join(map(str, sizes))}", field="hand_sizes")
     if any(size == 0 for size in sizes[1:]):
-        raise AdviceError("another player with no cards has gone out: the round is over")
+        raise AdviceError("another player with no cards has gone out: the round is over", field="hand_sizes")
     return sizes
 
 
@@ -309,14 +326,17 @@ def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
     if stock is None:
         stock = unseen - in_hands
         if stock < 0:
-            raise AdviceError(f"the other hands hold {in_hands} cards but only {unseen} are unseen")
+            raise AdviceError(
+                f"the other hands hold {in_hands} cards but only {unseen} are unseen", field="hand_sizes"
+            )
         return stock
     if stock < 0:
-        raise AdviceError(f"the stock cannot be negative: {stock}")
+        raise AdviceError(f"the stock cannot be negative: {stock}", field="stock")
     if in_hands + stock > unseen:
         raise AdviceError(
             f"the other hands ({in_hands}) and the stock ({stock}) need {in_hands + stock} unseen cards, "
-            f"but only {unseen} are unseen"
+            f"but only {unseen} are unseen",
+            field="stock",
         )
     return stock
 
@@ -327,7 +347,7 @@ def _scores_given(players: int, scores: Sequence[int] | None) -> tuple[int, ...]
         return (0,) * players
     totals = tuple(scores)
     if len(totals) != players:
-        raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}")
+        raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}", field="scores")
     return totals
 
 
@@ -340,7 +360,8 @@ def _draws_left_given(settings: GameSettings, draws_left: int | None) -> int:
         return most
     if not least <= draws_left <= most:
         raise AdviceError(
-            f"draws left must be {least} to {most} in {settings.variant.name}, not {draws_left}"
+            f"draws left must be {least} to {most} in {settings.variant.name}, not {draws_left}",
+            field="draws_left",
         )
     return draws_left
 
@@ -465,12 +486,13 @@ def _check_effort(budget_seconds: float, samples: int, seed: int) -> None:
     """Refuse a budget, a sample count or a seed that ``advise`` cannot honour."""
     if not 0 < budget_seconds <= MAX_BUDGET or math.isnan(budget_seconds):
         raise AdviceError(
-            f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}"
+            f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}",
+            field="budget_seconds",
         )
     if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
-        raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}")
+        raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}", field="samples")
     if isinstance(seed, bool) or seed < 0:
-        raise AdviceError(f"the seed must be 0 or more, not {seed}")
+        raise AdviceError(f"the seed must be 0 or more, not {seed}", field="seed")
 
 
 def _advice_settings(
