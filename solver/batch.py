@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.engine import DEFAULT_TIME_LIMIT, Objective, hint
+from solver.facts import EMPTY_HAND
 from solver.position import Position
 from solver.report import hint_payload
 from solver.runs import Chunk
@@ -77,6 +78,8 @@ def describe_record(record: dict[str, object]) -> str:
     status = record["status"]
     if status == "timeout":
         return f"{number}: no play found within the time limit; {hand}"
+    if status == "no_play" and not record["hand"]:  # an empty hand: as ``rummy hint`` says it
+        return f"{number}: {EMPTY_HAND}"
     if status == "no_play":
         return f"{number}: no play: the table stays {record['table'] or '(empty)'}; {hand}"
     notes = [hand]

@@ -4,6 +4,7 @@ library, the CLI and over HTTP; an empty hand answered alike everywhere."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -97,3 +98,13 @@ def test_an_empty_hand_in_json_is_json() -> None:
         }
     hinted = json.loads(runner.invoke(app, ["hint", "Kh Kd Kc /", "--json"]).stdout)
     assert (hinted["status"], hinted["goes_out"], hinted["can_knock"]) == ("no_play", False, False)
+
+
+def test_an_empty_hand_in_a_batch_reads_as_it_does_alone(tmp_path: Path) -> None:
+    """``rummy hint --batch`` said "no play: the table stays ..." where ``rummy hint`` says the
+    hand has gone out."""
+    batch = tmp_path / "lines.txt"
+    batch.write_text("Kh Kd Kc /\n/ 7h 8h 9h\n")
+    done = CliRunner().invoke(app, ["hint", "--batch", str(batch)])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[0] == f"1: {EMPTY_HAND}"
