@@ -326,9 +326,9 @@ def test_cli_plot_with_json_keeps_stdout_json(log_text: str, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("missing/out.png", "the folder"),
+        ("missing/out.png", "does not exist"),
         ("out.txt", "ending in .png"),
-        ("folder.png", "it is a folder"),
+        ("folder.png", "is a directory"),
     ],
 )
 def test_cli_bad_plot_path_is_one_line_exit_2(log_text: str, tmp_path: Path, name: str, message: str) -> None:
@@ -558,3 +558,19 @@ def test_the_plot_of_one_review_is_the_same_svg_every_time() -> None:
     )
     first = review_svg(found)
     assert "clip" in first and review_svg(found) == first
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("option", ["--plot", "--puzzles"])
+def test_an_output_the_system_refuses_is_found_before_the_review(
+    log_text: str, tmp_path: Path, option: str
+) -> None:
+    """/proc takes no new files: the review ran to the end, printed, and only then failed."""
+    path = tmp_path / "g.jsonl"
+    path.write_text(log_text)
+    target = "/proc/review-out.png" if option == "--plot" else "/proc/review-out.jsonl"
+    done = CliRunner().invoke(app, ["review", str(path), "--samples", "2", option, target])
+    assert done.exit_code == 2
+    assert done.stdout == ""  # nothing reviewed
+    assert done.stderr.startswith(f"error: {option} {target} cannot be written")
+    assert done.stderr.count("\n") == 1

@@ -200,7 +200,7 @@ def advise_command(
     """Rank the options of the turn (plays, holding back, knock or not, draw) by their
     expected outcome over sampled deals of the hidden cards.
 
-    Exit 0 with the advice, 2 for bad input.
+    Exit 0 with the advice, 1 for an empty hand (it has gone out: nothing to weigh), 2 for bad input.
     """
     rules, assumed = load_variant_for(variant, players, position, load_unseen(unseen) or ())
     pos = load_position(position, rules)

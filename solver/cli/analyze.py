@@ -129,7 +129,7 @@ def analyze_command(
 ) -> None:
     """Analyze a position: playable cards, best plays, draw-or-meld figures and outs.
 
-    Exit 0 with the analysis, 2 for bad input.
+    Exit 0 with the analysis, 1 for an empty hand (it has gone out: nothing to play), 2 for bad input.
     """
     unseen_pieces = load_unseen(unseen)
     rules, assumed = load_variant_for(variant, players, position, unseen_pieces or ())

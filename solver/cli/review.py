@@ -20,6 +20,7 @@ from solver.cli.backend import (
     interruptible,
 )
 from solver.cli.common import JsonOption, app, err, fail, out, use_faces
+from solver.cli.paths import check_output_file
 from solver.game import GameSettings
 from solver.game.log import LogError, read_log, replay
 from solver.runs import Backend, run_indexed
@@ -179,11 +180,8 @@ def review_command(
         fail(f"--seed must be 0 or more, not {seed}")
     if plot is not None:
         check_plot_path(plot)
-    if puzzles is not None and (not puzzles.parent.is_dir() or puzzles.is_dir()):
-        fail(
-            f"cannot write {puzzles}: "
-            + ("it is a folder" if puzzles.is_dir() else f"no folder {puzzles.parent}")
-        )
+    if puzzles is not None:
+        check_output_file(puzzles, "--puzzles")
     folder = log.is_dir()
     paths = sorted(log.glob("*.jsonl")) if folder else [log]
     if folder and not paths:
@@ -317,11 +315,7 @@ def check_plot_path(path: Path) -> None:
     """Refuse, before the review's work, a plot path that cannot be written."""
     if path.suffix.lower() != ".png":
         fail(f"--plot writes a PNG: give a file name ending in .png, not {path}")
-    folder = path.parent
-    if not folder.is_dir():
-        fail(f"cannot write {path}: the folder {folder} does not exist")
-    if path.is_dir():
-        fail(f"cannot write {path}: it is a folder")
+    check_output_file(path, "--plot")  # tried as the plot will be written: before the work
     try:
         import matplotlib  # noqa: F401  # only whether it is there
     except ImportError:
