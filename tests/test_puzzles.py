@@ -389,3 +389,11 @@ def test_many_puzzles_agree_with_the_exhaustive_search(variant: Variant, difficu
         assert list(going_out_layouts(puzzle.position, variant)) == [Layout.of(puzzle.solution, variant)]
         assert not goes_out_untouched(puzzle.position, variant)
         assert best_value(puzzle.position, variant=variant, objective="cards") == 0
+
+
+@pytest.mark.parametrize("seed", ["-5", "-1"])
+def test_a_negative_seed_is_refused_as_every_command_refuses_it(seed: str) -> None:
+    """``--seed=-5`` gave the puzzles of seed 5."""
+    done = CliRunner().invoke(app, ["puzzle", f"--seed={seed}"])
+    assert done.exit_code == 2
+    assert done.stderr == f"error: --seed must be 0 or more, not {seed}\n"

@@ -224,6 +224,8 @@ def puzzle_command(
         fail(str(error))
     if not 1 <= count <= MAX_COUNT:
         fail(f"--count must be between 1 and {MAX_COUNT}, not {count}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must be 0 or more, not {seed}")  # as every other command: -5 gave 5's puzzles
     rules = load_variant(variant, players)
     if solutions_to is not None and not solutions_to.parent.is_dir():
         fail(f"cannot write {solutions_to}: no directory {solutions_to.parent}")
