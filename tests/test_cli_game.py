@@ -693,3 +693,32 @@ def test_play_confirms_the_players_own_play(tmp_path: Path) -> None:
     assert "Refused: 5♣ is not in your hand.  Nothing changed." in text
     assert "OK, added 5♣" not in text and "Not a legal play yet" not in text
     assert "You meld 2♣ 3♣ 4♣.\n  Played.  Your hand: 12 cards, 81 points.\nYour turn is over." in text
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("\u001b]0;PWNED\u0007\u001b[2J", "U+001B"),  # an escape sequence that drives a terminal
+        ("ann\u200bie", "U+200B"),  # a format character, invisible
+    ],
+)
+def test_a_name_that_would_drive_the_terminal_is_refused(
+    tmp_path: Path, game_log: list[dict[str, object]], name: str, shown: str
+) -> None:
+    log = write_log(tmp_path / "g.jsonl", with_header(game_log, players=[name, "random"]))
+    commands = (["replay", str(log)], ["replay", "--show", str(log)], ["review", str(log), "--samples", "2"])
+    for command in commands:
+        outcome = runner.invoke(app, command)
+        assert outcome.exit_code == 2, (command, outcome.output)
+        assert outcome.stdout == "" and "\u001b" not in outcome.stderr
+        assert f"players.0: a player name may not hold {shown}" in outcome.stderr
+
+
+def test_a_name_that_looks_like_markup_is_shown_as_written(
+    tmp_path: Path, game_log: list[dict[str, object]]
+) -> None:
+    log = write_log(tmp_path / "g.jsonl", with_header(game_log, players=["[bold red]x[/]", "random"]))
+    for command in (["replay", str(log)], ["replay", "--show", str(log)]):
+        outcome = runner.invoke(app, command)
+        assert outcome.exit_code == 0, outcome.output
+        assert "[bold red]x[/]" in outcome.stdout

@@ -12,6 +12,7 @@ from typing import Annotated, TextIO
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from solver.cli.backend import (
     JobsOption,
@@ -343,7 +344,7 @@ def replay_command(
             winner = " (winner)" if seat in result.winners else ""
             table.add_row(
                 str(seat),
-                name + winner,
+                Text(name + winner),  # as written: a name is not rich markup
                 str(result.totals[seat]),
                 str(result.bonuses[seat]),
                 str(result.final[seat]),

@@ -248,7 +248,7 @@ class Narrator:
                 notes.append("undercut")
             hand = Text(" ").join(styled_piece(piece) for piece in record.hands[seat]) or Text("-")
             table.add_row(
-                name + (f" ({', '.join(notes)})" if notes else ""),
+                Text(name + (f" ({', '.join(notes)})" if notes else "")),  # a name is not markup
                 hand,
                 str(end.hand_points[seat]),
                 f"{record.score.scores[seat]:+d}",
@@ -264,7 +264,7 @@ class Narrator:
             table.add_column(column)
         for seat, name in enumerate(self.names):
             table.add_row(
-                name + (" (winner)" if seat in result.winners else ""),
+                Text(name + (" (winner)" if seat in result.winners else "")),
                 str(result.totals[seat]),
                 f"{result.bonuses[seat]:+d}",
                 str(result.final[seat]),

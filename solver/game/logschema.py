@@ -12,9 +12,11 @@ Record types (``type``): ``game`` (the header), ``deal``, ``action``, ``round``,
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -40,6 +42,21 @@ __all__ = [
     "parse_line",
     "parse_record",
 ]
+
+
+def _shown_plainly(name: str) -> str:
+    """A player's name prints on terminals and pages: no control or format character (an
+    escape sequence in a name would drive the terminal that prints it)."""
+    for index, char in enumerate(name):
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co"):
+            raise ValueError(
+                f"a player name may not hold U+{ord(char):04X} "
+                f"({unicodedata.name(char, 'a control character')}) at character {index + 1}"
+            )
+    return name
+
+
+PlayerName = Annotated[str, AfterValidator(_shown_plainly)]
 
 
 class _Strict(BaseModel):
@@ -69,7 +86,7 @@ class GameRecord(_Strict):
     """Checked against ``LOG_VERSION`` by the reader, for a message that names both."""
     settings: SettingsRecord
     seed: int
-    players: list[str]
+    players: list[PlayerName]
 
 
 class DealRecord(_Strict):
@@ -165,6 +182,8 @@ def describe_errors(error: ValidationError, *, limit: int = 3) -> str:
             message = "unknown key"
         elif kind == "missing":
             message = "missing"
+        elif kind == "value_error":  # a validator's own message, without pydantic's prefix
+            message = str(context.get("error", item["msg"]))
         else:
             message = item["msg"]
         problems.append(f"{where}: {message}" if where else message)
