@@ -17,9 +17,10 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI
 
-from service.docs import install_docs, integer_bounds
+from service.docs import install_docs, integer_bounds, server_caps
 from service.errors import install_error_handlers
 from service.games import GameStore
+from service.head import HeadAsGetMiddleware
 from service.keeper import GameKeeper
 from service.limits import LoadShedMiddleware, RequestLimitMiddleware
 from service.observe import ObserveMiddleware, Observer
@@ -135,7 +136,8 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     )
     app.add_middleware(
         ObserveMiddleware, observer=observer, paths=SOLVING_PATHS
-    )  # outermost: sees every answer
+    )  # sees every answer
+    app.add_middleware(HeadAsGetMiddleware)  # outermost: HEAD runs as the GET it stands for
     app.include_router(hint.router)
     app.include_router(analyze.router)
     app.include_router(advise.router)
@@ -146,5 +148,6 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
     app.include_router(ops.router)
     install_docs(app)
     integer_bounds(app)
+    server_caps(app, settings)
     install_page(app)
     return app

@@ -18,7 +18,9 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagge
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["ASSETS_DIR", "ASSETS_URL", "install_docs", "integer_bounds"]
+from service.settings import Settings
+
+__all__ = ["ASSETS_DIR", "ASSETS_URL", "install_docs", "integer_bounds", "server_caps"]
 
 ASSETS_DIR = Path(fastapi_offline.__file__).resolve().parent / "static"
 """``swagger-ui-bundle.js``, ``swagger-ui.css``, ``redoc.standalone.js`` and ``favicon.png``."""
@@ -99,3 +101,45 @@ def integer_bounds(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+_CAPPED = {
+    ("HintRequest", "time_limit"): "max_time_limit",
+    ("CheckRequest", "time_limit"): "max_time_limit",
+    ("AnalyzeRequest", "time_limit"): "max_time_limit",
+    ("AdviseRequest", "budget_seconds"): "max_advise_seconds",
+}
+"""Request fields whose bound is this server's setting (the models' own bound, 3600, is
+the most any setting may allow)."""
+
+
+def server_caps(app: FastAPI, settings: Settings) -> None:
+    """Make ``app``'s OpenAPI document state this server's caps as the bounds they are:
+    ``time_limit`` at most ``max_time_limit``, ``budget_seconds`` at most
+    ``max_advise_seconds`` (a client generated from 3600 sent 20 and got a 422), and every
+    hand size at least 0."""
+    generate = app.openapi
+    done = False
+
+    def openapi() -> dict[str, Any]:
+        nonlocal done
+        document = generate()
+        if not done:
+            schemas = document.get("components", {}).get("schemas", {})
+            for (model, field), setting in _CAPPED.items():
+                for variant in _number_schemas(schemas.get(model, {}).get("properties", {}).get(field, {})):
+                    variant["maximum"] = getattr(settings, setting)
+            sizes = schemas.get("AdviseRequest", {}).get("properties", {}).get("hand_sizes", {})
+            for variant in sizes.get("anyOf", [sizes]):
+                if variant.get("type") == "array":
+                    variant.setdefault("items", {})["minimum"] = 0
+            done = True
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _number_schemas(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """The number schemas of a field (itself, or the members of its ``anyOf`` with null)."""
+    members = node.get("anyOf", [node])
+    return [member for member in members if member.get("type") in ("number", "integer")]

@@ -292,3 +292,37 @@ def test_a_suit_symbol_written_as_a_phone_writes_it_is_read(client: TestClient) 
     phone = client.post("/v1/hint", json={"position": "K♥\ufe0f K♦\ufe0e K♣ / A♣\ufe0f"})
     assert phone.status_code == 200, phone.text
     assert {**phone.json(), "stats": None} == {**plain, "stats": None}
+
+
+def test_the_openapi_bounds_are_this_servers_caps() -> None:
+    """The document said time_limit <= 3600 where the server refuses anything above its cap
+    (10 by default): a generated client would send what the server refuses."""
+    settings = Settings(executor="thread", workers=1, max_time_limit=7.0, max_advise_seconds=4.0)
+    with TestClient(create_app(settings)) as client:
+        schemas = client.get("/openapi.json").json()["components"]["schemas"]
+
+        def maximum(model: str, field: str) -> float:
+            members = schemas[model]["properties"][field]["anyOf"]
+            return next(float(member["maximum"]) for member in members if member.get("type") == "number")
+
+        assert maximum("HintRequest", "time_limit") == 7.0 == maximum("AnalyzeRequest", "time_limit")
+        assert maximum("AdviseRequest", "budget_seconds") == 4.0
+        sizes = schemas["AdviseRequest"]["properties"]["hand_sizes"]["anyOf"][0]
+        assert sizes["items"]["minimum"] == 0
+        assert client.post("/v1/hint", json={"position": "/ 2c", "time_limit": 7.0}).status_code == 200
+        refused = client.post("/v1/hint", json={"position": "/ 2c", "time_limit": 7.5})
+        assert error_of(refused, 422)["field"] == "time_limit"
+
+
+@pytest.mark.parametrize("path", ["/", "/play", "/docs", "/v1/variants", "/healthz", "/openapi.json"])
+def test_head_is_answered_as_get_without_the_body(client: TestClient, path: str) -> None:
+    """FastAPI's routes answered HEAD with 405 where GET gave the page."""
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b"" and head.headers["content-length"] == got.headers["content-length"]
+    assert head.headers["content-type"] == got.headers["content-type"]
+
+
+def test_head_on_a_post_only_path_is_the_405_get_gets(client: TestClient) -> None:
+    answer = client.head("/v1/hint")
+    assert answer.status_code == 405 and answer.content == b""
