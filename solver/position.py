@@ -291,10 +291,13 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
     """Card copies and jokers beyond what the variant's deck holds."""
     pieces = tuple(pieces)
     found = []
+    # The player count picks Manipulation Rummy's deck: name it, or a reader who knows the
+    # game of more players (two decks) cannot see why one copy too many is refused.
+    deck = f"{variant.players}-player {variant.name} deck" if variant.players else f"{variant.name} deck"
     too_many = [(card, count) for card, count in count_real(pieces).items() if count > variant.decks]
     for card, count in sorted(too_many):
-        found.append(f"{count} copies of {card}, but the {variant.name} deck holds {variant.decks}")
+        found.append(f"{count} copies of {card}, but the {deck} holds {variant.decks}")
     jokers = sum(isinstance(piece, Joker) for piece in pieces)
     if jokers > variant.jokers:
-        found.append(f"{jokers} jokers, but the {variant.name} deck holds {variant.jokers}")
+        found.append(f"{jokers} jokers, but the {deck} holds {variant.jokers}")
     return found

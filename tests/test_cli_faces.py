@@ -194,7 +194,7 @@ def test_tournament_and_match_have_no_knock_columns_without_knocking() -> None:
 def test_manipulation_still_shows_cards() -> None:
     shown = invoke(["show", "Kh Kd Kc | *Qh Qd Qc / Ac * 5s"])
     expected = ["Table", "   1. K♥ K♦ K♣", "   2. ★Q♥ Q♦ Q♣", "Hand  5♠ A♣ ★"]
-    expected.append("Hand points: 31   (manipulation)")
+    expected.append("Hand points: 31   (manipulation; 3 players (assumed): 2 decks, 2 jokers)")
     assert shown.splitlines() == expected
     # a Rummikub command before does not leave its tiles behind
     invoke(["show", "Kh Kd Kc / Ac", "-v", "rummikub"])

@@ -108,3 +108,16 @@ def test_an_empty_hand_in_a_batch_reads_as_it_does_alone(tmp_path: Path) -> None
     done = CliRunner().invoke(app, ["hint", "--batch", str(batch)])
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines()[0] == f"1: {EMPTY_HAND}"
+
+
+def test_show_assumes_the_game_analyze_assumes() -> None:
+    """``show --json`` described the two-deck game where ``analyze`` assumed two players and
+    one deck for the same position."""
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(app, ["show", "/ 7h", "--json"]).stdout)
+    analyzed = json.loads(runner.invoke(app, ["analyze", "/ 7h", "--json"]).stdout)
+    assert shown["variant"]["players"] == analyzed["facts"]["players"] == 2
+    assert shown["variant"]["decks"] == analyzed["facts"]["decks"] == 1
+    assert shown["players_assumed"] and "players" in analyzed["facts"]["assumed"]
+    given = json.loads(runner.invoke(app, ["show", "/ 7h", "--players", "4", "--json"]).stdout)
+    assert (given["variant"]["decks"], given["players_assumed"]) == (2, False)

@@ -17,10 +17,12 @@ from solver.cli.common import (
     fail,
     load_position,
     load_variant,
+    load_variant_for,
     out,
     print_table,
     styled_meld,
 )
+from solver.facts import describe
 from solver.position import Position, Table
 from solver.referee import check_play
 
@@ -32,8 +34,11 @@ def show(
     players: PlayersOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Pretty-print a position with suit symbols."""
-    rules = load_variant(variant, players)
+    """Pretty-print a position with suit symbols.
+
+    Without --players the game is the one ``analyze`` and ``advise`` assume for the
+    position (two players unless it holds more copies than their deck), and said so."""
+    rules, assumed = load_variant_for(variant, players, position)
     pos = load_position(position, rules)
     if json_output:
         data = {
@@ -43,13 +48,14 @@ def show(
             "hand": [str(p) for p in pos.hand],
             "hand_points": pos.hand.points(rules),
             "variant": rules.describe(),
+            "players_assumed": assumed,
         }
         print(json.dumps(data))
         return
     # Numbered in the order written, as `rummy hint` numbers the old melds; --json is canonical.
     print_table("Table", Position.parse(position, keep_order=True).table)
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
-    out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.name})")
+    out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.name}; {describe(rules, assumed=assumed)})")
 
 
 @app.command()
