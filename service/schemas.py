@@ -243,7 +243,8 @@ class AdviseRequest(PositionRequest):
         default=None,
         ge=0,
         le=10,
-        description="Draws still due this turn if the player keeps declining (0: a final turn). "
+        description="Draws still due this turn if the player keeps declining (0: a final turn, which "
+        "comes once the stock is empty: the stock is then 0). "
         "Omitted: a turn just begun (Manipulation: 2; else 1).",
     )
     unseen: str | None = Field(

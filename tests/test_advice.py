@@ -100,10 +100,10 @@ def test_defaults_are_stated() -> None:
 
 
 def test_given_facts_are_used_and_not_listed_as_assumed() -> None:
-    found = quick(MID_GAME, players=3, hand_sizes=[4, 6], stock=20, scores=[100, 30, 140], draws_left=0)
+    found = quick(MID_GAME, players=3, hand_sizes=[4, 6], stock=0, scores=[100, 30, 140], draws_left=0)
     facts = found.to_dict()["facts"]
     assert facts["assumed"] == ["unseen"]
-    assert facts["hand_sizes"] == [8, 4, 6] and facts["stock"] == 20
+    assert facts["hand_sizes"] == [8, 4, 6] and facts["stock"] == 0
     # A final turn has no draw: the decline is a pass.
     assert [o.kind for o in found.options].count("pass") == 1
     assert "draw" not in [o.kind for o in found.options]
@@ -286,3 +286,17 @@ def test_default_hand_sizes_that_would_leave_another_hand_empty_are_refused() ->
     with pytest.raises(AdviceError, match="no card to hold") as raised:
         quick(MID_GAME, unseen=[])
     assert raised.value.field == "hand_sizes"
+
+
+def test_a_final_turn_assumes_the_stock_has_run_out() -> None:
+    """Draws left 0 in Manipulation Rummy is a final turn, which comes once the stock is
+    empty: the default stock was the whole rest of the unseen cards (41), and the advice
+    ranked passing first, the opposite of what the same turn with an empty stock says."""
+    position = "5h 6h 7h | Kc Kd Ks / 8h 2c 9d"
+    final = quick(position, draws_left=0)
+    assert final.facts.stock == 0 and "stock" not in final.facts.given
+    given = quick(position, draws_left=0, stock=0)
+    assert [option.label for option in final.options] == [option.label for option in given.options]
+    with pytest.raises(AdviceError, match="final turn") as raised:
+        quick(position, draws_left=0, stock=5)
+    assert raised.value.field == "stock"

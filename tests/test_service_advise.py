@@ -42,7 +42,7 @@ def test_advise_takes_the_game_facts(client: TestClient) -> None:
         "hand": "8s 9s 2c 2d *",
         "players": 3,
         "hand_sizes": [4, 7],
-        "stock": 30,
+        "stock": 0,  # draws left 0: a final turn, which comes once the stock is empty
         "scores": [10, 20, 30],
         "draws_left": 0,
         "unseen": None,
@@ -93,6 +93,7 @@ def test_bad_requests_get_the_error_shape(
         ({"stock": 500}, "stock"),
         ({"draws_left": 3}, "draws_left"),
         ({"unseen": ""}, "hand_sizes"),  # the default hand sizes would leave the other hand empty
+        ({"draws_left": 0, "stock": 5}, "stock"),  # a final turn comes once the stock is empty
     ],
 )
 def test_a_game_fact_that_does_not_fit_names_its_field(

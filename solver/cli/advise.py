@@ -170,8 +170,8 @@ def advise_command(
         int | None,
         typer.Option(
             "--draws-left",
-            help="Draws still due this turn if you keep declining (0: a final turn). Default: the turn "
-            "just started (Manipulation: 2).",
+            help="Draws still due this turn if you keep declining (0: a final turn, once the stock is "
+            "empty). Default: the turn just started (Manipulation: 2).",
         ),
     ] = None,
     unseen: Annotated[

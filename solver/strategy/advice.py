@@ -382,8 +382,9 @@ def game_facts(
 
     Defaults: the unseen cards are the deck minus the table and the hand; each other
     hand holds as many cards as the player's (at most an equal share of the unseen
-    cards); the stock is the rest of the unseen cards; scores 0; the turn is just
-    started (Manipulation: the forced first draw made, two draws left; else one).
+    cards); the stock is the rest of the unseen cards (none in a final turn: draws left 0
+    in Manipulation Rummy, which comes once the stock has run out); scores 0; the turn is
+    just started (Manipulation: the forced first draw made, two draws left; else one).
     """
     variant = settings.variant
     players = settings.players
@@ -393,14 +394,25 @@ def game_facts(
         raise EmptyHandError
     hidden = _unseen_given(position, variant, unseen)
     sizes = _hand_sizes_given(own, players, hidden, hand_sizes)
+    stock_given = stock is not None
+    draws = _draws_left_given(settings, draws_left)
+    if draws == 0 and settings.turn == "draw_first":
+        # A meld decision with no draw left is a final turn (a turn's third draw ends it with
+        # no decision), and the final turns come once the stock is empty (RULES.md).
+        if stock not in (None, 0):
+            raise AdviceError(
+                f"draws left 0 is a final turn, which comes once the stock is empty: "
+                f"the stock cannot hold {stock} cards",
+                field="stock",
+            )
+        stock = 0
     stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
     totals = _scores_given(players, scores)
-    draws = _draws_left_given(settings, draws_left)
     told = {
         "players": players_given,
         "unseen": unseen is not None,
         "hand_sizes": hand_sizes is not None,
-        "stock": stock is not None,
+        "stock": stock_given,
         "scores": scores is not None,
         "draws_left": draws_left is not None,
     }
