@@ -32,13 +32,15 @@ import argparse
 import json
 import os
 import re
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.speed import RESULTS, machine
 from solver.game.settings import PEER_PRESET, PRESET_NAMES, GameSettings
-from solver.strategy.match import MatchResult, run_match
+from solver.strategy.match import MatchResult, PairResult, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -283,6 +285,29 @@ def _chosen(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[C
     return found
 
 
+def _progress(key: str, count: int, players: int, started: float) -> Callable[[PairResult], None]:
+    """A line on stderr about every twentieth of a cell (a cell runs for an hour): deals
+    done, the focus bot's share so far and the time, so a long run shows it is alive."""
+    step = max(1, count // 20)
+    done = 0
+    shares = 0.0
+
+    def report(pair: PairResult) -> None:
+        nonlocal done, shares
+        done += 1
+        shares += pair.score / len(pair.games)
+        if done % step == 0 or done == count:
+            unit = "pairs" if players == 2 else "deals"
+            elapsed = time.perf_counter() - started
+            print(
+                f"  {key}: {done}/{count} {unit}, {shares / done:.1%} so far, {elapsed:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return report
+
+
 def _play(args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[Row]) -> tuple[list[Row], Row]:
     pairs = args.pairs or (1 if args.quick else 1000 if args.variant == PEER_PRESET else 400)
     deals = args.deals or (1 if args.quick else 200)
@@ -294,7 +319,14 @@ def _play(args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[R
         started = time.perf_counter()
         settings = GameSettings.named(args.variant, cell.players)
         count = pairs if cell.players == 2 else deals
-        result = run_match(*cell.bots, pairs=count, seed=args.seed, settings=settings, jobs=args.jobs)
+        result = run_match(
+            *cell.bots,
+            pairs=count,
+            seed=args.seed,
+            settings=settings,
+            jobs=args.jobs,
+            on_pair_done=_progress(cell.key, count, cell.players, started),
+        )
         rows.append(summarize(cell, result))
         score = result.score
         print(

@@ -107,6 +107,8 @@ def test_the_quick_path_plays_writes_and_renders_again(
     assert (
         "| **oracle** |" in written and "| | 3x hoarder |" in written and "variant `machiavelli`" in written
     )
+    progress = capsys.readouterr().err  # a line per cell at least: an hour-long cell shows it is alive
+    assert "  greedy-hoarder: 1/1 pairs, " in progress and "  oracle-3xhoarder: 1/1 deals, " in progress
     strength_main([*common, "--render"])
     assert readme.read_text() == written
     capsys.readouterr()
