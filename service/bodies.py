@@ -113,16 +113,35 @@ def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None
     return None
 
 
-def not_an_object(headers: Mapping[str, str], body: bytes | None, value: Any) -> BodyProblem:
-    """The body as a whole failed validation: say why it is not a JSON object."""
+_GAME_EXAMPLES = {
+    "act": '{"turn": 4, "action": {"type": "draw"}}',
+    "help": '{"turn": 4, "level": 1}',
+    "advise": '{"turn": 4}',
+}
+"""Example bodies of the game endpoints, by the last part of their path (``/v1/games/{id}/act``)."""
+
+
+def example_body(path: str) -> str:
+    """An example of the body ``path`` takes, for an error that asks for one."""
+    if path.rstrip("/") == "/v1/games":
+        return '{"variant": "manipulation", "players": 2, "opponents": ["pimc"]}'
+    if path.startswith("/v1/games/"):
+        return _GAME_EXAMPLES.get(path.rsplit("/", 1)[-1], '{"turn": 4}')
+    return _EXAMPLE
+
+
+def not_an_object(headers: Mapping[str, str], body: bytes | None, value: Any, path: str = "") -> BodyProblem:
+    """The body as a whole failed validation: say why it is not a JSON object (with an
+    example of what ``path`` takes)."""
+    example = example_body(path)
     if not body or not body.strip():
-        message = f"the request body is empty: send a JSON object, e.g. {_EXAMPLE}"
+        message = f"the request body is empty: send a JSON object, e.g. {example}"
         return BodyProblem(422, "empty_body", message)
     media = _media_type(headers)
     if media is not None:
         return media
     return BodyProblem(
-        422, "validation", f"the body must be a JSON object, e.g. {_EXAMPLE}, not {_json_kind(value)}"
+        422, "validation", f"the body must be a JSON object, e.g. {example}, not {_json_kind(value)}"
     )
 
 

@@ -192,7 +192,7 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     for error in errors:
         if tuple(error.get("loc", ())) == ("body",) and error.get("type") in _WHOLE_BODY_TYPES:
             body = request.scope.get(BODY_KEY)
-            return _body_problem(not_an_object(request.headers, body, error.get("input")))
+            return _body_problem(not_an_object(request.headers, body, error.get("input"), request.url.path))
     problems = [_validation_message(error) for error in errors] or ["invalid request"]
     first = errors[0] if errors else {}
     kind = "malformed_json" if first.get("type") == "json_invalid" else "validation"

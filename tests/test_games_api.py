@@ -215,6 +215,7 @@ def test_a_hostile_client_changes_nothing(client: TestClient, store: GameStore) 
             422,
         )
         assert refused["type"] == "illegal_play" and refused["problems"]
+        assert refused["field"] == "action.table"  # the page points at the table it sent
     group = not_held_group(state)
     table = f"{state['table_text']} | {group}".strip(" |")
     not_held = error_of(
@@ -235,12 +236,14 @@ def test_a_hostile_client_changes_nothing(client: TestClient, store: GameStore) 
             == "stale"
         )
     if "knock" not in state["can"]:
-        assert (
-            error_of(
-                client.post(f"/v1/games/{game}/act", json={"turn": turn, "action": {"type": "knock"}}), 422
-            )["type"]
-            == "illegal_play"
+        knock = error_of(
+            client.post(f"/v1/games/{game}/act", json={"turn": turn, "action": {"type": "knock"}}), 422
         )
+        assert (knock["type"], knock["field"]) == ("illegal_play", "action.type")
+    # An empty body is told what this endpoint takes, not a hint's body.
+    empty = error_of(client.post(f"/v1/games/{game}/act", headers={"content-type": "application/json"}), 422)
+    assert empty["type"] == "empty_body" and '"action"' in empty["message"]
+    assert "position" not in empty["message"]
     # Notation the parser refuses, fields the schema refuses.
     assert (
         error_of(

@@ -214,7 +214,9 @@ class Session:
         view = self.check_decision()
         reasons = view.problems(_canonical(action))
         if reasons:
-            raise IllegalPlay(f"illegal {action.kind}: " + "; ".join(reasons), reasons)
+            # A play's reasons are about its table; a draw, knock or pass is refused as a whole.
+            where = "action.table" if isinstance(action, Play) else "action.type"
+            raise IllegalPlay(f"illegal {action.kind}: " + "; ".join(reasons), reasons, field=where)
         first = len(self.entries)
         self._apply(self.human, action, ms=None)
         if bots:
