@@ -249,3 +249,29 @@ def test_rummikub_tiles_can_be_typed_back() -> None:
         answer = client.post("/v1/hint", json={"position": typed, "variant": "rummikub"})
         assert answer.status_code == 200
         assert answer.json()["position"] == str(Position.parse("Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 10h 10d"))
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["hint", "r12 r13 r1 / k2"], "bad position 'r12 r13 r1 / k2': table meld r12 r13 r1: an ace cannot"),
+        (["show", "/ g5"], "bad tile 'g5'"),
+        (["hint", "Qh Kh Ah / 2s"], "bad position 'Qh Kh Ah / 2s': table meld r12 r13 r1"),
+    ],
+)
+def test_a_rummikub_error_names_tiles_and_keeps_what_was_typed(args: list[str], said: str) -> None:
+    """Errors said the library's card names (``table meld Qh Kh Ah``) in a game of tiles."""
+    outcome = runner.invoke(app, [*args, "-v", "rummikub"])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("error: ") and said in outcome.stderr
+    assert outcome.stderr.count("\n") == 1
+    if "g5" in args[1]:
+        assert "a tile is its colour" in outcome.stderr
+
+
+def test_a_card_game_error_is_unchanged() -> None:
+    outcome = runner.invoke(app, ["hint", "Qh Kh Ah / 2s"])
+    assert outcome.exit_code == 1 and outcome.stderr == ""  # ace-high: a legal run (no play here)
+    outcome = runner.invoke(app, ["show", "/ g5"])
+    assert outcome.stderr.startswith("error: bad position '/ g5': bad card 'g5'")
+    assert "tile" not in outcome.stderr

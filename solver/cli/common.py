@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -18,7 +19,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup, TyperOption
 from typer.models import CommandFunctionType
 
-from solver.cards import Piece
+from solver.cards import TILE_NOTATION, Piece
 from solver.cli import INTERRUPTED
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.facts import EMPTY_HAND, variant_for
@@ -234,9 +235,27 @@ def counted(count: int, noun: str) -> str:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """One line on stderr naming the problem, then exit."""
-    err.print(f"error: {message}", markup=False)
+    """One line on stderr naming the problem, then exit.  In a game of tiles the library's
+    card names and words become the game's (``Qh`` -> ``r12``, card -> tile), what the
+    user typed (quoted) stays as typed, and a card the parser could not read is told how
+    a tile is written."""
+    if out.faces.tiles:
+        err.print(Text("error: ") + _in_tiles(message))
+    else:
+        err.print(f"error: {message}", markup=False)
     raise typer.Exit(code)
+
+
+_QUOTED = re.compile(r"('[^']*')")
+
+
+def _in_tiles(message: str) -> Text:
+    said = Text()
+    for number, part in enumerate(_QUOTED.split(message)):
+        said.append(part) if number % 2 else said.append_text(out.faces.text(part))
+    if "use A, 2-10, J, Q, K, T or 1-13" in message:
+        said.append(f"; a tile is {TILE_NOTATION}")
+    return said
 
 
 def check_time_limit(seconds: float) -> None:
