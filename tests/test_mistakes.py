@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -138,7 +139,11 @@ def test_only_the_moves_of_the_turn_are_answers() -> None:
     assert judge(puzzle, "draw").right
     refused = judge(puzzle, "pass")
     assert not refused.legal and "only play or draw" in refused.message, "draws are left: no pass"
-    final = MistakePuzzle.from_dict({**puzzle.to_dict(), "facts": {**FACTS, "draws_left": 0}})
+    # A final turn (no draw left) comes once the stock is empty; its decline is a pass.
+    final_turn = {**FACTS, "draws_left": 0, "stock": 0}
+    final = MistakePuzzle.from_dict(
+        {**puzzle.to_dict(), "facts": final_turn, "solution": {"action": "pass", "description": "pass"}}
+    )
     assert not judge(final, "draw").legal and judge(final, "pass").legal
     assert "answer with draw, pass or knock" in judge(puzzle, "foo").message
 
@@ -204,3 +209,44 @@ def test_puzzle_from_a_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
         done = runner.invoke(app, ["puzzle", "--from", str(path)])
         assert done.exit_code == 2
         assert done.stderr.count("\n") == 1 and str(path) in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"facts": {**FACTS, "stock": 9999}}, "unseen"),
+        ({"facts": {**FACTS, "draws_left": 9}}, "draws left must be 0 to 2"),
+        ({"facts": {**FACTS, "hand_sizes": [4, 0]}}, "gone out"),
+        ({"position": "10d Jd Qd | 4s 4d 4c /", "facts": {**FACTS, "hand_sizes": [0, 9]}}, "hand is empty"),
+        ({"variant": "machiavelli"}, "draws left must be 1 to 1 in machiavelli"),
+        ({"phase": "knock"}, "a knock decision is answered knock or pass, not play"),
+        ({"solution": {"action": "knock"}}, "a meld decision is answered play, draw or pass, not knock"),
+        ({"solution": {"action": "pass"}}, "with 2 draw(s) left the decline is draw, not pass"),
+        ({"facts": {**FACTS, "draws_left": 0}}, "final turn"),
+    ],
+)
+def test_a_puzzle_no_game_can_reach_is_refused(change: dict[str, object], message: str) -> None:
+    """A puzzle file's facts were read as written: a stock of 9999, draws left 9, an empty
+    hand asked for a move, a knock decision answered with a draw."""
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "mistake")), Variant.manipulation(players=2), game={}
+    )
+    record = {**puzzle.to_dict(), **change}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        MistakePuzzle.from_dict(record)
+
+
+def test_a_hand_written_puzzle_without_its_game_reads_cleanly(tmp_path: Path) -> None:
+    """Without ``game`` and ``made`` the header said "(round None, action None, seat None)"
+    and an empty "In the game:" line."""
+    (puzzle,) = mistake_puzzles(
+        a_review(decision(Interval(40.0, 20.0, 60.0), "mistake")), Variant.manipulation(players=2), game={}
+    )
+    record = puzzle.to_dict()
+    del record["game"], record["made"], record["band"]
+    written = tmp_path / "mine.jsonl"
+    written.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    done = CliRunner().invoke(app, ["puzzle", "--from", str(written)])
+    assert done.exit_code == 0, done.output
+    assert "Puzzle 1 of 1: a decision\n" in done.stdout
+    assert "None" not in done.stdout and "In the game:" not in done.stdout

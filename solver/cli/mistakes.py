@@ -55,15 +55,18 @@ def _facts_line(puzzle: MistakePuzzle) -> str:
 
 def _show_puzzle(puzzle: MistakePuzzle, number: int, count: int) -> None:
     game = puzzle.game
-    origin = f"round {game.get('round')}, action {game.get('action')}, seat {game.get('seat')}"
-    out.print(Text(f"Puzzle {number} of {count}: a {puzzle.band} ({origin})", style="bold underline"))
+    where = [f"{name} {game[name]}" for name in ("round", "action", "seat") if game.get(name) is not None]
+    origin = f" ({', '.join(where)})" if where else ""  # a hand-written puzzle may not say
+    band = f"a {puzzle.band}" if puzzle.band else "a decision"
+    out.print(Text(f"Puzzle {number} of {count}: {band}{origin}", style="bold underline"))
     print_table("Table", puzzle.position.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
     # Notation, to paste back into a command (kept as notation for tiles too, and labelled so).
     label = "Position (notation)" if out.faces.tiles else "Position"
     out.print(Verbatim(f"{label}: {puzzle.position}"), markup=False)
     out.print(f"Facts: {_facts_line(puzzle)}", markup=False)
-    out.print(f"In the game: {puzzle.made}", markup=False)
+    if puzzle.made:
+        out.print(f"In the game: {puzzle.made}", markup=False)
     out.print(puzzle.question(), markup=False)
 
 

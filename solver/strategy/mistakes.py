@@ -166,6 +166,7 @@ class MistakePuzzle:
             raise ValueError(f"unknown answer {kind!r}")
         if (kind == "play") != (answer_table is not None):
             raise ValueError("a play's answer needs its table, and only a play has one")
+        _check_situation(variant, position, phase, facts, kind)
         if answer_table is not None:
             verdict = check_play(position, answer_table, variant=variant, opened=bool(facts["opened"]))
             if not verdict.ok:
@@ -183,6 +184,40 @@ class MistakePuzzle:
             band=str(data.get("band", "")),
             game=dict(game),
         )
+
+
+_ANSWERS = {"knock": ("knock", "pass"), "meld": ("play", "draw", "pass")}
+"""The answers each phase allows."""
+
+
+def _check_situation(
+    variant: Variant, position: Position, phase: str, facts: dict[str, Any], kind: str
+) -> None:
+    """ValueError unless the puzzle is a situation a game can reach: its facts fit the
+    position and the variant as the advice checks them (``game_facts``: hand sizes, stock,
+    draws left, an empty hand), and its answer is one the phase allows (a draw only while
+    a draw is left, a pass only in a final turn)."""
+    from solver.game.settings import GameSettings
+    from solver.strategy.advice import game_facts
+
+    if kind not in _ANSWERS[phase]:
+        *first, last = _ANSWERS[phase]
+        raise ValueError(f"a {phase} decision is answered {', '.join(first)} or {last}, not {kind}")
+    settings = GameSettings.named(variant.name, facts["players"])
+    draws_left = facts["draws_left"] if phase == "meld" else None
+    game_facts(
+        position,
+        settings,
+        hand_sizes=facts["hand_sizes"],
+        stock=facts["stock"],
+        scores=facts["scores"],
+        draws_left=draws_left,
+    )
+    if phase == "meld" and settings.turn == "draw_first":
+        decline = "draw" if facts["draws_left"] else "pass"
+        if kind in ("draw", "pass") and kind != decline:
+            left = facts["draws_left"]
+            raise ValueError(f"with {left} draw(s) left the decline is {decline}, not {kind}")
 
 
 def _whole(value: object, name: str) -> int:
