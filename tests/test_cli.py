@@ -206,3 +206,17 @@ def test_ctrl_c_anywhere_is_one_line_and_exit_130(
         solver.cli.main()
     assert ended.value.code == 130
     assert capsys.readouterr().err == "interrupted: rummy stopped while starting\n"
+
+
+def test_small_seams_of_the_command_line(tmp_path: Path) -> None:
+    """An empty after-table is named, a stray comma in --bots is refused, and a batch file
+    written with a byte-order mark reads as its cards."""
+    runner = CliRunner()
+    checked = runner.invoke(app, ["check", "Kh Kd Kc / Ac", ""])
+    assert checked.exit_code == 1 and checked.stdout.startswith("illegal: (an empty table)\n")
+    bots = runner.invoke(app, ["tournament", "--bots", "greedy,,random", "--games", "1"])
+    assert bots.exit_code == 2 and "empty name" in bots.stderr
+    batch = tmp_path / "bom.txt"
+    batch.write_bytes("\ufeff/ 7h 8h 9h\n".encode())
+    hinted = runner.invoke(app, ["hint", "--batch", str(batch)])
+    assert hinted.exit_code == 0 and hinted.stdout.startswith("1: play 7h 8h 9h")

@@ -275,3 +275,10 @@ def test_a_card_game_error_is_unchanged() -> None:
     outcome = runner.invoke(app, ["show", "/ g5"])
     assert outcome.stderr.startswith("error: bad position '/ g5': bad card 'g5'")
     assert "tile" not in outcome.stderr
+
+
+def test_a_joker_before_a_comma_is_shown_as_a_joker() -> None:
+    """Advice labels read ``play 8♠ 9♠ *, then knock`` where every other joker showed ★."""
+    from solver.cli.faces import CARDS
+
+    assert CARDS.pieces("play 8s 9s *, then knock").plain == "play 8♠ 9♠ ★, then knock"

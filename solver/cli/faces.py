@@ -57,10 +57,11 @@ _RANK = r"(?:10|[2-9AJQK])"
 _TOKEN = re.compile(
     rf"(?P<pretty>(?P<pstar>★)?(?P<prank>{_RANK})(?P<psuit>[♠♥♦♣]))"
     rf"|(?<![\w.*])(?P<note>(?P<nstar>\*)?(?P<nrank>{_RANK})(?P<nsuit>[shdc]))(?!\w)"
-    r"|(?P<star>★|(?<!\S)\*(?!\S))"
+    r"|(?P<star>★|(?<!\S)\*(?=[\s,;:.)]|$))"
 )
 """A card name inside a text: pretty (``Q♥``, ``★Q♥``), notation (``Qh``, ``*Qh``, on
-word boundaries), or a joker alone (``★``, or ``*`` standing as a word)."""
+word boundaries), or a joker alone (``★``, or ``*`` standing as a word, a comma or stop
+after it as in ``play 8h *, then knock``)."""
 
 _WORDS = (
     (re.compile(r"card"), "tile"),

@@ -58,9 +58,11 @@ MAX_JOBS = 256
 
 
 def _bot_list(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
         fail("give at least one bot, e.g. --bots greedy,random")
+    if not all(names):  # greedy,,random: a name left out by mistake, not a bot fewer
+        fail(f"--bots {text!r} has an empty name between its commas; e.g. --bots greedy,random")
     return names
 
 

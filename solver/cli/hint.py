@@ -61,7 +61,7 @@ def _read_lines(path: str) -> list[str]:
     if path == "-":
         return sys.stdin.read().splitlines()
     try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
+        return Path(path).read_text(encoding="utf-8-sig").splitlines()  # a byte-order mark is not a card
     except (OSError, UnicodeDecodeError) as error:
         fail(f"cannot read batch file {path!r}: {error}")
 

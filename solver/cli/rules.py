@@ -80,7 +80,8 @@ def check(
     elif verdict.ok:
         out.print(Text("legal", style="bold green") + Text(": ") + out.faces.pieces(str(after_table)))
     else:
-        out.print(Text("illegal", style="bold red") + Text(": ") + out.faces.pieces(str(after_table)))
+        shown = out.faces.pieces(str(after_table)) if len(after_table) else Text("(an empty table)")
+        out.print(Text("illegal", style="bold red") + Text(": ") + shown)
         for reason in verdict.reasons:
             out.print(f"  - {reason}", markup=False)
     raise typer.Exit(0 if verdict.ok else 1)
