@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -180,8 +183,17 @@ def test_version() -> None:
     assert code == 0 and out.strip() == f"rummy {solver.__version__}"
 
 
+@pytest.fixture
+def sigint_kept() -> Iterator[None]:
+    """``main`` ignores Ctrl-C once the command has answered (the process then exits);
+    called in this process, the test runner's own handler is put back after."""
+    kept = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, kept)
+
+
 def test_ctrl_c_anywhere_is_one_line_and_exit_130(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sigint_kept: None
 ) -> None:
     """Issue 37: Ctrl-C outside a batch run ended in silence (Typer's exit 130) and, while the
     commands loaded, in a traceback; each is now one line naming what stopped, exit 130."""
@@ -220,3 +232,17 @@ def test_small_seams_of_the_command_line(tmp_path: Path) -> None:
     batch.write_bytes("\ufeff/ 7h 8h 9h\n".encode())
     hinted = runner.invoke(app, ["hint", "--batch", str(batch)])
     assert hinted.exit_code == 0 and hinted.stdout.startswith("1: play 7h 8h 9h")
+
+
+def test_a_ctrl_c_after_the_answer_does_not_cut_the_exit_short(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sigint_kept: None
+) -> None:
+    """A Ctrl-C that landed after a batch had printed every line ended the process with
+    exit 130 and no word; once the command has answered, Ctrl-C is ignored until exit."""
+    import solver.cli
+
+    monkeypatch.setattr(sys, "argv", ["rummy", "show", "/ 7h"])
+    with pytest.raises(SystemExit) as ended:
+        solver.cli.main()
+    assert ended.value.code == 0 and "7♥" in capsys.readouterr().out
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN

@@ -8,6 +8,7 @@ commands where a Ctrl-C is caught, and ``solver.cli.app`` loads them on first us
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,9 @@ def main() -> None:
             commands = _commands()
             commands()
         finally:
+            # The command has answered (or failed): a Ctrl-C from here on would only cut the
+            # exit short, with exit 130 and no word after a complete answer.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             sys.stdout.flush()  # a full disk shows here, not in a message at the interpreter's exit
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: rummy stopped while starting\n")
