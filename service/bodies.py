@@ -85,15 +85,8 @@ def _json_kind(value: Any) -> str:
     return type(value).__name__
 
 
-def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
-    """A 400 for a JSON body that is not UTF-8 text, else None.  The JSON parser would guess
-    UTF-16 or UTF-32 from the NUL bytes of such text and read it; JSON sent over the wire
-    must be UTF-8 (RFC 8259), and a NUL byte is never part of valid UTF-8 JSON (a string
-    holds it escaped), so one names the encoding mistake."""
-    if not body or not _is_json(headers.get("content-type")):
-        return None
-    if _encoding(headers) is not None or body.startswith(_GZIP_MAGIC):
-        return None  # compressed: ``unreadable`` names it (415)
+def _not_utf8(body: bytes) -> BodyProblem | None:
+    """A 400 naming the first byte of ``body`` that is not UTF-8, else None."""
     try:
         body.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -103,6 +96,21 @@ def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None
             "unreadable_body",
             f"the body is not valid UTF-8: byte 0x{byte:02x} at offset {error.start}; JSON must be UTF-8",
         )
+    return None
+
+
+def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
+    """A 400 for a JSON body that is not UTF-8 text, else None.  The JSON parser would guess
+    UTF-16 or UTF-32 from the NUL bytes of such text and read it; JSON sent over the wire
+    must be UTF-8 (RFC 8259), and a NUL byte is never part of valid UTF-8 JSON (a string
+    holds it escaped), so one names the encoding mistake."""
+    if not body or not _is_json(headers.get("content-type")):
+        return None
+    if _encoding(headers) is not None or body.startswith(_GZIP_MAGIC):
+        return None  # compressed: ``unreadable`` names it (415)
+    bad_bytes = _not_utf8(body)
+    if bad_bytes is not None:
+        return bad_bytes
     nul = body.find(b"\x00")
     if nul >= 0:
         return BodyProblem(
@@ -155,15 +163,9 @@ def unreadable(headers: Mapping[str, str], body: bytes | None) -> BodyProblem:
         )
     if body is None:
         return BodyProblem(400, "unreadable_body", "the request body could not be read as JSON")
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        byte = body[error.start]
-        return BodyProblem(
-            400,
-            "unreadable_body",
-            f"the body is not valid UTF-8: byte 0x{byte:02x} at offset {error.start}; JSON must be UTF-8",
-        )
+    bad_bytes = _not_utf8(body)
+    if bad_bytes is not None:
+        return bad_bytes
     try:
         json.loads(body)
     except RecursionError:
