@@ -126,3 +126,12 @@ def test_a_match_shows_the_oracle_the_round_and_repeats() -> None:
         k: v for k, v in again.to_dict().items() if k not in drop
     }
     assert Counter(game.a_seat for game in first.pairs[0].games) == Counter({0: 1, 1: 1})
+
+
+def test_the_oracle_plays_manipulation_rummy_too() -> None:
+    """The README's `rummy match oracle hoarder` (Manipulation Rummy, the default) failed at
+    the first rollout it valued: the true round's rollout had no ``race`` (it is set only
+    for first-out games), so valuing it raised AttributeError."""
+    result = run_match("oracle", "hoarder", pairs=1, seed=1)
+    assert result.entries[0].counters["decisions"] > 0
+    assert len(result.pairs[0].games) == 2

@@ -119,6 +119,7 @@ class Rollout(RoundState):
         made.cards = made.piece_counts()
         made.total = sum(made.cards.values())
         made.settled = None
+        made.race = None  # as ``determinize`` sets it: no race valued yet (Manipulation never has one)
         made.heads = None
         return made
 
