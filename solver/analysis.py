@@ -241,10 +241,11 @@ def _inputs(
     return parsed, as_variant(variant), unseen
 
 
-def _check(position: Position, variant: Variant, time_limit: float) -> None:
+def _check(position: Position, variant: Variant, time_limit: float) -> Position:
+    """The position in canonical order, once it and the options are checked."""
     if not len(position.hand):
         raise EmptyHandError
-    position.validate(variant)
+    position = position.validate(variant)
     if not time_limit > 0:
         raise ValueError(f"time limit must be a positive number of seconds, not {time_limit}")
     if variant.jokers > MAX_JOKERS:
@@ -252,6 +253,7 @@ def _check(position: Position, variant: Variant, time_limit: float) -> None:
     lowest = min(variant.card_points(card) for card in ALL_CARDS)
     if lowest <= 0 or (variant.jokers and variant.joker_points <= 0):
         raise ValueError("the analysis needs every card and joker to count points in a hand")
+    return position
 
 
 def _advice(found: DrawResults, unseen: Counter[Piece], variant: Variant, started: float) -> DrawAdvice:
@@ -317,7 +319,7 @@ def draw_or_meld(
     """
     started = time.perf_counter()
     where, rules, pieces = _inputs(position, variant, unseen)
-    _check(where, rules, time_limit)
+    where = _check(where, rules, time_limit)
     counts = unseen_counts(where, rules, pieces)
     return _draw_advice(where, rules, counts, time_limit, started)
 
@@ -355,7 +357,7 @@ def analyze(
     """
     started = time.perf_counter()
     position, rules, unseen = _inputs(position, variant, unseen)
-    _check(position, rules, time_limit)
+    position = _check(position, rules, time_limit)
     if play_count_cap < 1:
         raise ValueError(f"the play count cap must be at least 1, not {play_count_cap}")
     counts = unseen_counts(position, rules, unseen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solver.cards import CARD_KINDS, Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
@@ -159,6 +159,10 @@ class Position:
 
     table: Table = Table()
     hand: Hand = Hand()
+    in_order: bool = field(default=False, compare=False, repr=False)
+    """Known to be in canonical order (``parse`` without ``keep_order``, ``canonical``), so
+    ``canonical`` returns it as it is without checking; a position built from the
+    constructors is checked.  Not part of equality or the hash."""
 
     def __post_init__(self) -> None:
         # Position("Kh Kd Kc / Ac") would otherwise build an object that prints as notation
@@ -177,11 +181,20 @@ class Position:
         if text.count("/") != 1:
             raise NotationError(f"a position is 'table / hand' with exactly one '/', found {text.count('/')}")
         table_text, hand_text = text.split("/")
-        return cls(Table.parse(table_text, keep_order=keep_order), Hand.parse(hand_text))
+        return cls(Table.parse(table_text, keep_order=keep_order), Hand.parse(hand_text), not keep_order)
 
     def canonical(self) -> Position:
-        """The same position with its table in canonical order (a no-op for parsed positions)."""
-        return Position(Table.of(self.table.melds), self.hand)
+        """The same position in canonical order: each meld's pieces arranged (``Meld.of``),
+        the melds and the hand sorted.  ``self`` when it already is (every parsed position
+        but one parsed with ``keep_order``); a position built from the constructors may
+        hold a meld as ``8h *9h 7h``, which the engines read in order."""
+        if self.in_order:
+            return self
+        table = Table.of(Meld.of(meld.pieces) for meld in self.table.melds)
+        hand = Hand.of(self.hand.pieces)
+        if table == self.table and hand == self.hand:
+            table, hand = self.table, self.hand
+        return Position(table, hand, True)
 
     def __str__(self) -> str:
         table, hand = str(self.table), str(self.hand)
@@ -218,11 +231,12 @@ class Position:
         return found
 
     def validate(self, variant: Variant) -> Position:
-        """Return self, or raise PositionError listing every problem."""
+        """The position in canonical order (``canonical``: ``self`` for a parsed one), or
+        PositionError listing every problem.  The engines take what this returns."""
         found = self.problems(variant)
         if found:
             raise PositionError(found)
-        return self
+        return self.canonical()
 
 
 def as_position(value: Position | str, *, keep_order: bool = False) -> Position:
