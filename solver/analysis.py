@@ -215,24 +215,33 @@ def unseen_counts(
     return Counter(unseen)
 
 
+def as_unseen(unseen: Sequence[Piece] | str | None) -> tuple[Piece, ...] | None:
+    """Unseen cards as pieces: given as pieces (``Card`` or ``Joker``) or their notation
+    (``"2h 3h *"``); None stays None.  A TypeError says what to pass for anything else
+    (a string is not read as a sequence of one-letter cards)."""
+    if unseen is None:
+        return None
+    if isinstance(unseen, str):
+        return Hand.parse(unseen, label="unseen card").pieces
+    wrong = (
+        unseen
+        if not isinstance(unseen, Sequence)
+        else next((p for p in unseen if not isinstance(p, Card | Joker)), None)
+    )
+    if wrong is not None:
+        raise TypeError(
+            "unseen must be pieces (Card or Joker) or their notation such as '2h 3h *'; "
+            f"got {type(wrong).__name__} {wrong!r}"
+        )
+    return tuple(unseen)
+
+
 def _inputs(
     position: Position | str, variant: Variant | str | None, unseen: Sequence[Piece] | str | None
 ) -> tuple[Position, Variant, Sequence[Piece] | None]:
     """The arguments as objects: notation parsed, a preset's name looked up, as ``hint``
     accepts them (a TypeError says what to pass for anything else)."""
-    if isinstance(unseen, str):
-        unseen = Hand.parse(unseen, label="unseen card").pieces
-    elif unseen is not None:
-        wrong = (
-            unseen
-            if not isinstance(unseen, Sequence)
-            else next((p for p in unseen if not isinstance(p, Card | Joker)), None)
-        )
-        if wrong is not None:
-            raise TypeError(
-                "unseen must be pieces (Card or Joker) or their notation such as '2h 3h *'; "
-                f"got {type(wrong).__name__} {wrong!r}"
-            )
+    unseen = as_unseen(unseen)
     parsed = as_position(position)
     if variant is None or isinstance(variant, str):
         # The deck a position implies when no player count is given (solver.facts).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import Piece
+from solver.cards import Card, NotationError, Piece
 from solver.facts import EmptyHandError
 from solver.game.view import PlayerView
 from solver.position import Hand, Position
@@ -300,3 +300,18 @@ def test_a_final_turn_assumes_the_stock_has_run_out() -> None:
     with pytest.raises(AdviceError, match="final turn") as raised:
         quick(position, draws_left=0, stock=5)
     assert raised.value.field == "stock"
+
+
+def test_unseen_cards_may_be_given_as_notation_and_the_variant_as_none() -> None:
+    """``unseen="4s 10s Ks"`` was read one character at a time (a "joker" too many), and
+    ``variant=None`` raised AttributeError where ``hint`` reads None as Manipulation Rummy."""
+    position = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d"
+    given = quick(position, unseen="4s 10s Ks", hand_sizes=[1], stock=2)
+    assert given.facts.unseen == 3
+    pieces = [Card.parse(text) for text in ("4s", "10s", "Ks")]
+    assert quick(position, unseen=pieces, hand_sizes=[1], stock=2).options == given.options
+    assert quick(position, variant=None).facts.variant == "manipulation"
+    with pytest.raises(NotationError, match="unseen card 1"):
+        quick(position, unseen="Zz")
+    with pytest.raises(TypeError, match="expected a Position"):
+        quick(None)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ Its steps (the plan) are the presentation's: ``solver.report.plan_of`` and ``hin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from solver.cards import Piece
@@ -38,8 +38,10 @@ class Hint:
     melds_broken: int
     """Old melds whose pieces do not all end in one meld of the new table (a table joker
     declared anew inside the meld that holds the rest of its old meld breaks nothing)."""
-    build_ms: float
-    solve_ms: float
+    build_ms: float = field(compare=False)
+    """Milliseconds building the model (timing: not part of the answer's equality or hash,
+    so the same answer twice is equal)."""
+    solve_ms: float = field(compare=False)
     engine: Engine = "cp-sat"
 
     @classmethod

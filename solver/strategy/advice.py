@@ -57,13 +57,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.analysis import as_unseen
 from solver.cards import Piece
 from solver.engine import DEFAULT_TIME_LIMIT, Hint
 from solver.facts import EmptyHandError, implied_players
 from solver.game.deck import full_deck, piece_counts, unseen_pieces
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
-from solver.position import Position
+from solver.position import Position, as_position
 from solver.strategy.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
 from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
 from solver.strategy.rollout import Policy
@@ -535,7 +536,7 @@ def advise(
     stock: int | None = None,
     scores: Sequence[int] | None = None,
     draws_left: int | None = None,
-    unseen: Sequence[Piece] | None = None,
+    unseen: Sequence[Piece] | str | None = None,
     budget_seconds: float = DEFAULT_BUDGET,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
@@ -546,16 +547,18 @@ def advise(
     """The options of the turn ranked by expected value (module docstring).
 
     ``variant`` is a name or a ``Variant`` (whose player count is used unless
-    ``players`` is given); ``hand_sizes`` the other players' hands (or every hand, the
-    player's first); ``scores`` every player's game score, the player's first;
+    ``players`` is given; None: Manipulation Rummy); ``unseen`` pieces or their notation;
+    ``hand_sizes`` the other players' hands (or every hand, the player's first);
+    ``scores`` every player's game score, the player's first;
     ``options`` which options to weigh (``candidates.COACH_SET``); ``opened`` False for a
     player who has not made the opening meld (Rummikub's 30 points).  Raises
     ``ValueError`` (an ``AdviceError`` for the facts) on bad input.
     """
     started = time.perf_counter()
     _check_effort(budget_seconds, samples, seed)
-    pos = Position.parse(position) if isinstance(position, str) else position
-    pos = pos.canonical()
+    pos = as_position(position).canonical()
+    variant = "manipulation" if variant is None else variant  # as hint() reads None
+    unseen = as_unseen(unseen)
     if not len(pos.hand):
         raise EmptyHandError
     settings = _advice_settings(pos, variant, players, unseen)
