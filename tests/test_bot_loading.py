@@ -105,3 +105,21 @@ def test_rummy_bad_bot_is_a_one_line_error(bot_dir: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("error: cannot load bot './nowhere.py:Cautious'")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("returned", [None, "draw"])
+def test_a_bot_that_returns_no_action_is_named(returned: object) -> None:
+    """A custom bot's ``act`` returning None or a string failed deep in the game with
+    ``AttributeError: ... 'kind'``."""
+    from solver.game import GameSettings, play_game
+    from solver.strategy.bots import Bot
+
+    class Careless(Bot):
+        name = "careless"
+
+        def act(self, view: object) -> object:  # type: ignore[override]
+            return returned
+
+    settings = GameSettings.manipulation(2)
+    with pytest.raises(TypeError, match=r"seat \d \(Careless\) returned .* not an action: Play"):
+        play_game(settings, [Careless(), Careless()], seed=1)  # type: ignore[list-item]

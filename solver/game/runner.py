@@ -14,7 +14,7 @@ import time
 from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from solver.game.actions import Action
+from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.game import Game, GameResult, Listener
 from solver.game.settings import GameSettings
 from solver.game.state import RoundState
@@ -48,7 +48,8 @@ def play_game(
     seeing: Collection[int] = (),
 ) -> GameResult:
     """Play a whole game; each player's choice is timed (``Acted.ms``) and judged by the game
-    (a player that returns an illegal action raises ``IllegalActionError``).  The seats in
+    (a player that returns an illegal action raises ``IllegalActionError``, one that returns
+    no action at all a ``TypeError`` naming its seat and class).  The seats in
     ``seeing`` (measurement only: module docstring) must hold ``SeeingPlayer``s."""
     if len(players) != settings.players:
         raise ValueError(f"{len(players)} players given for a {settings.players}-player game")
@@ -66,5 +67,10 @@ def play_game(
         state = game.round.snapshot() if seer is not None else None
         started = time.perf_counter()
         action = players[seat].act(view) if seer is None or state is None else seer.act_seeing(view, state)
+        if not isinstance(action, Play | Draw | Knock | Pass):  # a bot's mistake, said as such
+            raise TypeError(
+                f"the player in seat {seat} ({type(players[seat]).__name__}) returned {action!r} from act(), "
+                "not an action: Play(table), Draw(), Knock() or Pass()"
+            )
         game.apply(action, ms=(time.perf_counter() - started) * 1000)
     return game.result
