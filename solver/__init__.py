@@ -57,6 +57,11 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'solver' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with the lazily loaded ones, so completion offers ``hint``."""
+    return sorted({*globals(), *__all__})
+
+
 def _version() -> str:
     """The installed package's version."""
     from importlib.metadata import PackageNotFoundError, version

@@ -248,3 +248,11 @@ def test_cp_sat_is_loaded_when_a_position_needs_it() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["cp-sat", "True"]
+
+
+def test_the_package_lists_its_lazy_names() -> None:
+    """``dir(solver)`` left out ``hint``, ``Hint`` and ``__version__`` (loaded on first use),
+    so completion did not offer them."""
+    import solver
+
+    assert {"hint", "Hint", "HintStatus", "__version__", "Position"} <= set(dir(solver))
