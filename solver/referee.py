@@ -65,11 +65,15 @@ def check_play(
     ``variant`` a Variant, a preset's name or None (Manipulation Rummy); options are
     keyword-only, as everywhere in the library.  ``opened=False`` applies the variant's
     opening rule (Rummikub: the first meld uses only rack tiles worth
-    ``opening_points`` and leaves the table as it was).  The before-position is assumed
-    valid (see ``Position.validate``).
+    ``opening_points`` and leaves the table as it was).  A before-position given as
+    notation is validated (``PositionError`` for one the deck cannot produce); a
+    ``Position`` is assumed valid (see ``Position.validate``), as the engines' own
+    positions are.
     """
     rules = as_variant(variant)
-    before = as_position(before)
+    before = as_position(before).validate(rules) if isinstance(before, str) else before
+    if not isinstance(before, Position):
+        before = as_position(before)  # the TypeError that says what to pass
     after = as_table(after)
     reasons: list[str] = []
     for meld in after:

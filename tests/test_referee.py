@@ -14,7 +14,7 @@ from strategies import DECK, positions, scrambled_text
 
 from solver.cards import Card, Joker
 from solver.melds import Meld, MeldTemplate, catalogue
-from solver.position import Hand, Position, Table
+from solver.position import Hand, Position, PositionError, Table
 from solver.referee import Verdict, check_play, melds_broken, played_pieces
 from solver.variants import Variant
 
@@ -487,3 +487,9 @@ def test_missing_card_is_not_blamed_on_the_ace() -> None:
     reason = judge("/ Ad 2d 4d", "Ad 2d 4d").reasons[0]
     assert "ace" not in reason.lower().replace("ad", "")
     assert "3d" in reason
+
+
+def test_a_before_position_in_notation_is_validated() -> None:
+    """Three copies of a card in the two-deck game came back ``ok`` from a string position."""
+    with pytest.raises(PositionError, match="3 copies of 7h"):
+        check_play("/ 7h 7h 7h 8h 8h 8h 9h 9h 9h", "7h 8h 9h | 7h 8h 9h | 7h 8h 9h")
