@@ -265,3 +265,10 @@ def test_the_same_answer_twice_is_equal_whatever_it_took() -> None:
     of the equality."""
     first, second = hint("Kh Kd Kc | 5s 6s 7s / 8s Ks 2c"), hint("Kh Kd Kc | 5s 6s 7s / 8s Ks 2c")
     assert first == second and hash(first) == hash(second)
+
+
+@pytest.mark.parametrize("flag", ["keep_jokers", "opened", "fast_path"])
+def test_a_yes_no_option_given_as_text_is_refused(flag: str) -> None:
+    """``keep_jokers="False"`` is a true string: it kept the jokers without a word."""
+    with pytest.raises(TypeError, match=f"{flag} must be True or False, not 'False'"):
+        hint("/ 7h 8h * 3c", **{flag: "False"})  # type: ignore[arg-type]

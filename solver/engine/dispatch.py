@@ -20,7 +20,15 @@ from solver.position import Position, as_position
 from solver.solution import Objective, Solution
 from solver.variants import Variant, as_variant
 
-__all__ = ["DEFAULT_TIME_LIMIT", "MAX_JOKERS", "OBJECTIVES", "check_options", "hint", "hint_of_valid"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "MAX_JOKERS",
+    "OBJECTIVES",
+    "check_flags",
+    "check_options",
+    "hint",
+    "hint_of_valid",
+]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds.  Typical hints take milliseconds; the limit guards the rare hard case."""
@@ -60,6 +68,7 @@ def hint(
     """
     rules = as_variant(variant)
     check_options(objective=objective, time_limit=time_limit)
+    check_flags(keep_jokers=keep_jokers, opened=opened, fast_path=fast_path)
     where = as_position(position).validate(rules)
     if rules.jokers > MAX_JOKERS:
         raise ValueError(
@@ -129,6 +138,14 @@ def _answer(
             started=started,
         )
     return Hint.of(found, position=where, variant=rules, objective=objective, engine=engine)
+
+
+def check_flags(**flags: object) -> None:
+    """TypeError for a yes/no option given as anything but True or False (``"False"`` is a
+    true string: ``keep_jokers="False"`` kept the jokers)."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, not {value!r}")
 
 
 def check_options(*, objective: str, time_limit: float) -> None:
