@@ -246,3 +246,10 @@ def test_a_ctrl_c_after_the_answer_does_not_cut_the_exit_short(
         solver.cli.main()
     assert ended.value.code == 0 and "7♥" in capsys.readouterr().out
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def test_a_zero_time_limit_is_told_what_is_allowed() -> None:
+    """``--time-limit 0`` said "must be between 0 and 3600 seconds, not 0.0"."""
+    done = CliRunner().invoke(app, ["tournament", "--games", "2", "--time-limit", "0"])
+    assert done.exit_code == 2
+    assert done.stderr == "error: time limit must be more than 0 and at most 3600 seconds, not 0\n"

@@ -261,7 +261,7 @@ def _in_tiles(message: str) -> Text:
 def check_time_limit(seconds: float) -> None:
     """Exit 2 unless ``--time-limit`` is a sane number of seconds."""
     if not 0 < seconds <= 3600:
-        fail(f"time limit must be between 0 and 3600 seconds, not {seconds}")
+        fail(f"time limit must be more than 0 and at most 3600 seconds, not {seconds:g}")
 
 
 def use_faces(variant: Variant) -> Faces:

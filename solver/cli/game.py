@@ -196,7 +196,8 @@ def play(
 
 
 def _print_results(result: TournamentResult) -> None:
-    table = RichTable(title=f"{result.games} games, {result.settings.variant.name}, seed {result.seed}")
+    games = f"{result.games} game{'' if result.games == 1 else 's'}"
+    table = RichTable(title=f"{games}, {result.settings.variant.name}, seed {result.seed}")
     knocks = out.faces.knocks  # no knock columns for a game without knocking
     columns = ["bot", "games won", "mean final", "mean pts/round"]
     columns += ["knocks", "undercuts", "moves"] if knocks else ["moves"]

@@ -544,6 +544,15 @@ class _Evaluations:
         return verdict_confidence(looks(self.samples, MORE_SAMPLES * self.samples) - 1)
 
 
+def _made_words(option: Option) -> str:
+    """The move made, in words: a play as it was played.  The play's option may be the one
+    that knocks after it (the better of the options with the same cards stands for the
+    move), but whether the player knocked is a decision of its own, reviewed next."""
+    if option.candidate.found is None:
+        return option.describe()
+    return replace(option.candidate, knock=None).describe()
+
+
 def _decision(
     game: Game,
     seat: int,
@@ -564,7 +573,7 @@ def _decision(
         seat=seat,
         phase=view.phase,
         position=str(view.position),
-        made=mine.describe(),
+        made=_made_words(mine),
         advised=best.describe(),
         loss=found.loss,
         band=band_of(found.loss),
