@@ -148,7 +148,8 @@ def _locked_joker_problems(
         changed = declared_before[index] - declared_after[index]
         have = after_real[index]
         if declared_before[index] and changed > have:
-            real = f"no real {card} is" if have == 0 else f"only {have} real {card} {'is' if have == 1 else 'are'}"
+            verb = "is" if have == 1 else "are"
+            real = f"no real {card} is" if have == 0 else f"only {have} real {card} {verb}"
             found.append(
                 f"the joker declared {card} changed its declaration, but {real} on the table to free it "
                 "(a table joker keeps its card until the real card takes its place)"
