@@ -460,9 +460,14 @@ def _connect(backend: Backend) -> tuple[Client, Callable[[], None]]:
 
 @contextlib.contextmanager
 def _sigint_deferred() -> Iterator[list[int]]:
-    """Hold Ctrl-C off for the block; the list yielded is non-empty if one came meanwhile."""
+    """Hold Ctrl-C off for the block; the list yielded is non-empty if one came meanwhile.
+    A process told to ignore SIGINT (started in the background by a shell, ``nohup``)
+    keeps ignoring it: catching it here would stop such a run in these windows only."""
     caught: list[int] = []
     if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield caught
         return
     previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))

@@ -573,3 +573,21 @@ def test_a_local_cluster_worker_leaves_out_only_the_lost_scheduler_heartbeat() -
         assert kept("Compute Failed")
     finally:
         logger.removeFilter(added)
+
+
+def test_a_run_told_to_ignore_ctrl_c_keeps_ignoring_it() -> None:
+    """A shell starts background jobs with SIGINT ignored; the run's windows that catch
+    Ctrl-C replaced that and put it back after, so such a run stopped only if the signal
+    came in one of them (a local cluster's start), and ran on otherwise."""
+    import signal
+
+    from solver.runs import _sigint_deferred
+
+    kept = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _sigint_deferred() as caught:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            signal.raise_signal(signal.SIGINT)
+        assert caught == [] and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, kept)
