@@ -139,6 +139,11 @@ class PimcBot(Bot):
             self._my_cards += len(action.table.pieces) - len(view.table.pieces)
         return action
 
+    def recall_choice(self, view: PlayerView, action: Action) -> None:
+        """What a choice made at ``view`` (by this bot or for it) adds to its own cards on
+        the table, once the decision has been observed."""
+        self._chosen(view, action)
+
     def recall(self, view: PlayerView, action: Action) -> None:
         """An earlier decision of this seat (``Bot.recall``): what the bot observes at a
         decision and what its choice adds to its own cards on the table."""
