@@ -25,7 +25,7 @@ import random
 import statistics
 
 from solver.engine import Hint
-from solver.game.actions import Action, Knock, Pass, Play
+from solver.game.actions import Action, Play
 from solver.game.view import PlayerView
 from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.candidates import meld_candidates
@@ -77,47 +77,44 @@ def _coach(rng: random.Random, time_limit: float) -> PimcBot:
     return coach
 
 
-class CoachedHoarder(HoarderBot):
+class _Coached(ExpertBot):
+    """A bot of the family corrected by the coach where ``_corrected`` says so."""
+
+    def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
+        super().__init__(rng, time_limit=time_limit)
+        self.coach = _coach(self.rng, time_limit)
+
+    def act(self, view: PlayerView) -> Action:
+        _coach_sees(self.coach, view)
+        chosen = self._corrected(view, super().act(view))
+        self.coach.recall_choice(view, chosen)
+        return chosen
+
+    def _corrected(self, view: PlayerView, chosen: Action) -> Action:
+        raise NotImplementedError
+
+
+class CoachedHoarder(_Coached, HoarderBot):
     """The hoarder, playing where the coach calls its draw a clear error (module docstring)."""
 
     name = "coached-hoarder"
 
-    def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
-        super().__init__(rng, time_limit=time_limit)
-        self.coach = _coach(self.rng, time_limit)
-
-    def act(self, view: PlayerView) -> Action:
-        _coach_sees(self.coach, view)
-        chosen = self._act(view)
-        self.coach.recall_choice(view, chosen)
-        return chosen
-
-    def _act(self, view: PlayerView) -> Action:
-        if view.phase == "knock":
-            return Knock() if self._knock_pays(view) else Pass()
-        found = self.best_play(view)
-        if not found.has_play:
-            return view.decline()
-        if found.goes_out or found.can_knock or self.must_meld(view):
-            return Play(found.table)
-        return Play(found.table) if coach_prefers(self.coach, view, found, to_play=True) else view.decline()
+    def _corrected(self, view: PlayerView, chosen: Action) -> Action:
+        if view.phase != "meld" or isinstance(chosen, Play):
+            return chosen
+        found = self.best_play(view)  # the hoarder declines: with a play in hand?
+        return Play(found.table) if coach_prefers(self.coach, view, found, to_play=True) else chosen
 
 
-class CoachedExpert(ExpertBot):
+class CoachedExpert(_Coached):
     """The expert, declining where the coach calls its play a clear error (module docstring)."""
 
     name = "coached-expert"
 
-    def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
-        super().__init__(rng, time_limit=time_limit)
-        self.coach = _coach(self.rng, time_limit)
-
-    def act(self, view: PlayerView) -> Action:
-        _coach_sees(self.coach, view)
-        chosen = super().act(view)
-        if view.phase == "meld" and isinstance(chosen, Play) and not view.final_turn:
-            found = self.best_play(view)
-            if not found.goes_out and coach_prefers(self.coach, view, found, to_play=False):
-                chosen = view.decline()
-        self.coach.recall_choice(view, chosen)
-        return chosen
+    def _corrected(self, view: PlayerView, chosen: Action) -> Action:
+        if view.phase != "meld" or not isinstance(chosen, Play) or view.final_turn:
+            return chosen
+        found = self.best_play(view)
+        if found.goes_out or not coach_prefers(self.coach, view, found, to_play=False):
+            return chosen
+        return view.decline()
