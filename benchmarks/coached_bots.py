@@ -64,13 +64,6 @@ def coach_prefers(coach: PimcBot, view: PlayerView, found: Hint, *, to_play: boo
     return mean >= FLOOR and mean - ONE_SIDED_95 * spread / math.sqrt(len(gains)) > 0
 
 
-def _coach_sees(coach: PimcBot, view: PlayerView) -> None:
-    """The coach observes the decision as the search bot does at its own (what it knows
-    of the round, the opponent model) before it is asked."""
-    coach._observe(view)  # the search bot's own bookkeeping, reused
-    coach.opponents.observe(view)
-
-
 def _coach(rng: random.Random, time_limit: float) -> PimcBot:
     coach = PimcBot(random.Random(rng.getrandbits(64)), time_limit=time_limit)
     coach.samples = COACH_DEALS
@@ -85,7 +78,7 @@ class _Coached(ExpertBot):
         self.coach = _coach(self.rng, time_limit)
 
     def act(self, view: PlayerView) -> Action:
-        _coach_sees(self.coach, view)
+        self.coach.observe_decision(view)
         chosen = self._corrected(view, super().act(view))
         self.coach.recall_choice(view, chosen)
         return chosen

@@ -71,9 +71,10 @@ def check_play(
     positions are.
     """
     rules = as_variant(variant)
-    before = as_position(before).validate(rules) if isinstance(before, str) else before
-    if not isinstance(before, Position):
-        before = as_position(before)  # the TypeError that says what to pass
+    typed = isinstance(before, str)
+    before = as_position(before)
+    if typed:
+        before = before.validate(rules)
     after = as_table(after)
     reasons: list[str] = []
     for meld in after:

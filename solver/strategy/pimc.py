@@ -139,6 +139,12 @@ class PimcBot(Bot):
             self._my_cards += len(action.table.pieces) - len(view.table.pieces)
         return action
 
+    def observe_decision(self, view: PlayerView) -> None:
+        """What the bot observes at a decision (of this seat): what it knows of the round,
+        and the opponent model's evidence."""
+        self._observe(view)
+        self.opponents.observe(view)
+
     def recall_choice(self, view: PlayerView, action: Action) -> None:
         """What a choice made at ``view`` (by this bot or for it) adds to its own cards on
         the table, once the decision has been observed."""
@@ -147,15 +153,13 @@ class PimcBot(Bot):
     def recall(self, view: PlayerView, action: Action) -> None:
         """An earlier decision of this seat (``Bot.recall``): what the bot observes at a
         decision and what its choice adds to its own cards on the table."""
-        self._observe(view)
-        self.opponents.observe(view)
+        self.observe_decision(view)
         self._chosen(view, action)
 
     # -- deciding -----------------------------------------------------------------
 
     def act(self, view: PlayerView) -> Action:
-        self._observe(view)
-        self.opponents.observe(view)
+        self.observe_decision(view)
         self.counters["decisions"] += 1
         if view.phase == "knock":
             return self._chosen(view, self._knock_or_pass(view))
