@@ -23,7 +23,10 @@ finished cells; ``--only`` runs some cells and keeps the file's others), and the
 with the date, the machine, the seed, the pairs and the intervals, replaces the block
 between ``<!-- strength:VARIANT:begin -->`` and ``<!-- strength:VARIANT:end -->`` in the
 README (``--readme``; ``--no-readme`` leaves it alone).  ``--focus`` and ``--opponents``
-replace the bots (the tests use them to stay fast).
+replace the bots (the tests use them to stay fast); ``--focus pimc,oracle,oracle-others``
+adds the bot that sees the other hands but not the stock's order, which splits the
+oracle's lead into what the hidden hands are worth and what the coming draws are, at
+the search bot's cost per cell.
 """
 
 from __future__ import annotations
@@ -141,13 +144,18 @@ def _estimate(row: Row) -> float:
     return float(score["estimate"])
 
 
-def _gap(rows: list[Row], players: int) -> str | None:
-    """The oracle's lead over the search bot, column by column, in percentage points."""
+SEERS = {"oracle": "The oracle's", "oracle-others": "`oracle-others`'"}
+"""The measurement bots whose lead over the search bot the block states (the oracle sees
+every hidden card, ``oracle-others`` the other hands but not the stock's order)."""
+
+
+def _gap(rows: list[Row], players: int, seer: str = "oracle") -> str | None:
+    """``seer``'s lead over the search bot, column by column, in percentage points."""
     by_key = {(str(row["focus"]), str(row["other"])): row for row in rows if row["players"] == players}
     parts = []
     for (bot, other), row in by_key.items():
         fair = by_key.get(("pimc", other))
-        if bot == "oracle" and fair is not None:
+        if bot == seer and fair is not None:
             parts.append(f"{other} {(_estimate(row) - _estimate(fair)) * 100:+.1f} points")
     return ", ".join(parts) or None
 
@@ -177,9 +185,10 @@ def render(rows: list[Row], meta: Row) -> str:
             continue
         columns = list(dict.fromkeys(str(row["other"]) for row in chosen))
         lines += [*_table(rows, players, columns, heading), ""]
-        gap = _gap(rows, players)
-        if gap:
-            lines += [f"The oracle's lead over pimc: {gap}.", ""]
+        for seer, whose in SEERS.items():
+            gap = _gap(rows, players, seer)
+            if gap:
+                lines += [f"{whose} lead over pimc: {gap}.", ""]
     lines += _timing(rows)
     goals = targets(rows, str(meta["variant"]))
     if goals:

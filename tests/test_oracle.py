@@ -17,7 +17,7 @@ from solver.game.deck import full_deck, piece_counts
 from solver.strategy import BOTS, make_bot, make_bots
 from solver.strategy.bots import GreedyBot
 from solver.strategy.match import run_match
-from solver.strategy.oracle import OracleBot
+from solver.strategy.oracle import HandsOracleBot, OracleBot
 from solver.strategy.registry import MEASUREMENT_BOTS
 
 runner = CliRunner()
@@ -135,3 +135,38 @@ def test_the_oracle_plays_manipulation_rummy_too() -> None:
     result = run_match("oracle", "hoarder", pairs=1, seed=1)
     assert result.entries[0].counters["decisions"] > 0
     assert len(result.pairs[0].games) == 2
+
+
+def test_oracle_others_sees_the_other_hands_but_deals_the_stock_afresh() -> None:
+    """``oracle-others`` splits the oracle's lead: its deals hold the true hands and table,
+    and the true stock's cards in an order of each deal's own seed."""
+    state = scripted(
+        GameSettings.rummikub_peer(), ["r1 r2 r3 k5", "b9 b10 b11 o2"], "o4 o5 o6 o7 o8 o9 b1 b2", dealer=1
+    )
+    bot = make_bot("oracle-others", measurement=True)
+    assert isinstance(bot, HandsOracleBot) and "oracle-others" not in BOTS
+    bot._state = state.snapshot()
+    deal = bot.deals(state.view(0), list(range(8)))
+    orders = set()
+    for index in range(8):
+        made = deal(index)
+        assert made.hands == state.hands and made.table == state.table
+        assert sorted(map(str, made.stock)) == sorted(map(str, state.stock))
+        assert made.dealt == tuple(made.stock) and made.heads == [0, len(made.stock) // 2]
+        assert [str(p) for p in deal(index).stock] == [str(p) for p in made.stock]  # the seed's order
+        orders.add(tuple(map(str, made.stock)))
+    assert len(orders) > 1  # the seeds deal different orders
+
+
+def test_oracle_others_plays_a_match_and_is_no_player() -> None:
+    with pytest.raises(ValueError, match="never a player"):
+        make_bot("oracle-others")
+    settings = GameSettings.rummikub_peer()
+    result = run_match("oracle-others", "greedy-tiles", pairs=1, seed=2, settings=settings)
+    assert result.entries[0].counters["decisions"] > 0
+    again = run_match("oracle-others", "greedy-tiles", pairs=1, seed=2, settings=settings)
+
+    def games(match: object) -> list[tuple[object, ...]]:
+        return [(g.final, g.actions, g.counters, g.deals) for g in match.pairs[0].games]  # type: ignore[attr-defined]
+
+    assert games(result) == games(again)  # the same seed, the same games

@@ -63,6 +63,10 @@ def test_the_block_has_the_tables_the_gap_and_the_targets() -> None:
     assert "| **oracle** | 90.0% (87.0%-95.0%) |  |" in text
     assert "| | 3x hoarder |" in text and "chance 25%" in text
     assert "The oracle's lead over pimc: hoarder +18.0 points." in text
+    assert "oracle-others" not in text  # not measured, not named
+    split = render([*rows, _row("oracle-others", "hoarder", 2, 0.58, 0.52, 400)], META)
+    assert "| **oracle-others** | 58.0% (52.0%-63.0%) |  |" in split
+    assert "`oracle-others`' lead over pimc: hoarder -14.0 points." in split
     assert "- pimc-hoarder: >= 70%, interval above 65%, over >= 400 pairs: **met**" in text
     assert "- pimc-greedy: >= 80%, interval above 75%, over >= 400 pairs: **not met**" in text
     assert "- pimc-3xhoarder: >= 40%: **met**" in text

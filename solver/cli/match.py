@@ -32,7 +32,7 @@ BotsArgument = Annotated[
         help=(
             "The seat list: two bots (mirrored pairs) or 3 or more (each deal once per seat "
             f"rotation; the first is the focus). A bot: {', '.join(BOTS)}, "
-            f"{', '.join(MEASUREMENT_BOTS)} (sees the hidden cards: measurement only), "
+            f"{', '.join(MEASUREMENT_BOTS)} (see hidden cards: measurement only), "
             "or module:Class of a Bot subclass."
         ),
         metavar="BOT",

@@ -7,7 +7,14 @@ each candidate is played out once (``samples = 1``) in a copy of the real state
 as they are.  The rollouts still guess how the others *play* (the opponent model), so it
 is a strong reference, not a perfect player.
 
-It is never a player: it is not in ``registry.BOTS`` (what ``rummy play``, ``rummy
+``oracle-others`` (``HandsOracleBot``) sees less: the other players' hands as they are,
+but not the stock's order, which it deals afresh in each of ``pimc``'s 8 deals (each
+seat reading a stretch of its own, as the fair bot's deals do).  Set beside the two,
+it splits the oracle's lead: what seeing the other hands is worth (the most any guess
+of them could give the fair bot) and what knowing the coming draws is worth (which no
+fair player can have).
+
+Neither is ever a player: it is not in ``registry.BOTS`` (what ``rummy play``, ``rummy
 tournament`` and the help list), ``make_bot`` refuses it unless asked for a measurement
 bot, and it plays only where the match runner shows it the round through the one
 explicit channel for that, ``solver.game.runner.play_game(seeing=...)``; ``act`` alone
@@ -26,7 +33,7 @@ from solver.strategy.evaluator import Deal
 from solver.strategy.pimc import PimcBot
 from solver.strategy.rollout import Rollout
 
-__all__ = ["OracleBot"]
+__all__ = ["HandsOracleBot", "OracleBot"]
 
 
 class OracleBot(PimcBot):
@@ -61,3 +68,35 @@ class OracleBot(PimcBot):
         if state is None:
             raise RuntimeError("the oracle searched without the round in view")
         return lambda _index: Rollout.of_state(state)
+
+
+class HandsOracleBot(OracleBot):
+    """The oracle that sees the other hands but not the stock's order (module docstring):
+    ``pimc``'s 8 deals, each the true round with the stock shuffled by the deal's seed."""
+
+    name = "oracle-others"
+    samples = 8
+
+    def deals(self, view: PlayerView, seeds: list[int]) -> Deal:
+        state = self._state
+        if state is None:
+            raise RuntimeError("the oracle searched without the round in view")
+        players = view.settings.players
+
+        def deal(index: int) -> Rollout:
+            made = Rollout.of_state(state)
+            _reshuffle(made, random.Random(seeds[index]), players)
+            return made
+
+        return deal
+
+
+def _reshuffle(made: Rollout, rng: random.Random, players: int) -> None:
+    """Deal ``made``'s stock in a random order, each seat drawing from a stretch of its own
+    (``Rollout._take_from_stock``); the cards stay the same."""
+    order = list(made.stock)
+    rng.shuffle(order)
+    made.stock = order
+    made.dealt = tuple(order)
+    made.taken = bytearray(len(order))
+    made.heads = [seat * len(order) // players for seat in range(players)]

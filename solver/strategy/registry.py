@@ -5,9 +5,9 @@
 ``rummy play`` take user bots by name.  A module that is not importable is looked for in
 the current directory too (as ``python -m`` would), so ``cautious:Cautious`` works
 without ``PYTHONPATH=.``.
-The ``oracle`` (``solver.strategy.oracle``), which sees the hidden cards, is a
-*measurement* bot: it is in ``MEASUREMENT_BOTS``, not in ``BOTS``, and ``make_bot`` builds
-it only when asked with ``measurement=True`` (the match runner does; ``rummy play`` and
+The ``oracle`` and ``oracle-others`` (``solver.strategy.oracle``), which see hidden cards, are
+*measurement* bots: they are in ``MEASUREMENT_BOTS``, not in ``BOTS``, and ``make_bot`` builds
+them only when asked with ``measurement=True`` (the match runner does; ``rummy play`` and
 tournaments never do).
 Each bot of a game gets a generator derived from the game seed and its seat
 (``bot_rng``), so the same seed and the same bots give the same game, whichever
@@ -29,7 +29,7 @@ from types import ModuleType
 from solver.strategy.bots import BOT_TIME_LIMIT, Bot, GreedyBot, GreedyTilesBot, RandomBot
 from solver.strategy.expert import ExpertBot
 from solver.strategy.hoarder import HoarderBot
-from solver.strategy.oracle import OracleBot
+from solver.strategy.oracle import HandsOracleBot, OracleBot
 from solver.strategy.pimc import PimcBot
 
 __all__ = ["BOTS", "MEASUREMENT_BOTS", "bot_rng", "is_measurement_bot", "make_bot", "make_bots"]
@@ -44,12 +44,15 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 """The built-in bots by name: every one a player may meet."""
 
-MEASUREMENT_BOTS: dict[str, Callable[..., Bot]] = {OracleBot.name: OracleBot}
+MEASUREMENT_BOTS: dict[str, Callable[..., Bot]] = {
+    OracleBot.name: OracleBot,
+    HandsOracleBot.name: HandsOracleBot,
+}
 """Bots for measurement only (they see hidden cards): never offered as players."""
 
 
 def is_measurement_bot(spec: str) -> bool:
-    """Whether ``spec`` names a measurement bot (``oracle``)."""
+    """Whether ``spec`` names a measurement bot (``oracle``, ``oracle-others``)."""
     return spec.strip().lower() in MEASUREMENT_BOTS
 
 
