@@ -12,7 +12,8 @@ import pytest
 from solver.cards import Piece
 from solver.game import Game, GameSettings, PlayerView
 from solver.strategy import make_bot
-from solver.strategy.evaluator import EVALUATOR, RACE_6, SETTLED_3, Evaluator
+from solver.strategy.candidates import Candidate
+from solver.strategy.evaluator import EVALUATOR, RACE_6, SETTLED_3, Evaluator, Outcomes
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import (
     GAME_WIN_WEIGHT,
@@ -154,3 +155,50 @@ def test_a_hoarder_keeps_junk_from_its_last_meld_only() -> None:
     assert model.style(other) == "hoarder"
     # Melded from 19 tiles down to 10, then drew eight: ten are junk.
     assert model.junk(sized(view, 18, 46)) == {other: 10}
+
+
+def _weighed(view: PlayerView, values: dict[str, list[float]]) -> list[Outcomes]:
+    kinds = {"best": "play", "draw": "draw", "hold:meld": "play"}
+    return [
+        Outcomes(
+            candidate=Candidate(label, kinds[label], steps=()),  # type: ignore[arg-type]
+            continuation=0,
+            values=tuple(v),
+            points=tuple(v),
+            wins=tuple(x > 0 for x in v),
+        )
+        for label, v in values.items()
+    ]
+
+
+def test_the_prior_keeps_the_hoarders_choice_unless_the_search_is_sure() -> None:
+    """``PimcBot.prior_margin``: in first-out games the hoarder's choice (here: draw, the
+    hand need not meld) stands unless another candidate's paired lead exceeds the margin
+    in standard errors; without a margin, or in Manipulation Rummy, the best mean wins."""
+    from solver.strategy.pimc import PimcBot
+
+    view = midgame_view()
+    assert view.phase == "meld" and len(view.hand) < view.variant.hand_size + 5
+    bot = PimcBot(random.Random(0))
+    close = _weighed(view, {"best": [10.0, -10.0, 12.0, -8.0], "draw": [0.0, 0.0, 0.0, 0.0]})
+    sure = _weighed(view, {"best": [10.0, 12.0, 11.0, 9.0], "draw": [0.0, 1.0, 0.0, 1.0]})
+    assert bot.prior_choice(view, close) == 0  # no margin: the best mean (1.0 against 0.0)
+    bot.prior_margin = 1.0
+    assert bot.prior_choice(view, close) == 1  # a lead of 1.0 with a standard error of 6.0
+    assert bot.prior_choice(view, sure) == 0 and bot.counters["prior_overruled"] == 1
+    manipulation = midgame_view(GameSettings.manipulation(2), plies=6)
+    assert (
+        bot.prior_choice(manipulation, _weighed(manipulation, {"best": [1.0, 0.0], "draw": [0.0, 0.0]})) == 0
+    )
+
+
+def test_the_prior_plays_where_the_hoarder_must_meld() -> None:
+    from solver.strategy.pimc import PimcBot
+
+    view = midgame_view()
+    big = replace(view, hand=replace(view.hand, pieces=view.hand.pieces * 3))
+    assert len(big.hand) >= view.variant.hand_size + 5
+    bot = PimcBot(random.Random(0))
+    bot.prior_margin = 1.0
+    weighed = _weighed(big, {"best": [0.0, 0.0, 1.0], "draw": [5.0, -5.0, 6.0]})
+    assert bot.prior_choice(big, weighed) == 0  # the hoarder melds a hand this big

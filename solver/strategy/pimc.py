@@ -83,7 +83,9 @@ reproducibility.  ``counters`` counts what it chose, for the match reports.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections import Counter
 
 from solver.engine import Hint
@@ -91,7 +93,8 @@ from solver.game.actions import Action, Play
 from solver.game.view import PlayerView
 from solver.strategy.bots import BOT_TIME_LIMIT, Bot
 from solver.strategy.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
-from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, best_index, deal_from_seed, weigh
+from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, best_index, deal_from_seed, weigh
+from solver.strategy.hoarder import HoarderBot
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import Policy, hoarder_action
 
@@ -111,6 +114,11 @@ class PimcBot(Bot):
     junk_deals = True
     """First-out games: deal the other hands the cards without a play that the opponent
     model says they hold (``OpponentModel.junk``)."""
+    prior_margin: float | None = None
+    """First-out games: keep the hoarder's choice at a meld decision (play the best play
+    only when the hand must meld, else decline: ``HoarderBot``) unless another candidate's
+    paired lead over it, over the same deals, exceeds this many standard errors; None:
+    the candidate with the best mean (``prior_choice``)."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
@@ -228,10 +236,29 @@ class PimcBot(Bot):
             others=self.policies(view),
             budget_seconds=self.time_budget,
         )
-        chosen = weighed[best_index(weighed)]
+        chosen = weighed[self.prior_choice(view, weighed)]
         if self.evaluator.continuations[chosen.continuation] is hoarder_action:
             self.counters["hoarding_line"] += 1
         return chosen.candidate
+
+    def prior_choice(self, view: PlayerView, weighed: list[Outcomes]) -> int:
+        """The index of the chosen candidate: the best mean, or in first-out games with a
+        ``prior_margin`` the hoarder's choice unless the best mean leads it by more than
+        that many standard errors of their paired differences."""
+        chosen = best_index(weighed)
+        if self.prior_margin is None or view.settings.scoring != "first_out" or view.phase != "meld":
+            return chosen
+        prior = _hoarders_choice(weighed, plays=HoarderBot.must_meld(view))
+        if prior is None or prior == chosen:
+            return chosen
+        lead = [a - b for a, b in zip(weighed[chosen].values, weighed[prior].values, strict=True)]
+        if len(lead) < 2:
+            return prior
+        error = statistics.stdev(lead) / math.sqrt(len(lead))
+        if statistics.fmean(lead) > self.prior_margin * error:
+            self.counters["prior_overruled"] += 1
+            return chosen
+        return prior
 
     def policies(self, view: PlayerView) -> dict[int, Policy]:
         """The rollout policy of each other player the opponent model calls a hoarder."""
@@ -241,3 +268,12 @@ class PimcBot(Bot):
         if hoarders:
             self.counters["modelled_hoarder"] += 1
         return {seat: hoarder_action for seat in hoarders}
+
+
+def _hoarders_choice(weighed: list[Outcomes], *, plays: bool) -> int | None:
+    """The index of the candidate the hoarder would take: the best play when the hand must
+    meld, else the decline (draw, or pass); None when it is not among them."""
+    for index, outcome in enumerate(weighed):
+        if outcome.candidate.label == "best" if plays else outcome.candidate.kind in ("draw", "pass"):
+            return index
+    return None
