@@ -87,7 +87,10 @@ class Settings(BaseSettings):
         default=10,
         ge=0,
         le=19,
-        description="Niceness of the long jobs' workers: the operating system runs hints first.",
+        description=(
+            "Niceness steps of the long jobs' workers below the server's own priority (at most 19): "
+            "the operating system runs hints first."
+        ),
     )
     bot_workers: int = Field(
         default_factory=_cores,
@@ -108,7 +111,10 @@ class Settings(BaseSettings):
         default=5,
         ge=0,
         le=19,
-        description="Niceness of the bot turns' workers: the operating system runs hints and help first.",
+        description=(
+            "Niceness steps of the bot turns' workers below the server's own priority (at most 19): "
+            "the operating system runs hints and help first."
+        ),
     )
     max_body_bytes: int = Field(
         default=64 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest request body accepted (413)."

@@ -80,14 +80,19 @@ def warm_up() -> None:
 
 
 def lower_priority(niceness: int) -> None:
-    """Run the calling thread (and, in a new process, the whole worker) at ``niceness``:
-    the operating system then gives the cores to the hints' workers first.  On Linux
-    niceness is per thread, so a thread worker can be niced too; where the call is not
-    available or not allowed, the worker runs at normal priority."""
+    """Run the calling thread (and, in a new process, the whole worker) ``niceness`` steps
+    below the priority it has (at most 19): the operating system then gives the cores to
+    the hints' workers first.  The steps are relative, so a server started with ``nice``
+    keeps its long lane below its short one (an absolute value would *raise* the
+    priority of a worker whose server runs at a niceness above it, where allowed).  On
+    Linux niceness is per thread, so a thread worker can be niced too; where the call is
+    not available or not allowed, the worker keeps its priority."""
     if niceness <= 0:
         return
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
+        thread = threading.get_native_id()
+        now = os.getpriority(os.PRIO_PROCESS, thread)
+        os.setpriority(os.PRIO_PROCESS, thread, min(now + niceness, 19))
 
 
 def _worker_main(conn: Connection, server_pid: int, warm: bool, niceness: int = 0) -> None:

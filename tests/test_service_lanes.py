@@ -21,6 +21,7 @@ from service.app import LONG_PATHS, SHORT_PATHS
 from service.errors import Busy
 from service.pool import SolvePool
 from service.settings import Settings
+from service.workers import lower_priority
 
 WORKED = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
 ADVICE = {"position": "5h 6h 7h | 9s 9d 9c / 8h 4h Kc Ks Kd 2c", "players": 2, "samples": 8, "seed": 1}
@@ -142,3 +143,24 @@ def test_long_lane_worker_processes_run_at_a_lower_priority() -> None:
         assert pool.run(30.0, os.nice, 0) == min(base + 5, 19)
     finally:
         pool.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness")
+def test_a_lane_is_lowered_from_the_priority_it_has() -> None:
+    """``lower_priority`` counts its steps from the thread's own niceness: a server started
+    with ``nice`` keeps its long lane below its short one (an absolute 7 would have
+    raised a worker started at niceness 9 back to 7, where allowed)."""
+    seen: list[int] = []
+
+    def body() -> None:
+        thread = threading.get_native_id()
+        start = os.getpriority(os.PRIO_PROCESS, thread) + 2
+        os.setpriority(os.PRIO_PROCESS, thread, start)  # raising niceness is always allowed
+        lower_priority(5)
+        seen.extend([start, os.getpriority(os.PRIO_PROCESS, thread)])
+
+    worker = threading.Thread(target=body)
+    worker.start()
+    worker.join()
+    start, now = seen
+    assert now == min(start + 5, 19)
