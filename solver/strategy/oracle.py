@@ -64,10 +64,13 @@ class OracleBot(PimcBot):
 
     def deals(self, view: PlayerView, seeds: list[int]) -> Deal:
         """Every deal is the true round, copied afresh for each candidate."""
-        state = self._state
-        if state is None:
-            raise RuntimeError("the oracle searched without the round in view")
+        state = self._round_in_view()
         return lambda _index: Rollout.of_state(state)
+
+    def _round_in_view(self) -> RoundState:
+        if self._state is None:
+            raise RuntimeError("the oracle searched without the round in view")
+        return self._state
 
 
 class HandsOracleBot(OracleBot):
@@ -78,25 +81,13 @@ class HandsOracleBot(OracleBot):
     samples = 8
 
     def deals(self, view: PlayerView, seeds: list[int]) -> Deal:
-        state = self._state
-        if state is None:
-            raise RuntimeError("the oracle searched without the round in view")
-        players = view.settings.players
+        state = self._round_in_view()
 
         def deal(index: int) -> Rollout:
             made = Rollout.of_state(state)
-            _reshuffle(made, random.Random(seeds[index]), players)
+            order = list(made.stock)
+            random.Random(seeds[index]).shuffle(order)
+            made.deal_stock(order)
             return made
 
         return deal
-
-
-def _reshuffle(made: Rollout, rng: random.Random, players: int) -> None:
-    """Deal ``made``'s stock in a random order, each seat drawing from a stretch of its own
-    (``Rollout._take_from_stock``); the cards stay the same."""
-    order = list(made.stock)
-    rng.shuffle(order)
-    made.stock = order
-    made.dealt = tuple(order)
-    made.taken = bytearray(len(order))
-    made.heads = [seat * len(order) // players for seat in range(players)]

@@ -279,6 +279,6 @@ def _hoarders_choice(weighed: list[Outcomes], *, plays: bool) -> int | None:
     """The index of the candidate the hoarder would take: the best play when the hand must
     meld, else the decline (draw, or pass); None when it is not among them."""
     for index, outcome in enumerate(weighed):
-        if outcome.candidate.label == "best" if plays else outcome.candidate.kind in ("draw", "pass"):
+        if (outcome.candidate.label == "best") if plays else (outcome.candidate.kind in ("draw", "pass")):
             return index
     return None

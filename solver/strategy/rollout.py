@@ -123,6 +123,15 @@ class Rollout(RoundState):
         made.heads = None
         return made
 
+    def deal_stock(self, order: list[Piece]) -> None:
+        """Make ``order`` the stock, each seat drawing from a stretch of it of its own
+        (``_take_from_stock``); ``settings`` must be set."""
+        players = self.settings.players
+        self.stock = order
+        self.dealt = tuple(order)
+        self.taken = bytearray(len(order))
+        self.heads = [seat * len(order) // players for seat in range(players)]
+
     def hand_points(self) -> tuple[int, ...]:
         return self.settled if self.settled is not None else super().hand_points()
 
@@ -266,10 +275,7 @@ def determinize(
     state = Rollout.__new__(Rollout)
     state.settings = settings
     state.hands = hands
-    state.stock = stock
-    state.dealt = tuple(stock)
-    state.taken = bytearray(len(stock))
-    state.heads = [seat * len(stock) // players for seat in range(players)]
+    state.deal_stock(stock)
     state.table = view.table
     state.dealer = (view.seat - 1) % players
     state.round_number = view.round_number
