@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from solver.cards import Card, Joker, Piece
 from solver.engine import Hint, hint_of_valid
+from solver.fastpath import points as points_program
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
@@ -344,8 +345,9 @@ _cache: dict[tuple[int, Hand, str, bool, bool, bool], tuple[Table, Hint]] = {}
 
 
 def clear_cache() -> None:
-    """Forget the remembered rollout hints (benchmarks time a cold review with it)."""
+    """Forget the remembered rollout hints and points (benchmarks time a cold review with it)."""
     _cache.clear()
+    _points_cache.clear()
 
 
 def rollout_hint(
@@ -368,6 +370,42 @@ def rollout_hint(
     found = hint_of_valid(Position(table, hand), variant, opened=opened, time_limit=time_limit)
     _cache[key] = (table, found)
     return found
+
+
+_points_cache: dict[tuple[int, Hand, str, bool], tuple[Table, points_program.PointsAnswer | None]] = {}
+
+
+def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | None:
+    """The fewest points ``seat``'s hand can keep after one play on the rollout's table,
+    and whether that takes a play, without the play itself (``solver.fastpath.points``:
+    exact, and cross-checked in the tests like every backend), remembered as
+    ``rollout_hint`` remembers hints; None where the points program does not answer (the
+    opening rule, three jokers or more, a layer too big), or outside first-out games.
+
+    In first-out games it is what a rollout needs where no play is made: a hoarder
+    declines unless its best play goes out (or it must meld), and the settled count of a
+    race with slope 0 needs only each hand's points and whether it goes out.  On a late
+    Rummikub or Machiavelli table the best play itself costs several times the number; in
+    Manipulation Rummy the two cost about the same (benchmarks/results/
+    firstout-experiments.md, 2026-11-28), so it is not asked there.  The answer is the
+    hint's (``hand_points``, ``has_play``, ``goes_out``), so no rollout plays otherwise."""
+    pieces = state.hands[seat]
+    if state.settings.scoring != "first_out" or not state.opened[seat] or not pieces:
+        return None
+    table, variant = state.table, state.settings.variant
+    hand = Hand.of(pieces)
+    key = (id(table), hand, variant.name, True)
+    entry = _points_cache.get(key)
+    if entry is not None and entry[0] is table:
+        return entry[1]
+    if len(_points_cache) >= CACHE_SIZE:
+        _points_cache.clear()
+    position = Position(table, hand)
+    answer = None
+    if points_program.covers(position, variant):
+        answer = points_program.fewest_points(position, variant, [None])[0]
+    _points_cache[key] = (table, answer)
+    return answer
 
 
 def _best(state: Rollout, settings: RolloutSettings) -> Hint:
@@ -401,11 +439,19 @@ def hoarder_action(state: Rollout, settings: RolloutSettings) -> Action | Played
     cards over the dealt size; knock whenever allowed."""
     if state.phase == "knock":
         return Knock()
+    hand = state.hands[state.to_move]
+    variant = state.settings.variant
+    must = state.final_turn or not state.stock or len(hand) >= variant.hand_size + HOARD_MARGIN
+    if not must:
+        # The decision needs only the best play's points (the play itself only when made).
+        known = rollout_points(state, state.to_move)
+        if known is not None and not (
+            known.has_play and (known.points == 0 or variant.may_knock(known.points, melded=True))
+        ):
+            return _decline(state)
     found = _best(state, settings)
     if not found.has_play:
         return _decline(state)
-    hand = state.hands[state.to_move]
-    must = state.final_turn or not state.stock or len(hand) >= state.settings.variant.hand_size + HOARD_MARGIN
     return PlayedHint(found) if found.goes_out or found.can_knock or must else _decline(state)
 
 
@@ -438,7 +484,15 @@ def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
     variant = state.settings.variant
     points: list[int] = []
     tiles: list[int] = []
+    # With the race's slope 0 only going out counts of the cards left (every other hand
+    # weighs the same), so the points program's number suffices where it answers.
+    counted = not settings.race or settings.race_slope == 0
     for seat, hand in enumerate(state.hands):
+        known = rollout_points(state, seat) if counted else None
+        if known is not None:
+            points.append(known.points)
+            tiles.append(0 if known.points == 0 else len(hand))
+            continue
         found = rollout_hint(
             state.table, hand, variant, opened=state.opened[seat], time_limit=settings.time_limit
         )

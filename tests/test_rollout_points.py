@@ -1,0 +1,142 @@
+"""First-out rollouts decline from the points program's number (``rollout.rollout_points``)
+instead of the best play: the number must be the hint's, and every rollout must play
+exactly as one that asks the hint engine for every decision."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.game import Game, GameSettings, PlayerView
+from solver.game.actions import Draw, Pass
+from solver.position import Hand
+from solver.strategy import make_bot, rollout
+from solver.strategy.rollout import (
+    HOARD_MARGIN,
+    PlayedHint,
+    Rollout,
+    RolloutSettings,
+    determinize,
+    hoarder_action,
+    play_out,
+    race_chances,
+    rollout_hint,
+    rollout_points,
+    settle,
+)
+
+FIRST_OUT = [GameSettings.rummikub(2), GameSettings.machiavelli(2), GameSettings.rummikub(4)]
+RACE = RolloutSettings(horizon=6, settle=True, race=True)
+
+
+def views(settings: GameSettings, count: int) -> list[PlayerView]:
+    """Views of the player to move in greedy games, from early to late in the round."""
+    found: list[PlayerView] = []
+    for seed in range(count):
+        game = Game(settings, seed=seed)
+        bots = [make_bot("greedy", rng=random.Random(seat)) for seat in range(settings.players)]
+        for _ in range(8 + 6 * seed):
+            if game.over:
+                break
+            game.apply(bots[game.to_move].act(game.view(game.to_move)))
+        if not game.over:
+            found.append(game.view(game.to_move))
+    return found
+
+
+def hinted(state: Rollout, seat: int) -> tuple[int, bool, bool]:
+    """The hint engine's points left, play and going out for ``seat`` (the reference)."""
+    found = rollout_hint(
+        state.table, state.hands[seat], state.settings.variant, opened=state.opened[seat], time_limit=10.0
+    )
+    points = (
+        found.hand_points if found.has_play else Hand.of(state.hands[seat]).points(state.settings.variant)
+    )
+    return points, found.has_play, found.goes_out
+
+
+def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | PlayedHint:
+    """The hoarder's policy decided from the best play alone, every time (no points program)."""
+    seat = state.to_move
+    found = rollout_hint(
+        state.table, state.hands[seat], state.settings.variant, opened=state.opened[seat], time_limit=10.0
+    )
+    decline = Pass() if state.final_turn else Draw()
+    if not found.has_play:
+        return decline
+    must = (
+        state.final_turn
+        or not state.stock
+        or len(state.hands[seat]) >= state.settings.variant.hand_size + HOARD_MARGIN
+    )
+    return PlayedHint(found) if found.goes_out or found.can_knock or must else decline
+
+
+@pytest.mark.parametrize("settings", FIRST_OUT, ids=lambda s: f"{s.variant.name}-{s.players}")
+def test_the_points_number_is_the_best_plays(settings: GameSettings) -> None:
+    answered = 0
+    for index, view in enumerate(views(settings, 6)):
+        for deal in range(3):
+            state = determinize(view, random.Random(100 * index + deal))
+            for seat in range(settings.players):
+                known = rollout_points(state, seat)
+                if known is None:
+                    continue
+                answered += 1
+                points, has_play, goes_out = hinted(state, seat)
+                assert (known.points, known.has_play, known.points == 0) == (points, has_play, goes_out)
+    assert answered >= 10
+
+
+@pytest.mark.parametrize("settings", FIRST_OUT, ids=lambda s: f"{s.variant.name}-{s.players}")
+def test_hoarders_play_out_as_with_the_best_play_every_turn(
+    settings: GameSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers: list[object] = []
+
+    def counted(state: Rollout, seat: int) -> object:
+        answers.append(rollout_points(state, seat))
+        return answers[-1]
+
+    monkeypatch.setattr(rollout, "rollout_points", counted)
+    for index, view in enumerate(views(settings, 5)):
+        for deal in range(2):
+            quick = determinize(view, random.Random(7 * index + deal))
+            slow = determinize(view, random.Random(7 * index + deal))
+            seats = range(settings.players)
+            play_out(quick, RACE, {seat: hoarder_action for seat in seats})
+            play_out(slow, RACE, {seat: hoarder_by_hint for seat in seats})
+            assert quick.hands == slow.hands
+            assert sorted(map(str, quick.table.melds)) == sorted(map(str, slow.table.melds))
+            assert (quick.end, quick.turns, quick.stock) == (slow.end, slow.turns, slow.stock)
+            if quick.end is None:
+                assert quick.settled is not None and quick.race is not None
+                assert quick.settled == slow.settled and quick.race == slow.race
+                # The settled count is the best plays', seat by seat.
+                reference = [hinted(quick, seat) for seat in seats]
+                assert quick.settled == tuple(points for points, _, _ in reference)
+                tiles = [0 if out else 1 for _, _, out in reference]
+                assert quick.race == race_chances(tiles, quick.to_move)
+    # The number answered most of the questions (the rest went to the hint engine).
+    assert sum(answer is not None for answer in answers) > len(answers) / 2
+
+
+def test_a_sloped_race_counts_the_cards_by_the_best_play() -> None:
+    view = views(GameSettings.rummikub(2), 4)[-1]
+    state = determinize(view, random.Random(5))
+    settle(state, RolloutSettings(horizon=0, settle=True, race=True, race_slope=0.1))
+    tiles = []
+    for seat, hand in enumerate(state.hands):
+        found = rollout_hint(
+            state.table, hand, state.settings.variant, opened=state.opened[seat], time_limit=10.0
+        )
+        tiles.append(len(found.hand) if found.has_play else len(hand))
+    assert state.race == race_chances(tiles, state.to_move, slope=0.1)
+
+
+def test_manipulation_rummy_asks_the_hint_engine() -> None:
+    settings = GameSettings.manipulation(2)
+    view = views(settings, 2)[-1]
+    state = determinize(view, random.Random(1))
+    assert all(rollout_points(state, seat) is None for seat in range(2))
