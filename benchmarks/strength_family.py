@@ -10,8 +10,10 @@ For one variant (``manipulation``, ``machiavelli``, ``rummikub`` or the peer's g
 ``rummikub-peer``) it plays, from one measuring seed (``--seed``, default 1; tune on others):
 
 - **2 players**: the search bot ``pimc`` and the ``oracle`` (which sees the hidden cards:
-  the ceiling) each against ``greedy``, ``hoarder`` and ``expert`` (and, in the peer's
-  game, first ``greedy-tiles``: the peer's greedy rule), ``--pairs`` mirrored pairs each;
+  the ceiling) each against ``greedy``, ``hoarder`` and ``expert`` (``expert`` only in
+  Manipulation Rummy: in first-out games it plays exactly as ``greedy``; and, in the
+  peer's game, first ``greedy-tiles``: the peer's greedy rule), ``--pairs`` mirrored
+  pairs each;
 - **4 players** (where the variant allows 4): ``pimc`` and ``oracle`` each against three
   copies of ``hoarder`` and of ``greedy``, ``--deals`` deals each (every deal once per seat
   rotation: 4 games).
@@ -50,7 +52,11 @@ README = ROOT / "README.md"
 FOCUS = ("pimc", "oracle")
 """The rows: the search bot, and the bot that sees the hidden cards (the ceiling)."""
 OPPONENTS = ("greedy", "hoarder", "expert")
-PEER_OPPONENTS = ("greedy-tiles", *OPPONENTS)
+FIRST_OUT_OPPONENTS = ("greedy", "hoarder")
+"""In first-out games (Machiavelli, Rummikub) a draw ends the turn, so ``expert`` melds at
+once exactly as ``greedy`` does (tests/test_first_out.py checks it decision by decision):
+its column would repeat ``greedy``'s games, and is not played."""
+PEER_OPPONENTS = ("greedy-tiles", *FIRST_OUT_OPPONENTS)
 CROWDS = ("hoarder", "greedy")
 """The 4-player columns: three copies of each."""
 CROWD = 3
@@ -79,11 +85,18 @@ class Cell:
 def cells(variant: str, focus: tuple[str, ...], opponents: tuple[str, ...] | None) -> list[Cell]:
     """Every cell of a variant's table, 2-player ones first."""
     settings = GameSettings.named(variant, 2)
-    two = opponents or (PEER_OPPONENTS if settings.preset == PEER_PRESET else OPPONENTS)
+    two = opponents or _opponents(settings)
     found = [Cell(bot, other, 2) for bot in focus for other in two]
     if _allows(variant, CROWD + 1):
         found += [Cell(bot, other, CROWD + 1) for bot in focus for other in (opponents or CROWDS)]
     return found
+
+
+def _opponents(settings: GameSettings) -> tuple[str, ...]:
+    """The 2-player columns of a variant by default."""
+    if settings.preset == PEER_PRESET:
+        return PEER_OPPONENTS
+    return FIRST_OUT_OPPONENTS if settings.scoring == "first_out" else OPPONENTS
 
 
 def _allows(variant: str, players: int) -> bool:
@@ -189,6 +202,12 @@ def render(rows: list[Row], meta: Row) -> str:
             gap = _gap(rows, players, seer)
             if gap:
                 lines += [f"{whose} lead over pimc: {gap}.", ""]
+    if GameSettings.named(str(meta["variant"]), 2).scoring == "first_out":
+        lines += [
+            "`expert` melds at once here, exactly as `greedy` does (a draw ends the turn), so it "
+            "has no column of its own: its games would be `greedy`'s.",
+            "",
+        ]
     lines += _timing(rows)
     goals = targets(rows, str(meta["variant"]))
     if goals:

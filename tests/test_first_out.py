@@ -202,3 +202,36 @@ def test_the_prior_plays_where_the_hoarder_must_meld() -> None:
     bot.prior_margin = 1.0
     weighed = _weighed(big, {"best": [0.0, 0.0, 1.0], "draw": [5.0, -5.0, 6.0]})
     assert bot.prior_choice(big, weighed) == 0  # the hoarder melds a hand this big
+
+
+# -- expert is greedy where a draw ends the turn ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        GameSettings.rummikub(2),
+        GameSettings.machiavelli(2),
+        GameSettings.rummikub(3),
+        GameSettings.rummikub_peer(),
+    ],
+    ids=lambda s: f"{s.preset or s.variant.name}-{s.players}",
+)
+def test_expert_acts_as_greedy_in_first_out_games(settings: GameSettings) -> None:
+    """A draw ends the turn in first-out games, so ``expert`` melds at once as ``greedy``
+    does: the strength tables leave its column out there (``benchmarks.strength_family``)."""
+    compared = plays = 0
+    for seed in range(3):
+        game = Game(settings, seed=seed)
+        experts = [make_bot("expert", rng=random.Random(seat)) for seat in range(settings.players)]
+        greedy = make_bot("greedy", rng=random.Random(0))
+        for _ in range(60):
+            if game.over:
+                break
+            view = game.view(game.to_move)
+            action = experts[game.to_move].act(view)
+            assert action == greedy.act(view)
+            compared += 1
+            plays += action.kind == "play"
+            game.apply(action)
+    assert compared >= 100 and plays >= 10

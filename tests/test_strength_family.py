@@ -39,10 +39,13 @@ def _row(
 
 def test_the_cells_of_each_variant() -> None:
     peer = [cell.key for cell in cells("rummikub-peer", FOCUS, None)]
-    assert peer == [
-        f"{bot}-{other}" for bot in FOCUS for other in ("greedy-tiles", "greedy", "hoarder", "expert")
-    ]
+    assert peer == [f"{bot}-{other}" for bot in FOCUS for other in ("greedy-tiles", "greedy", "hoarder")]
     rummikub = [cell.key for cell in cells("rummikub", FOCUS, None)]
+    # expert plays as greedy in first-out games (tests/test_first_out.py): no column there
+    assert "pimc-expert" not in rummikub and "pimc-expert" not in [
+        c.key for c in cells("machiavelli", FOCUS, None)
+    ]
+    assert "pimc-expert" in [cell.key for cell in cells("manipulation", FOCUS, None)]
     assert (
         "pimc-3xhoarder" in rummikub and "oracle-3xgreedy" in rummikub and "pimc-greedy-tiles" not in rummikub
     )
@@ -71,6 +74,8 @@ def test_the_block_has_the_tables_the_gap_and_the_targets() -> None:
     assert "- pimc-greedy: >= 80%, interval above 75%, over >= 400 pairs: **not met**" in text
     assert "- pimc-3xhoarder: >= 40%: **met**" in text
     assert "median decision <= 100 ms in every cell: **not met** (at most 120.0 ms)" in text
+    assert "has no column of its own" in text
+    assert "has no column of its own" not in render(rows, {**META, "variant": "manipulation"})
 
 
 def test_the_readme_block_is_replaced_between_its_markers(tmp_path: Path) -> None:
