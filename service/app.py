@@ -134,9 +134,7 @@ def create_app(settings: Settings | None = None, *, store: GameStore | None = No
         watch=None,  # every POST queues work on the pool
         larger={"/v1/games/import": settings.max_import_bytes},
     )
-    app.add_middleware(
-        ObserveMiddleware, observer=observer, paths=SOLVING_PATHS
-    )  # sees every answer
+    app.add_middleware(ObserveMiddleware, observer=observer, paths=SOLVING_PATHS)  # sees every answer
     app.add_middleware(HeadAsGetMiddleware)  # outermost: HEAD runs as the GET it stands for
     app.include_router(hint.router)
     app.include_router(analyze.router)

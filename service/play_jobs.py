@@ -133,9 +133,7 @@ def _action(described: dict[str, Any]) -> Action:
     return action_from_dict(described)
 
 
-def move_job(
-    ref: GameRef, entries: list[Entry], action: dict[str, Any]
-) -> tuple[list[Entry], bytes | None]:
+def move_job(ref: GameRef, entries: list[Entry], action: dict[str, Any]) -> tuple[list[Entry], bytes | None]:
     """The human's action alone (milliseconds: the hints' lane): its entries, and the state
     after it, or None when a bot is to move next (``advance_job`` plays the bots on their
     own lane, so that a help or a hint never waits behind a bot's turn)."""
