@@ -387,7 +387,7 @@ def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | N
     race with slope 0 needs only each hand's points and whether it goes out.  On a late
     Rummikub or Machiavelli table the best play itself costs several times the number; in
     Manipulation Rummy the two cost about the same (benchmarks/results/
-    firstout-experiments.md, 2026-11-28), so it is not asked there.  The answer is the
+    firstout-experiments.md, 2026-11-27), so it is not asked there.  The answer is the
     hint's (``hand_points``, ``has_play``, ``goes_out``), so no rollout plays otherwise."""
     pieces = state.hands[seat]
     if state.settings.scoring != "first_out" or not state.opened[seat] or not pieces:
