@@ -202,7 +202,8 @@ def render(rows: list[Row], meta: Row) -> str:
             gap = _gap(rows, players, seer)
             if gap:
                 lines += [f"{whose} lead over pimc: {gap}.", ""]
-    if GameSettings.named(str(meta["variant"]), 2).scoring == "first_out":
+    first_out = GameSettings.named(str(meta["variant"]), 2).scoring == "first_out"
+    if first_out and not any(row["other"] == "expert" for row in rows):
         lines += [
             "`expert` melds at once here, exactly as `greedy` does (a draw ends the turn), so it "
             "has no column of its own: its games would be `greedy`'s.",

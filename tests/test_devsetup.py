@@ -75,6 +75,7 @@ def test_ci_calls_exactly_the_readme_test_command_and_installs_nothing_itself() 
     assert not any("apt-get" in line or "chromium" in line for line in lines)
     after = lines[lines.index("python3 dev.py test") + 1 :]
     assert any(line.startswith(".venv/bin/ruff check") for line in after)
+    assert ".venv/bin/ruff format --check ." in after
     assert any(line.startswith(".venv/bin/mypy solver service") for line in after)
 
 

@@ -93,33 +93,42 @@ def test_the_points_number_is_the_best_plays(settings: GameSettings) -> None:
 def test_hoarders_play_out_as_with_the_best_play_every_turn(
     settings: GameSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answers: list[object] = []
+    turns: list[int] = []  # the quick hoarders' turns, and their best plays asked for
+    asked: list[int] = []
+    best = rollout._best
 
-    def counted(state: Rollout, seat: int) -> object:
-        answers.append(rollout_points(state, seat))
-        return answers[-1]
+    def counted_best(state: Rollout, settings: RolloutSettings) -> object:
+        asked.append(1)
+        return best(state, settings)
 
-    monkeypatch.setattr(rollout, "rollout_points", counted)
+    def quick_hoarder(state: Rollout, settings: RolloutSettings) -> object:
+        turns.append(1)
+        return hoarder_action(state, settings)
+
+    settled = 0
     for index, view in enumerate(views(settings, 5)):
         for deal in range(2):
             quick = determinize(view, random.Random(7 * index + deal))
             slow = determinize(view, random.Random(7 * index + deal))
             seats = range(settings.players)
-            play_out(quick, RACE, {seat: hoarder_action for seat in seats})
+            with monkeypatch.context() as patched:
+                patched.setattr(rollout, "_best", counted_best)
+                play_out(quick, RACE, {seat: quick_hoarder for seat in seats})  # type: ignore[misc]
             play_out(slow, RACE, {seat: hoarder_by_hint for seat in seats})
             assert quick.hands == slow.hands
             assert sorted(map(str, quick.table.melds)) == sorted(map(str, slow.table.melds))
             assert (quick.end, quick.turns, quick.stock) == (slow.end, slow.turns, slow.stock)
             if quick.end is None:
-                assert quick.settled is not None and quick.race is not None
-                assert quick.settled == slow.settled and quick.race == slow.race
-                # The settled count is the best plays', seat by seat.
+                # The settled count is the best plays', seat by seat (from the hint engine).
                 reference = [hinted(quick, seat) for seat in seats]
                 assert quick.settled == tuple(points for points, _, _ in reference)
                 tiles = [0 if out else 1 for _, _, out in reference]
                 assert quick.race == race_chances(tiles, quick.to_move)
-    # The number answered most of the questions (the rest went to the hint engine).
-    assert sum(answer is not None for answer in answers) > len(answers) / 2
+                settled += 1
+    # Most hoarder turns declined from the number alone (no best play asked for), and
+    # enough rounds were still running at the horizon to check the settled count.
+    assert len(asked) < len(turns) / 2
+    assert settled >= 3
 
 
 def test_a_sloped_race_counts_the_cards_by_the_best_play() -> None:
@@ -140,3 +149,19 @@ def test_manipulation_rummy_asks_the_hint_engine() -> None:
     view = views(settings, 2)[-1]
     state = determinize(view, random.Random(1))
     assert all(rollout_points(state, seat) is None for seat in range(2))
+
+
+def test_the_settled_race_names_a_hand_that_goes_out() -> None:
+    """On a late table guessed hands often go out at once: the settled race must give that
+    hand (the first in turn order) the round, as the best plays say."""
+    late = [view for view in views(GameSettings.rummikub(2), 10) if len(view.table.melds) >= 12]
+    decided = 0
+    for index, view in enumerate(late):
+        for deal in range(6):
+            state = determinize(view, random.Random(31 * index + deal))
+            settle(state, RACE)
+            reference = [hinted(state, seat) for seat in range(2)]
+            assert state.settled == tuple(points for points, _, _ in reference)
+            assert state.race == race_chances([0 if out else 1 for _, _, out in reference], state.to_move)
+            decided += any(out for _, _, out in reference)
+    assert decided >= 3

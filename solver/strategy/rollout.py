@@ -372,7 +372,7 @@ def rollout_hint(
     return found
 
 
-_points_cache: dict[tuple[int, Hand, str, bool], tuple[Table, points_program.PointsAnswer | None]] = {}
+_points_cache: dict[tuple[int, Hand, Variant], tuple[Table, points_program.PointsAnswer | None]] = {}
 
 
 def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | None:
@@ -388,13 +388,18 @@ def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | N
     Rummikub or Machiavelli table the best play itself costs several times the number; in
     Manipulation Rummy the two cost about the same (benchmarks/results/
     firstout-experiments.md, 2026-11-27), so it is not asked there.  The answer is the
-    hint's (``hand_points``, ``has_play``, ``goes_out``), so no rollout plays otherwise."""
+    best play's: its ``points`` are the hint's ``hand_points``, ``has_play`` its
+    ``has_play``, and ``points == 0`` its ``goes_out`` (``covers`` accepts only positions
+    where every card and joker is worth points, so no points means no cards), so no
+    rollout plays otherwise.  (Where the engine's answer was not optimal, a CP-SAT call
+    cut short by its time limit on a loaded machine, the old path decided from that
+    answer and this one from the exact number.)"""
     pieces = state.hands[seat]
     if state.settings.scoring != "first_out" or not state.opened[seat] or not pieces:
         return None
     table, variant = state.table, state.settings.variant
     hand = Hand.of(pieces)
-    key = (id(table), hand, variant.name, True)
+    key = (id(table), hand, variant)  # the whole variant: the points it counts are its own
     entry = _points_cache.get(key)
     if entry is not None and entry[0] is table:
         return entry[1]
@@ -491,6 +496,8 @@ def settle(state: Rollout, settings: RolloutSettings) -> Rollout:
         known = rollout_points(state, seat) if counted else None
         if known is not None:
             points.append(known.points)
+            # Not the cards the best play leaves, but all the race reads of them at slope
+            # 0: none (the hand goes out) or some.
             tiles.append(0 if known.points == 0 else len(hand))
             continue
         found = rollout_hint(
