@@ -235,3 +235,61 @@ def test_expert_acts_as_greedy_in_first_out_games(settings: GameSettings) -> Non
             plays += action.kind == "play"
             game.apply(action)
     assert compared >= 100 and plays >= 10
+
+
+# -- a player who drew could not go out -------------------------------------------------
+
+
+def test_a_stuck_hand_cannot_go_out_but_for_its_last_draw_and_keeps_every_card() -> None:
+    from solver.strategy.rollout import _goes_out
+
+    view = midgame_view(plies=60)
+    other = 1 - view.seat
+    free = stuck = 0
+    for index in range(30):
+        plain = determinize(view, random.Random(index))
+        held = determinize(view, random.Random(index), stuck=(other,))
+        held.check_cards()
+        assert len(held.hands[other]) == view.hand_sizes[other] and len(held.stock) == view.stock_size
+        assert held.hands[view.seat] == list(view.hand.pieces)
+        free += _goes_out(view.table, plain.hands[other][:-1], view.variant)
+        stuck += _goes_out(view.table, held.hands[other][:-1], view.variant)
+        if not _goes_out(view.table, plain.hands[other][:-1], view.variant):
+            assert held.hands == plain.hands and held.stock == plain.stock  # nothing to change
+    assert free >= 8  # a uniform guess often goes out on this table
+    assert stuck == 0
+    unopened = determinize(view, random.Random(1), stuck=(other,), others_opened=False)
+    assert unopened.hands == determinize(view, random.Random(1), others_opened=False).hands
+
+
+def test_the_player_before_who_drew_is_stuck_unless_greedy() -> None:
+    view = replace(midgame_view(), draws=0)
+    other = 1 - view.seat
+    model = OpponentModel()
+    sizes = [14, 15, 16, 17, 18, 19, 10, 11, 12, 13, 14, 15, 16, 17, 18]
+    for stock, size in enumerate(sizes):
+        model.observe(sized(view, size, 60 - stock))
+    assert model.style(other) == "hoarder" and model.stuck(sized(view, 18, 46)) == (other,)
+    model.observe(sized(view, 12, 45))  # a meld in its last turn: nothing known
+    assert model.stuck(sized(view, 12, 45)) == ()
+    greedy = OpponentModel()
+    greedy.observe(sized(view, 10, 40))
+    greedy.observe(sized(view, 11, 39))
+    assert greedy.style(other) == "greedy" and greedy.stuck(sized(view, 11, 39)) == ()
+    manipulation = replace(view, settings=GameSettings.manipulation(2))
+    assert model.stuck(manipulation) == ()
+
+
+def test_the_search_bot_deals_stuck_hands_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solver.strategy.pimc import PimcBot
+
+    view = midgame_view(plies=60)
+    other = 1 - view.seat
+    monkeypatch.setattr(OpponentModel, "stuck", lambda self, view: (other,))
+    bot = PimcBot(random.Random(0))
+    seeds = list(range(30))
+    plain = [bot.deals(view, seeds)(index).hands[other] for index in range(30)]
+    bot.stuck_deals = True
+    held = [bot.deals(view, seeds)(index).hands[other] for index in range(30)]
+    assert plain != held
+    assert plain == [determinize(view, random.Random(seed)).hands[other] for seed in seeds]

@@ -126,6 +126,7 @@ def _deals(
     others_opened: bool,
     last_card_mine: bool,
     junk: Mapping[int, int] | None = None,
+    stuck: Collection[int] = (),
 ) -> Deal:
     """Deal ``i`` of ``view`` from the generator ``rng_of(i)``; the unseen cards and the
     cards in play are worked out once (the same for every deal: ``determinize``'s shortcut)."""
@@ -141,6 +142,7 @@ def _deals(
             unseen=unseen,
             in_play=in_play,
             junk=junk,
+            stuck=stuck,
         )
 
     return deal
@@ -153,15 +155,17 @@ def deal_from_seed(
     others_opened: bool = True,
     last_card_mine: bool = False,
     junk: Mapping[int, int] | None = None,
+    stuck: Collection[int] = (),
 ) -> Deal:
     """Deals from a list of integer seeds (the search bot draws them from its generator);
-    ``junk`` as ``rollout.determinize`` takes it."""
+    ``junk`` and ``stuck`` as ``rollout.determinize`` takes them."""
     return _deals(
         view,
         lambda index: random.Random(seeds[index]),
         others_opened=others_opened,
         last_card_mine=last_card_mine,
         junk=junk,
+        stuck=stuck,
     )
 
 

@@ -119,6 +119,12 @@ class PimcBot(Bot):
     junk_deals = True
     """First-out games: deal the other hands the cards without a play that the opponent
     model says they hold (``OpponentModel.junk``)."""
+    stuck_deals = False
+    """First-out games (with ``junk_deals``): deal the player who moved last, when it drew,
+    a hand that could not have gone out before its draw (``OpponentModel.stuck``).  Off
+    until the strength tables are measured with it: a screen on Rummikub against
+    ``hoarder`` gained 5.4 +- 4.1 points over 83 pairs (benchmarks/results/
+    firstout-experiments.md)."""
     prior_margin: float | None = None
     """First-out games: keep the hoarder's choice at a meld decision (play the best play
     only when the hand must meld, else decline: ``HoarderBot``) unless another candidate's
@@ -218,13 +224,14 @@ class PimcBot(Bot):
         one deal per seed (the ``oracle`` replaces them with the true round); in first-out
         games the other hands are guessed without the plays their owners would have made
         (``junk_deals``)."""
-        junk = self.opponents.junk(view) if self.junk_deals and view.settings.scoring == "first_out" else None
+        first_out = self.junk_deals and view.settings.scoring == "first_out"
         return deal_from_seed(
             view,
             seeds,
             others_opened=self._others_opened(view),
             last_card_mine=self._last_card_mine,
-            junk=junk,
+            junk=self.opponents.junk(view) if first_out else None,
+            stuck=self.opponents.stuck(view) if first_out and self.stuck_deals else (),
         )
 
     def _search(self, view: PlayerView, candidates: list[Candidate]) -> Candidate:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, Joker, Piece
@@ -236,6 +236,7 @@ def determinize(
     unseen: Sequence[Piece] | None = None,
     in_play: Counter[Card | None] | None = None,
     junk: Mapping[int, int] | None = None,
+    stuck: Collection[int] = (),
 ) -> Rollout:
     """A round consistent with ``view``: the unseen cards dealt at random to the other hands
     (their sizes as seen) and the stock (its size as seen), mid-turn as the view is.
@@ -251,7 +252,9 @@ def determinize(
 
     ``junk`` gives, for other seats, how many of their cards are known to have no play on
     the table (what a player who melds all it can keeps: ``OpponentModel.junk``): that
-    many of the seat's guessed cards are dealt without a play (``_deal_junk``).
+    many of the seat's guessed cards are dealt without a play (``_deal_junk``).  ``stuck``
+    names other seats whose guessed hand, but for its last card (the card they last drew),
+    must not go out on the view's table (``OpponentModel.stuck``; ``_deal_stuck``).
     """
     hidden = list(view.unseen() if unseen is None else unseen)
     rng.shuffle(hidden)
@@ -273,6 +276,11 @@ def determinize(
         if seat != view.seat and count >= 2 and stock:
             opened = view.opened if seat == view.seat else others_opened
             _deal_junk(hands[seat], min(count, len(hands[seat])), stock, view, opened=opened, rng=rng)
+    if others_opened:
+        for seat in stuck:
+            if seat != view.seat:
+                held = (junk or {}).get(seat, 0)
+                _deal_stuck(hands[seat], held if held >= 2 else 0, stock, view, rng=rng)
     state = Rollout.__new__(Rollout)
     state.settings = settings
     state.hands = hands
@@ -308,6 +316,34 @@ def determinize(
 
 JUNK_ROUNDS = 6
 """Redraws of a guessed hand's cards that have a play (``_deal_junk``)."""
+
+
+def _deal_stuck(
+    hand: list[Piece], junk: int, stock: list[Piece], view: PlayerView, *, rng: random.Random
+) -> None:
+    """Make a guessed ``hand`` but its last card unable to go out on the view's table, as far
+    as ``JUNK_ROUNDS`` redraws get: while it can, its cards after the first ``junk`` (those
+    ``_deal_junk`` made junk stay) go to random places of the guessed ``stock``, whose
+    cards take their places.  Both lists change in place; no card appears or disappears."""
+    if len(hand) < 2 or junk >= len(hand) - 1 or not stock:
+        return
+    for _ in range(JUNK_ROUNDS):
+        if not _goes_out(view.table, hand[:-1], view.variant):
+            return
+        for index in range(junk, len(hand)):
+            where = rng.randrange(len(stock))
+            hand[index], stock[where] = stock[where], hand[index]
+
+
+def _goes_out(table: Table, pieces: Sequence[Piece], variant: Variant) -> bool:
+    """Whether an opened hand of ``pieces`` can go out on ``table`` in one play: the points
+    program's number where it answers (``rollout_points``), else the best play's."""
+    position = Position(table, Hand.of(pieces))
+    if points_program.covers(position, variant):
+        answer = points_program.fewest_points(position, variant, [None])[0]
+        if answer is not None:
+            return answer.points == 0
+    return rollout_hint(table, pieces, variant, opened=True, time_limit=1.0).goes_out
 
 
 def _deal_junk(
