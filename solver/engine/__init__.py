@@ -20,7 +20,7 @@ from solver.engine.dispatch import (
     hint,
     hint_of_valid,
 )
-from solver.engine.draws import DRAW_BUDGET, best_after_draws
+from solver.engine.draws import DRAW_BUDGET, PointsLeft, best_after_draws, points_left
 from solver.engine.result import Engine, Hint, HintStatus
 from solver.engine.usable import BestPlayCount, UsablePieces, best_play_count, usable_pieces
 from solver.solution import DrawResults, DrawValue, Objective
@@ -38,6 +38,7 @@ __all__ = [
     "Hint",
     "HintStatus",
     "Objective",
+    "PointsLeft",
     "UsablePieces",
     "alternatives",
     "best_after_draws",
@@ -45,5 +46,6 @@ __all__ = [
     "check_options",
     "hint",
     "hint_of_valid",
+    "points_left",
     "usable_pieces",
 ]

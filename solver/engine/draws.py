@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import solver.fastpath as fastpath
 from solver.cards import Joker, Piece
@@ -29,7 +30,7 @@ from solver.position import Hand, Position
 from solver.solution import DrawResults, DrawValue, Solution
 from solver.variants import Variant
 
-__all__ = ["DRAW_BUDGET", "best_after_draws"]
+__all__ = ["DRAW_BUDGET", "PointsLeft", "best_after_draws", "points_left"]
 
 DRAW_BUDGET = 500
 """Expansions the search may spend on one draw (about 0.6 ms) before the draw goes to the
@@ -97,6 +98,25 @@ def best_after_draws(
         known_draws=by_points,
         started=started,
     )
+
+
+class PointsLeft(NamedTuple):
+    """The fewest points a hand keeps after one play, and whether that takes a play."""
+
+    points: int
+    has_play: bool
+
+
+def points_left(position: Position, variant: Variant) -> PointsLeft | None:
+    """The fewest points an opened hand can keep after one play, and whether that takes a
+    play, by the points program alone (exact, all cards worth points: no points left is
+    going out), for a validated position; None where it does not answer (no hand, the
+    position outside ``points.covers``, a layer too big).  The rollouts ask it where they
+    need the number and not the play (``solver.strategy.rollout.rollout_points``)."""
+    if not len(position.hand) or not points_program.covers(position, variant):
+        return None
+    answer = points_program.fewest_points(position, variant, [None])[0]
+    return None if answer is None else PointsLeft(answer.points, answer.has_play)
 
 
 def _points_draws(

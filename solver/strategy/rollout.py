@@ -20,8 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, Joker, Piece
-from solver.engine import Hint, hint_of_valid
-from solver.fastpath import points as points_program
+from solver.engine import Hint, PointsLeft, hint_of_valid, points_left
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
@@ -272,15 +271,7 @@ def determinize(
     stock = hidden[start : start + view.stock_size]
     if len(stock) != view.stock_size:
         raise ValueError(f"the view does not add up: {len(stock)} cards left, stock of {view.stock_size}")
-    for seat, count in (junk or {}).items():
-        if seat != view.seat and count >= 2 and stock:
-            opened = view.opened if seat == view.seat else others_opened
-            _deal_junk(hands[seat], min(count, len(hands[seat])), stock, view, opened=opened, rng=rng)
-    if others_opened:
-        for seat in stuck:
-            if seat != view.seat:
-                held = (junk or {}).get(seat, 0)
-                _deal_stuck(hands[seat], held if held >= 2 else 0, stock, view, rng=rng)
+    _deal_known(hands, stock, view, junk=junk or {}, stuck=stuck, others_opened=others_opened, rng=rng)
     state = Rollout.__new__(Rollout)
     state.settings = settings
     state.hands = hands
@@ -318,6 +309,28 @@ JUNK_ROUNDS = 6
 """Redraws of a guessed hand's cards that have a play (``_deal_junk``)."""
 
 
+def _deal_known(
+    hands: list[list[Piece]],
+    stock: list[Piece],
+    view: PlayerView,
+    *,
+    junk: Mapping[int, int],
+    stuck: Collection[int],
+    others_opened: bool,
+    rng: random.Random,
+) -> None:
+    """Deal the other guessed hands what the opponent model knows of them (``determinize``'s
+    ``junk`` and ``stuck``); the lists change in place, no card appears or disappears."""
+    for seat, count in junk.items():
+        if seat != view.seat and count >= 2 and stock:
+            _deal_junk(hands[seat], min(count, len(hands[seat])), stock, view, opened=others_opened, rng=rng)
+    if others_opened:
+        for seat in stuck:
+            if seat != view.seat:
+                held = junk.get(seat, 0)
+                _deal_stuck(hands[seat], held if held >= 2 else 0, stock, view, rng=rng)
+
+
 def _deal_stuck(
     hand: list[Piece], junk: int, stock: list[Piece], view: PlayerView, *, rng: random.Random
 ) -> None:
@@ -338,11 +351,9 @@ def _deal_stuck(
 def _goes_out(table: Table, pieces: Sequence[Piece], variant: Variant) -> bool:
     """Whether an opened hand of ``pieces`` can go out on ``table`` in one play: the points
     program's number where it answers (``rollout_points``), else the best play's."""
-    position = Position(table, Hand.of(pieces))
-    if points_program.covers(position, variant):
-        answer = points_program.fewest_points(position, variant, [None])[0]
-        if answer is not None:
-            return answer.points == 0
+    known = points_left(Position(table, Hand.of(pieces)), variant)
+    if known is not None:
+        return known.points == 0
     return rollout_hint(table, pieces, variant, opened=True, time_limit=1.0).goes_out
 
 
@@ -408,13 +419,13 @@ def rollout_hint(
     return found
 
 
-_points_cache: dict[tuple[int, Hand, Variant], tuple[Table, points_program.PointsAnswer | None]] = {}
+_points_cache: dict[tuple[int, Hand, Variant], tuple[Table, PointsLeft | None]] = {}
 
 
-def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | None:
+def rollout_points(state: Rollout, seat: int) -> PointsLeft | None:
     """The fewest points ``seat``'s hand can keep after one play on the rollout's table,
-    and whether that takes a play, without the play itself (``solver.fastpath.points``:
-    exact, and cross-checked in the tests like every backend), remembered as
+    and whether that takes a play, without the play itself (``solver.engine.points_left``:
+    the points program, exact, and cross-checked in the tests like every backend), remembered as
     ``rollout_hint`` remembers hints; None where the points program does not answer (the
     opening rule, three jokers or more, a layer too big), or outside first-out games.
 
@@ -441,10 +452,7 @@ def rollout_points(state: Rollout, seat: int) -> points_program.PointsAnswer | N
         return entry[1]
     if len(_points_cache) >= CACHE_SIZE:
         _points_cache.clear()
-    position = Position(table, hand)
-    answer = None
-    if points_program.covers(position, variant):
-        answer = points_program.fewest_points(position, variant, [None])[0]
+    answer = points_left(Position(table, hand), variant)
     _points_cache[key] = (table, answer)
     return answer
 
