@@ -70,20 +70,22 @@ CHECKS = [
 ]
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 SECONDS_PER_REQUEST = 20.0
-"""Far above any answer's bound (time limits are capped at 1 s here), far below a hang."""
+"""Far above any answer's bound (time limits are capped at 1 s here), far below a hang;
+every request of this file waits this long (schemathesis's own default, 10 s, was
+reached by an advice and a puzzle request on a machine busy with other work)."""
 
 
 @SCHEMA.parametrize()
 @settings(FUZZ, max_examples=40)
 def test_openapi_fuzz_gets_documented_answers_and_no_server_error(case: Any) -> None:
-    case.call_and_validate(checks=CHECKS)
+    case.call_and_validate(checks=CHECKS, timeout=SECONDS_PER_REQUEST)
 
 
 @pytest.mark.slow
 @SCHEMA.parametrize()
 @settings(FUZZ, max_examples=1000)
 def test_openapi_fuzz_long(case: Any) -> None:
-    case.call_and_validate(checks=CHECKS)
+    case.call_and_validate(checks=CHECKS, timeout=SECONDS_PER_REQUEST)
 
 
 # --- the response check is strict --------------------------------------------------------
@@ -115,12 +117,18 @@ def test_every_solving_endpoint_has_examples() -> None:
 def test_every_examples_answer_conforms_to_the_schema(path: str, name: str, body: dict[str, Any]) -> None:
     """Real 200 answers of every solving endpoint (random bodies seldom spell a position)."""
     case = EXAMPLES_SCHEMA[path]["POST"].Case(body=body, media_type="application/json")
-    assert case.call_and_validate(checks=ANSWERS).status_code == 200
+    assert case.call_and_validate(checks=ANSWERS, timeout=SECONDS_PER_REQUEST).status_code == 200
 
 
 @pytest.mark.parametrize("path", ["/v1/variants", "/healthz"])
 def test_the_service_answers_conform_to_the_schema(path: str) -> None:
-    assert EXAMPLES_SCHEMA[path]["GET"].Case().call_and_validate(checks=ANSWERS).status_code == 200
+    assert (
+        EXAMPLES_SCHEMA[path]["GET"]
+        .Case()
+        .call_and_validate(checks=ANSWERS, timeout=SECONDS_PER_REQUEST)
+        .status_code
+        == 200
+    )
 
 
 CHECK: dict[str, Any] = {"position": "7h 8h 9h / 10h", "after": "7h 8h 9h 10h"}
@@ -142,7 +150,7 @@ def test_the_check_refuses_an_answer_off_the_schema(
     monkeypatch.setattr(jobs, "check_job", lambda *_, **__: json.dumps(answer).encode())
     case = EXAMPLES_SCHEMA["/v1/check"]["POST"].Case(body=CHECK, media_type="application/json")
     with pytest.raises(FailureGroup, match="Response violates schema") as failure:
-        case.call_and_validate(checks=[response_schema_conformance])
+        case.call_and_validate(checks=[response_schema_conformance], timeout=SECONDS_PER_REQUEST)
     assert problem in str(failure.value)
 
 
@@ -166,7 +174,10 @@ def test_the_check_refuses_an_undeclared_field_deep_in_an_answer(
 ) -> None:
     body: dict[str, Any] = {"position": "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac"}
     case = EXAMPLES_SCHEMA["/v1/hint"]["POST"].Case(body=body, media_type="application/json")
-    assert case.call_and_validate(checks=[response_schema_conformance]).status_code == 200
+    assert (
+        case.call_and_validate(checks=[response_schema_conformance], timeout=SECONDS_PER_REQUEST).status_code
+        == 200
+    )
     real = jobs.hint_job
 
     def changed(*args: Any, **kwargs: Any) -> bytes:
@@ -176,7 +187,7 @@ def test_the_check_refuses_an_undeclared_field_deep_in_an_answer(
 
     monkeypatch.setattr(jobs, "hint_job", changed)
     with pytest.raises(FailureGroup) as failure:
-        case.call_and_validate(checks=[response_schema_conformance])
+        case.call_and_validate(checks=[response_schema_conformance], timeout=SECONDS_PER_REQUEST)
     assert problem in str(failure.value)
 
 
