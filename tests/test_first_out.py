@@ -145,13 +145,20 @@ def test_a_greedy_player_keeps_junk_but_its_last_draw() -> None:
     assert model.junk(sized(view, 8, 38)) == {other: 7}
 
 
-def test_a_hoarder_keeps_junk_from_its_last_meld_only() -> None:
-    view = replace(midgame_view(), draws=0)
-    other = 1 - view.seat
+def hoarders_history(view: PlayerView) -> OpponentModel:
+    """A model that has seen the other player hold to 19 tiles, meld down to 10 and draw
+    eight more (the last look: 18 tiles, a stock of 46)."""
     model = OpponentModel()
     sizes = [14, 15, 16, 17, 18, 19, 10, 11, 12, 13, 14, 15, 16, 17, 18]
     for stock, size in enumerate(sizes):
         model.observe(sized(view, size, 60 - stock))
+    return model
+
+
+def test_a_hoarder_keeps_junk_from_its_last_meld_only() -> None:
+    view = replace(midgame_view(), draws=0)
+    other = 1 - view.seat
+    model = hoarders_history(view)
     assert model.style(other) == "hoarder"
     # Melded from 19 tiles down to 10, then drew eight: ten are junk.
     assert model.junk(sized(view, 18, 46)) == {other: 10}
@@ -265,10 +272,7 @@ def test_a_stuck_hand_cannot_go_out_but_for_its_last_draw_and_keeps_every_card()
 def test_the_player_before_who_drew_is_stuck_unless_greedy() -> None:
     view = replace(midgame_view(), draws=0)
     other = 1 - view.seat
-    model = OpponentModel()
-    sizes = [14, 15, 16, 17, 18, 19, 10, 11, 12, 13, 14, 15, 16, 17, 18]
-    for stock, size in enumerate(sizes):
-        model.observe(sized(view, size, 60 - stock))
+    model = hoarders_history(view)
     assert model.style(other) == "hoarder" and model.stuck(sized(view, 18, 46)) == (other,)
     model.observe(sized(view, 12, 45))  # a meld in its last turn: nothing known
     assert model.stuck(sized(view, 12, 45)) == ()
