@@ -155,9 +155,8 @@ class OpponentModel:
         (``rollout.determinize``): without it a guessed hoarder's hand went out at once
         after the bot's play twice as often as the real hands did (8.3% against 4.1% of
         121 decisions of 15 Rummikub games; benchmarks/results/firstout-experiments.md)."""
-        players = view.settings.players
-        seat = (view.seat - 1) % players
-        if view.settings.scoring != "first_out" or players < 2 or not self._drew.get(seat):
+        seat = (view.seat - 1) % view.settings.players
+        if view.settings.scoring != "first_out" or not self._drew.get(seat):
             return ()
         return () if self.style(seat) == "greedy" else (seat,)
 
