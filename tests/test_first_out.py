@@ -291,6 +291,8 @@ def test_the_search_bot_deals_stuck_hands_only_when_asked(monkeypatch: pytest.Mo
     other = 1 - view.seat
     monkeypatch.setattr(OpponentModel, "stuck", lambda self, view: (other,))
     bot = PimcBot(random.Random(0))
+    assert bot.stuck_deals, "on by default"
+    bot.stuck_deals = False
     seeds = list(range(30))
     plain = [bot.deals(view, seeds)(index).hands[other] for index in range(30)]
     bot.stuck_deals = True
