@@ -1,6 +1,7 @@
-"""First-out rollouts decline from the points program's number (``rollout.rollout_points``)
-instead of the best play: the number must be the hint's, and every rollout must play
-exactly as one that asks the hint engine for every decision."""
+"""Rollouts with two decks (first-out games, and Manipulation Rummy for 3-5 players)
+decline and settle from the points program's number (``rollout.rollout_points``) instead
+of the best play: the number must be the hint's, and every rollout must play exactly as
+one that asks the hint engine for every decision."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from solver.game import Game, GameSettings, PlayerView
-from solver.game.actions import Draw, Pass
+from solver.game.actions import Draw, Knock, Pass
 from solver.position import Hand
 from solver.strategy import make_bot, rollout
 from solver.strategy.rollout import (
@@ -26,7 +27,13 @@ from solver.strategy.rollout import (
     settle,
 )
 
-FIRST_OUT = [GameSettings.rummikub(2), GameSettings.machiavelli(2), GameSettings.rummikub(4)]
+TWO_DECKS = [
+    GameSettings.rummikub(2),
+    GameSettings.machiavelli(2),
+    GameSettings.rummikub(4),
+    GameSettings.manipulation(3),
+    GameSettings.manipulation(4),
+]
 RACE = RolloutSettings(horizon=6, settle=True, race=True)
 
 
@@ -56,8 +63,10 @@ def hinted(state: Rollout, seat: int) -> tuple[int, bool, bool]:
     return points, found.has_play, found.goes_out
 
 
-def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | PlayedHint:
+def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | Knock | PlayedHint:
     """The hoarder's policy decided from the best play alone, every time (no points program)."""
+    if state.phase == "knock":
+        return Knock()
     seat = state.to_move
     found = rollout_hint(
         state.table, state.hands[seat], state.settings.variant, opened=state.opened[seat], time_limit=10.0
@@ -73,7 +82,7 @@ def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | 
     return PlayedHint(found) if found.goes_out or found.can_knock or must else decline
 
 
-@pytest.mark.parametrize("settings", FIRST_OUT, ids=lambda s: f"{s.variant.name}-{s.players}")
+@pytest.mark.parametrize("settings", TWO_DECKS, ids=lambda s: f"{s.variant.name}-{s.players}")
 def test_the_points_number_is_the_best_plays(settings: GameSettings) -> None:
     answered = 0
     for index, view in enumerate(views(settings, 6)):
@@ -89,7 +98,7 @@ def test_the_points_number_is_the_best_plays(settings: GameSettings) -> None:
     assert answered >= 10
 
 
-@pytest.mark.parametrize("settings", FIRST_OUT, ids=lambda s: f"{s.variant.name}-{s.players}")
+@pytest.mark.parametrize("settings", TWO_DECKS, ids=lambda s: f"{s.variant.name}-{s.players}")
 def test_hoarders_play_out_as_with_the_best_play_every_turn(
     settings: GameSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -122,8 +131,9 @@ def test_hoarders_play_out_as_with_the_best_play_every_turn(
                 # The settled count is the best plays', seat by seat (from the hint engine).
                 reference = [hinted(quick, seat) for seat in seats]
                 assert quick.settled == tuple(points for points, _, _ in reference)
-                tiles = [0 if out else 1 for _, _, out in reference]
-                assert quick.race == race_chances(tiles, quick.to_move)
+                if settings.scoring == "first_out":
+                    tiles = [0 if out else 1 for _, _, out in reference]
+                    assert quick.race == race_chances(tiles, quick.to_move)
                 settled += 1
     # Most hoarder turns declined from the number alone (no best play asked for), and
     # enough rounds were still running at the horizon to check the settled count.
@@ -144,7 +154,7 @@ def test_a_sloped_race_counts_the_cards_by_the_best_play() -> None:
     assert state.race == race_chances(tiles, state.to_move, slope=0.1)
 
 
-def test_manipulation_rummy_asks_the_hint_engine() -> None:
+def test_manipulation_rummy_with_one_deck_asks_the_hint_engine() -> None:
     settings = GameSettings.manipulation(2)
     view = views(settings, 2)[-1]
     state = determinize(view, random.Random(1))

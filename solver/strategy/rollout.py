@@ -427,14 +427,18 @@ def rollout_points(state: Rollout, seat: int) -> PointsLeft | None:
     and whether that takes a play, without the play itself (``solver.engine.points_left``:
     the points program, exact, and cross-checked in the tests like every backend), remembered as
     ``rollout_hint`` remembers hints; None where the points program does not answer (the
-    opening rule, three jokers or more, a layer too big), or outside first-out games.
+    opening rule, three jokers or more, a layer too big) or is not asked (one deck).
 
-    In first-out games it is what a rollout needs where no play is made: a hoarder
-    declines unless its best play goes out (or it must meld), and the settled count of a
-    race with slope 0 needs only each hand's points and whether it goes out.  On a late
-    Rummikub or Machiavelli table the best play itself costs several times the number; in
-    Manipulation Rummy the two cost about the same (benchmarks/results/
-    firstout-experiments.md, 2026-11-27), so it is not asked there.  The answer is the
+    It is what a rollout needs where no play is made: a hoarder declines unless its best
+    play goes out or lets it knock (or it must meld), and the settled count needs only
+    each hand's points (and, in a first-out race with slope 0, whether it goes out).  With
+    two decks (every first-out variant, and Manipulation Rummy for 3-5 players) the two
+    copies of each card make the best play dear on a late table, and the number is
+    cheaper: a third of the time on the rollout positions of a 4-player Manipulation game
+    (0.46 s against 1.34 s over 1,086 positions, 2026-11-28), far less in first-out
+    games (benchmarks/results/firstout-experiments.md, 2026-11-27).  With one deck
+    (2-player Manipulation Rummy) the best play is the cheaper (1.26 s against 2.36 s
+    over 6,747 positions), so the number is not asked there.  The answer is the
     best play's: its ``points`` are the hint's ``hand_points``, ``has_play`` its
     ``has_play``, and ``points == 0`` its ``goes_out`` (``covers`` accepts only positions
     where every card and joker is worth points, so no points means no cards), so no
@@ -442,7 +446,7 @@ def rollout_points(state: Rollout, seat: int) -> PointsLeft | None:
     cut short by its time limit on a loaded machine, the old path decided from that
     answer and this one from the exact number.)"""
     pieces = state.hands[seat]
-    if state.settings.scoring != "first_out" or not state.opened[seat] or not pieces:
+    if state.settings.variant.decks < 2 or not state.opened[seat] or not pieces:
         return None
     table, variant = state.table, state.settings.variant
     hand = Hand.of(pieces)
