@@ -21,8 +21,9 @@ For one variant (``manipulation``, ``machiavelli``, ``rummikub`` or the peer's g
 Every cell is a ``solver.strategy.match.run_match`` (intervals: 95% Wilson, pairs or deals
 as clusters), so it repeats exactly with the seed whatever ``--jobs``.  The results go to
 ``benchmarks/results/strength-VARIANT.json`` after every cell (a run cut short keeps its
-finished cells; ``--only`` runs some cells and keeps the file's others), and the table,
-with the date, the machine, the seed, the pairs and the intervals, replaces the block
+finished cells; ``--only`` runs some cells and keeps the file's others, each cell with
+the date and commit it was measured on), and the table, with the dates, the machine,
+the seed, the pairs and the intervals, replaces the block
 between ``<!-- strength:VARIANT:begin -->`` and ``<!-- strength:VARIANT:end -->`` in the
 README (``--readme``; ``--no-readme`` leaves it alone).  ``--focus`` and ``--opponents``
 replace the bots (the tests use them to stay fast); ``--focus pimc,oracle,oracle-others``
@@ -37,6 +38,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -181,11 +183,22 @@ HEADINGS = {
 }
 
 
+def _dated(rows: list[Row], meta: Row) -> str:
+    """When the cells were measured: one date, or each date with its cells (``--only``
+    measures some cells again; a cell without a date of its own has the file's)."""
+    by_date: dict[str, list[str]] = {}
+    for row in rows:
+        by_date.setdefault(str(row.get("date", meta["date"])), []).append(str(row["key"]))
+    if len(by_date) == 1:
+        return next(iter(by_date))
+    return "; ".join(f"{day} ({', '.join(keys)})" for day, keys in sorted(by_date.items()))
+
+
 def render(rows: list[Row], meta: Row) -> str:
     """The README block of one variant (without its markers)."""
     units = {int(str(row["players"])): int(str(row["units"])) for row in rows}
     lines = [
-        f"Measured {meta['date']}, {meta['cpu']}, {meta['jobs']} worker processes on "
+        f"Measured {_dated(rows, meta)}, {meta['cpu']}, {meta['jobs']} worker processes on "
         f"{meta.get('machine_cores', '?')} shared cores, seed {meta['seed']}, variant `{meta['variant']}`"
         + (f", {units[2]} mirrored pairs per 2-player cell" if 2 in units else "")
         + (f", {units[CROWD + 1]} deals per 4-player cell (4 games each)" if CROWD + 1 in units else "")
@@ -337,13 +350,28 @@ def _progress(key: str, count: int, players: int, started: float) -> Callable[[P
     return report
 
 
-def _play(args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[Row]) -> tuple[list[Row], Row]:
+def _commit() -> str | None:
+    """The checkout's commit (what code played the cell), or None outside a git checkout."""
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (found.stdout.strip() or None) if found.returncode == 0 else None
+
+
+def _play(
+    args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[Row], kept_date: object
+) -> tuple[list[Row], Row]:
     pairs = args.pairs or (1 if args.quick else 1000 if args.variant == PEER_PRESET else 400)
     deals = args.deals or (1 if args.quick else 200)
     if pairs < 1 or deals < 1 or args.jobs < 1:
         raise SystemExit("--pairs, --deals and --jobs must be at least 1")
     meta: Row = {**machine(), "jobs": args.jobs, "seed": args.seed, "variant": args.variant}
-    rows = [row for row in kept if row["key"] not in {cell.key for cell in chosen}]
+    # A kept cell keeps the date it was measured on (the file's, if it has none of its own).
+    again = {cell.key for cell in chosen}
+    rows = [{**row, "date": row.get("date", kept_date)} for row in kept if row["key"] not in again]
     for cell in chosen:
         started = time.perf_counter()
         settings = GameSettings.named(args.variant, cell.players)
@@ -356,7 +384,7 @@ def _play(args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[R
             jobs=args.jobs,
             on_pair_done=_progress(cell.key, count, cell.players, started),
         )
-        rows.append(summarize(cell, result))
+        rows.append({**summarize(cell, result), "date": meta["date"], "commit": _commit()})
         score = result.score
         print(
             f"{cell.key}: {count} {'pairs' if cell.players == 2 else 'deals'}, {score.estimate:.1%} "
@@ -380,7 +408,8 @@ def main(argv: list[str] | None = None) -> None:
         chosen = _chosen(args, parser)
         same = saved is not None and saved["meta"].get("seed") == args.seed and args.only is not None
         path.parent.mkdir(parents=True, exist_ok=True)
-        rows, meta = _play(args, chosen, path, saved["cells"] if same and saved else [])
+        kept, kept_date = (saved["cells"], saved["meta"].get("date")) if same and saved else ([], None)
+        rows, meta = _play(args, chosen, path, kept, kept_date)
     block = render(rows, meta)
     print(block)
     if not args.no_readme:

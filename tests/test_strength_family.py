@@ -120,6 +120,38 @@ def test_the_quick_path_plays_writes_and_renders_again(
     assert "  greedy-hoarder: 1/1 pairs, " in progress and "  oracle-3xhoarder: 1/1 deals, " in progress
     strength_main([*common, "--render"])
     assert readme.read_text() == written
+    # --only measures a cell again and keeps the others with the dates they were measured on
+    saved["meta"]["date"] = "2020-01-01"
+    for cell in saved["cells"]:
+        cell.pop("date")  # a file from before cells had dates: they take the file's
+    results.write_text(json.dumps(saved))
+    strength_main(
+        [
+            *common,
+            "--quick",
+            "--jobs",
+            "1",
+            "--focus",
+            "greedy,oracle",
+            "--opponents",
+            "hoarder",
+            "--only",
+            "oracle-hoarder",
+        ]
+    )
+    again = json.loads(results.read_text())
+    dates = {cell["key"]: cell["date"] for cell in again["cells"]}
+    today = again["meta"]["date"]
+    assert dates == {
+        "greedy-hoarder": "2020-01-01",
+        "greedy-3xhoarder": "2020-01-01",
+        "oracle-3xhoarder": "2020-01-01",
+        "oracle-hoarder": today,
+    }
+    assert (
+        f"Measured 2020-01-01 (greedy-hoarder, greedy-3xhoarder, oracle-3xhoarder); {today} (oracle-hoarder),"
+        in readme.read_text()
+    )
     capsys.readouterr()
     with pytest.raises(SystemExit):
         strength_main([*common, "--quick", "--only", "nobody-greedy"])
