@@ -66,3 +66,15 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert code == 2
     assert out == ""
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_key_says_how_each_scoring_values_an_option() -> None:
+    """Manipulation Rummy's value counts points and the round's and game's wins; in a
+    first-out game a round still running is a race, and the key says so."""
+    code, out, err = run("advise", "5h 6h 7h | 9s 9d 9c / 8h 4h Kc 10h", "--variant", "machiavelli", *QUICK)
+    assert code == 0, err
+    assert "round win: the chance to go out first" in " ".join(out.split())
+    assert "points plus 25" not in out
+    code, out, err = run("advise", DONE_WHEN, "--players", "2", *QUICK)
+    assert code == 0, err
+    assert "points plus 25 for the round won or lost" in " ".join(out.split())

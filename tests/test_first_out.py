@@ -299,3 +299,28 @@ def test_the_search_bot_deals_stuck_hands_only_when_asked(monkeypatch: pytest.Mo
     held = [bot.deals(view, seeds)(index).hands[other] for index in range(30)]
     assert plain != held
     assert plain == [determinize(view, random.Random(seed)).hands[other] for seed in seeds]
+
+
+def test_a_running_race_reports_its_own_win_chance_and_points() -> None:
+    """The round win and the points beside a first-out value are the race's (the value's
+    own model), not a count of the hands as they stand: a player's share of the win is its
+    chance to go out first, and the points are the net points expected over that race
+    (the one who goes out collects what each other hand's best play would leave)."""
+    from solver.strategy.evaluator import outcome
+
+    running = 0
+    for seed in range(12):
+        view = midgame_view(plies=20 + 2 * seed, seed=seed)
+        state = play_out(determinize(view, random.Random(seed)), RACE_6)
+        if state.end is not None:
+            continue
+        running += 1
+        assert state.race is not None and state.settled is not None
+        me, other = view.seat, 1 - view.seat
+        value, points, won = outcome(state, me)
+        chance = state.race[me]
+        assert won == chance and value == pytest.approx(100 * (2 * chance - 1))
+        # 2 players: going out collects the other's points, the other collects mine if it does
+        expected = chance * 2 * state.settled[other] - (1 - chance) * 2 * state.settled[me]
+        assert points == pytest.approx(expected)
+    assert running >= 3

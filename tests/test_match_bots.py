@@ -211,8 +211,8 @@ def test_the_search_bot_judges_each_candidate_by_its_better_continuation(
         seen.append((candidate.label, policies[view.seat].__name__))
         return state
 
-    def scripted_outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
-        return worth.get(seen[-1], 0.0), 0.0, False
+    def scripted_outcome(state: Rollout, seat: int) -> tuple[float, float, float]:
+        return worth.get(seen[-1], 0.0), 0.0, 0.0
 
     monkeypatch.setattr(evaluator, "play_candidate", scripted_play)
     monkeypatch.setattr(evaluator, "outcome", scripted_outcome)

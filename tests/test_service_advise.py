@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from service_kit import error_of
 
 from service.app import create_app
 from service.settings import Settings
+from solver.game.settings import PRESET_NAMES, GameSettings
 from solver.strategy.advice import advise
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
@@ -104,3 +107,13 @@ def test_a_game_fact_that_does_not_fit_names_its_field(
     body = {"position": DONE_WHEN, "players": 2, **QUICK, **extra}
     error = error_of(client.post("/v1/advise", json=body), 422)
     assert error["field"] == field, error
+
+
+def test_the_page_knows_which_variants_race_to_go_out() -> None:
+    """The advice panel explains a first-out value (the race) for exactly the variants whose
+    round ends when a hand empties: its list must follow the presets."""
+    script = (Path(__file__).resolve().parents[1] / "service" / "static" / "advice.js").read_text()
+    listed = re.search(r"FIRST_OUT_VARIANTS = new Set\(\[([^\]]*)\]\)", script)
+    assert listed is not None
+    named = set(re.findall(r'"([^"]+)"', listed.group(1)))
+    assert named == {name for name in PRESET_NAMES if GameSettings.named(name, 2).scoring == "first_out"}

@@ -85,6 +85,9 @@ function optionItem(option, index, level) {
   return item;
 }
 
+/** The variants whose round ends when a hand empties (GameSettings' first_out scoring). */
+const FIRST_OUT_VARIANTS = new Set(["machiavelli", "rummikub", "rummikub-peer"]);
+
 const FACT_NAMES = [
   ["players", "Players", (value) => String(value)],
   ["decks", "Decks", (value) => String(value)],
@@ -122,15 +125,23 @@ export function renderAdvice(root, data) {
   heading.id = "advice-heading";
   heading.tabIndex = -1;
   const level = `${Number((100 * data.confidence).toFixed(1))}%`;
+  // Machiavelli and Rummikub end when a hand empties: a round still running after the
+  // rollouts' turns is valued by its race to go out (solver/strategy/evaluator.py).
+  const firstOut = FIRST_OUT_VARIANTS.has(data.facts.variant);
+  const value = firstOut
+    ? "six more turns, your later turns played greedily or holding melds back, whichever is worth " +
+      "more). Round win: the chance to go out first (a round still running then is a race: a hand " +
+      "whose best play empties it goes out first, else even chances). Value: 100 for the round " +
+      "won or lost, plus the points of a round that ended"
+    : "three more turns, your later turns played greedily or holding melds back, whichever is worth " +
+      "more). Value: round points plus 25 for the round won or lost (and 100 for a game)";
   const how = el(
     "p",
     "help",
     `Each option played out in the same sampled deals of the unseen ${term("cards")} (the best and ` +
       `the options the deals leave undecided in more of them, up to ${data.samples}), ` +
-      "as our search bot weighs its choices (three more turns, your later turns played greedily or " +
-      "holding melds back, whichever is worth more). Value: round points plus 25 for the round won " +
-      `or lost (and 100 for a game); intervals at ${level}, so that 95% holds over the looks of ` +
-      "sequential sampling. \"About as good\": the deals cannot tell " +
+      `as our search bot weighs its choices (${value}; intervals at ${level}, so that 95% holds ` +
+      "over the looks of sequential sampling. \"About as good\": the deals cannot tell " +
       "that option from the best.",
   );
   const list = el("ol", "advice-options");

@@ -22,12 +22,14 @@ from solver.cli.common import (
     out,
     say_empty_hand,
 )
+from solver.game.settings import GameSettings
 from solver.strategy.advice import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     MAX_BUDGET,
     MAX_SAMPLES,
     Advice,
+    Facts,
     Option,
     advise,
 )
@@ -75,6 +77,28 @@ def _what(option: Option) -> Text:
     said = out.faces.pieces(option.describe())
     said.style = "bold green" if option.kind == "play" else "bold"
     return said
+
+
+def _key(facts: Facts) -> str:
+    """What the columns mean, in the variant's own scoring: a first-out round still
+    running after the rollouts' turns is valued by its race (``solver.strategy.evaluator``)."""
+    loss = (
+        "loss: the best option's value minus this one's, on the deals both were played in (the best "
+        "and the undecided options are played in more: --json gives each option's deals)."
+    )
+    if GameSettings.named(facts.variant, facts.players).scoring == "first_out":
+        return (
+            "left: rack points after the play; round win: the chance to go out first (a round still "
+            "running after six more turns is a race: a hand whose best play empties it goes out "
+            "first, else even chances); points: net points at the round's end (yours minus the best "
+            "other player's), over that race; value: 100 for the round won or lost (100 x (2 x round "
+            "win - 1) while it runs) plus the points of a round that ended (the ranking); " + loss
+        )
+    return (
+        "left: hand points after the play; points: net round points (yours minus the best other "
+        "player's); value: points plus 25 for the round won or lost and 100 for a game won or lost "
+        "(the ranking); " + loss
+    )
 
 
 def print_advice(found: Advice) -> None:
@@ -132,13 +156,7 @@ def print_advice(found: Advice) -> None:
             f"Options {', '.join(close[:-1])} and {close[-1]} are about as good: "
             "the deals cannot tell them apart (marked ≈)."
         )
-    out.print(
-        "left: hand points after the play; points: net round points (yours minus the best other "
-        "player's); value: points plus 25 for the round won or lost and 100 for a game won or lost "
-        "(the ranking); loss: the best option's value minus this one's, on the deals both were "
-        "played in (the best and the undecided options are played in more: --json gives each "
-        "option's deals)."
-    )
+    out.print(_key(found.facts))
     budget = (
         f" (the {found.budget_seconds:g} s budget stopped the sampling: this answer depends on the machine)"
         if found.stopped_by_budget

@@ -24,7 +24,9 @@ A play that goes out ends the round with the player's win: it is ranked first.
 Each option's outcome over the deals: the mean *net round points* (the player's round
 score minus the best other player's score, positive is good, the round counted as the
 rollouts leave it) with a Student-t interval, the *round win chance* (the player among
-the round's winners) with a Wilson interval, and the *value* the options are ranked
+the round's winners; in a first-out round still running, its chance to go out first in
+the race that values it, with the points expected over that race:
+``evaluator.outcome``) with a Wilson interval, and the *value* the options are ranked
 by: the search bot's utility (``solver.strategy.rollout.utility``: the net points plus 25
 for the round won or lost and 100 for a game won or lost at the target score, so the
 scores matter), with its interval and the *loss* against the best option (a paired

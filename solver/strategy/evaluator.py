@@ -23,7 +23,8 @@ six turns, then the race to go out (``RACE_6``, ``rollout.race_chances``); the s
 
 The value of one rollout is ``rollout.utility``: the round score against the best other
 player plus 25 for a round won or lost and 100 for a game won or lost.  The outcomes
-keep, per deal, that value, the net round points and whether the player won the round,
+keep, per deal, that value, the net round points and the player's share of the round's
+win (a first-out round still running: the race's chance and expected points, ``outcome``),
 so callers can give intervals (paired over the deals) beside every figure.
 """
 
@@ -36,6 +37,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.game.deck import piece_counts
+from solver.game.scoring import RoundEnd, score_round
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.strategy.candidates import Candidate
@@ -109,8 +111,10 @@ class Outcomes:
     """The utility in each deal (``rollout.utility``)."""
     points: tuple[float, ...]
     """The net round points in each deal: the player's score minus the best other's."""
-    wins: tuple[bool, ...]
-    """Whether the player is among the round's winners in each deal."""
+    wins: tuple[float, ...]
+    """The player's share of the round's win in each deal: 1 or 0 where the round ended or
+    is counted as it stands, the chance to go out first where a first-out round's race
+    values it (``outcome``)."""
     lines: tuple[tuple[float, ...], ...] = ()
     """The utility in each deal with each continuation (``values`` is the best one's)."""
 
@@ -203,11 +207,33 @@ def play_candidate(
     return state
 
 
-def outcome(state: Rollout, seat: int) -> tuple[float, float, bool]:
-    """The value, the net round points and whether ``seat`` won, for a rollout played."""
+def outcome(state: Rollout, seat: int) -> tuple[float, float, float]:
+    """The value, the net round points and ``seat``'s share of the round's win, for a
+    rollout played: 1 or 0 for a round that ended (or is counted as it stands), and for a
+    first-out round still running the race's own figures (``_race_outcome``), so that
+    the win chance and the points shown beside a value say what the value measured."""
+    if state.end is None and state.race is not None:
+        return utility(state, seat), *_race_outcome(state, seat)
     score = round_score(state)
     others = max(score.scores[s] for s in range(state.settings.players) if s != seat)
-    return utility(state, seat), float(score.scores[seat] - others), seat in score.winners
+    return utility(state, seat), float(score.scores[seat] - others), float(seat in score.winners)
+
+
+def _race_outcome(state: Rollout, seat: int) -> tuple[float, float]:
+    """A first-out round still running, valued by its race (``rollout.race_chances``):
+    ``seat``'s net points expected over who goes out first (the one who does collects
+    what each other hand's best play would leave, ``Rollout.settled``), and its chance
+    to be that player.  Counting the hands as they stand instead (a blocked end: the
+    lowest hand wins) named a winner that the value, the race, does not know."""
+    assert state.race is not None and state.settled is not None
+    players = range(state.settings.players)
+    points = 0.0
+    for winner, chance in enumerate(state.race):
+        if chance > 0:
+            end = RoundEnd("out", tuple(0 if s == winner else state.settled[s] for s in players), out=winner)
+            scores = score_round(end, state.settings).scores
+            points += chance * (scores[seat] - max(scores[s] for s in players if s != seat))
+    return points, state.race[seat]
 
 
 def weigh(
@@ -242,7 +268,7 @@ def weigh(
     base = dict(others or {})
     width = len(evaluator.continuations)
     lines = [(c, k) for c in range(len(candidates)) for k in range(width)]
-    results: list[list[tuple[float, float, bool]]] = [[] for _ in lines]
+    results: list[list[tuple[float, float, float]]] = [[] for _ in lines]
     stopped = False
 
     def play(first: int, last: int, which: Collection[int]) -> bool:
@@ -278,7 +304,7 @@ def weigh(
 
 
 def _outcomes(
-    candidates: Sequence[Candidate], results: Sequence[Sequence[tuple[float, float, bool]]], width: int
+    candidates: Sequence[Candidate], results: Sequence[Sequence[tuple[float, float, float]]], width: int
 ) -> list[Outcomes]:
     """Each candidate's outcomes from ``weigh``'s results (``width`` lines a candidate, one
     per continuation): the continuation worth most among those that played the most deals
