@@ -83,6 +83,8 @@ def hint_job(
     try:
         with phase("engine"):
             entered = Position.parse(position_text, keep_order=True)
+            if not len(entered.hand):
+                raise EmptyHandError  # the one answer of an empty hand (422 empty_hand)
             ranked = alternatives(entered.canonical(), count=others + 1, **options) if others else ()
             found = ranked[0] if ranked else hint(entered.canonical(), **options)
     except ValueError as error:

@@ -2,7 +2,9 @@
 
 Each line of a batch is answered by a record in the machine-readable shape of
 DESIGN.md: ``{"line": N, **hint payload}`` for a good line, ``{"line": N, "input": TEXT,
-"error": MESSAGE}`` for a line that is not a valid position.  ``hint_lines`` answers one
+"error": MESSAGE}`` for a line that is not a valid position, and for an empty hand the one
+answer it gets everywhere (``solver.facts.EMPTY_HAND``): ``{"line": N, "position": TEXT,
+"empty_hand": true, "message": ...}``.  ``hint_lines`` answers one
 chunk of lines; the run layer merges the chunks in line order, so the answers are the
 same in this process, in a local pool or on a Dask cluster.  ``describe_record`` is the
 one-line human form of a record.
@@ -47,6 +49,8 @@ def hint_line(job: HintJob, line: BatchLine) -> dict[str, object]:
         entered = Position.parse(text, keep_order=True)  # the steps number melds as typed
     except ValueError as error:  # NotationError, PositionError, an illegal table meld
         return {"line": number, "input": text, "error": str(error)}
+    if not len(position.hand):  # the one answer of an empty hand, as ``rummy hint`` gives it
+        return {"line": number, "position": str(entered), "empty_hand": True, "message": EMPTY_HAND}
     found = hint(
         position,
         variant=job.variant,
@@ -73,13 +77,13 @@ def describe_record(record: dict[str, object]) -> str:
     number = record["line"]
     if "error" in record:
         return f"{number}: error: bad position {record['input']!r}: {record['error']}"
+    if record.get("empty_hand"):
+        return f"{number}: {EMPTY_HAND}"
     points = record["hand_points"]
     hand = f"hand {_cards(record['hand'])}, {points} point{'' if points == 1 else 's'}"
     status = record["status"]
     if status == "timeout":
         return f"{number}: no play found within the time limit; {hand}"
-    if status == "no_play" and not record["hand"]:  # an empty hand: as ``rummy hint`` says it
-        return f"{number}: {EMPTY_HAND}"
     if status == "no_play":
         return f"{number}: no play: the table stays {record['table'] or '(empty)'}; {hand}"
     notes = [hand]

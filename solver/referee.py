@@ -97,12 +97,16 @@ def check_play(
             continue
         played_real += change
         if change > hand_real[index]:
-            have = hand_real[index]
-            reasons.append(
-                f"{card} added {change} time(s) but the hand holds {have}"
-                if have
-                else f"{card} is neither on the table nor in the hand"
-            )
+            have, laid = hand_real[index], before_real[index]
+            if have:
+                reasons.append(f"{card} added {change} time(s) but the hand holds {have}")
+            elif laid:
+                reasons.append(
+                    f"{card} is on the table {after_real[index]} time(s) after the play, but the table "
+                    f"held {laid} and the hand none"
+                )
+            else:
+                reasons.append(f"{card} is neither on the table nor in the hand")
 
     if jokers_after < jokers_before:
         reasons.append("a joker left the table: table jokers stay on the table")
@@ -169,7 +173,10 @@ def _opening_problems(before: Table, after: Table, variant: Variant) -> list[str
     found = []
     if +remaining:
         found.append("an opening meld leaves the table as it was: it may not use or move table cards")
-    value = sum(variant.tile_value(card) for meld in new_melds for card in meld.cards)
+    # The hand's part: the new melds less the table cards they took from broken old melds
+    # (a rule broken above, but the figure should still be the hand's alone).
+    taken = sum(variant.tile_value(card) for meld in remaining.elements() for card in meld.cards)
+    value = sum(variant.tile_value(card) for meld in new_melds for card in meld.cards) - taken
     if value < variant.opening_points:
         found.append(
             f"an opening meld must be worth at least {variant.opening_points} points "

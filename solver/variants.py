@@ -15,10 +15,23 @@ from typing import Literal, Protocol, TypeVar
 
 from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, KING_POSITION, Card, Joker, Piece, Rank
 
-__all__ = ["PRESETS", "VARIANT_NAMES", "Preset", "Variant", "VariantName", "as_variant", "preset_named"]
+__all__ = [
+    "MACHIAVELLI_MAX_PLAYERS",
+    "PRESETS",
+    "VARIANT_NAMES",
+    "Preset",
+    "Variant",
+    "VariantName",
+    "as_variant",
+    "preset_named",
+]
 
 VariantName = Literal["manipulation", "machiavelli", "rummikub"]
 VARIANT_NAMES: tuple[VariantName, ...] = ("manipulation", "machiavelli", "rummikub")
+
+
+MACHIAVELLI_MAX_PLAYERS = 8
+"""The most players of a Machiavelli game here: two decks (104 cards) deal 8 hands of 10."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,8 +91,10 @@ class Variant:
     @classmethod
     def machiavelli(cls, *, players: int | None = None, hand_size: int = 15) -> Variant:
         """Machiavelli: two decks, no jokers, 15 cards each, first to empty the hand wins."""
-        if players is not None and players < 2:
-            raise ValueError(f"Machiavelli needs at least 2 players, not {players}")
+        if players is not None and not 2 <= players <= MACHIAVELLI_MAX_PLAYERS:
+            raise ValueError(
+                f"Machiavelli is played here by 2-{MACHIAVELLI_MAX_PLAYERS} players, not {players}"
+            )
         if not 3 <= hand_size <= 15:
             raise ValueError(f"a Machiavelli hand holds 3-15 cards, not {hand_size}")
         return cls(

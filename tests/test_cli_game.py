@@ -722,3 +722,11 @@ def test_a_name_that_looks_like_markup_is_shown_as_written(
         outcome = runner.invoke(app, command)
         assert outcome.exit_code == 0, outcome.output
         assert "[bold red]x[/]" in outcome.stdout
+
+
+def test_the_peers_game_is_played_with_its_own_defaults() -> None:
+    """`rummy play --variant rummikub-peer` refused its own defaults (3 players) and named
+    the game plain Rummikub."""
+    done = CliRunner().invoke(app, ["play", "--variant", "rummikub-peer", "--seed", "1"], input="quit\n")
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[0].startswith("rummikub-peer, 2 players, seed 1.")

@@ -79,7 +79,7 @@ def test_an_empty_hand_has_one_answer_everywhere() -> None:
         assert done.exit_code == 1, (command, done.output)
         assert sentence in done.stdout, command
     with TestClient(create_app()) as client:
-        for path in ("/v1/analyze", "/v1/advise"):
+        for path in ("/v1/hint", "/v1/analyze", "/v1/advise"):
             answer = client.post(path, json={"position": empty})
             assert answer.status_code == 422
             error = answer.json()["error"]
@@ -88,16 +88,14 @@ def test_an_empty_hand_has_one_answer_everywhere() -> None:
 
 def test_an_empty_hand_in_json_is_json() -> None:
     runner = CliRunner()
-    for command in ("analyze", "advise"):
+    for command in ("hint", "analyze", "advise"):
         done = runner.invoke(app, [command, "Kh Kd Kc /", "--json"])
         assert done.exit_code == 1
         assert json.loads(done.stdout) == {
             "position": "Kh Kd Kc /",
             "empty_hand": True,
             "message": EMPTY_HAND,
-        }
-    hinted = json.loads(runner.invoke(app, ["hint", "Kh Kd Kc /", "--json"]).stdout)
-    assert (hinted["status"], hinted["goes_out"], hinted["can_knock"]) == ("no_play", False, False)
+        }, command
 
 
 def test_an_empty_hand_in_a_batch_reads_as_it_does_alone(tmp_path: Path) -> None:
@@ -108,6 +106,11 @@ def test_an_empty_hand_in_a_batch_reads_as_it_does_alone(tmp_path: Path) -> None
     done = CliRunner().invoke(app, ["hint", "--batch", str(batch)])
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines()[0] == f"1: {EMPTY_HAND}"
+    done = CliRunner().invoke(app, ["hint", "--batch", str(batch), "--json"])
+    assert done.exit_code == 0, done.output
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert records[0] == {"line": 1, "position": "Kh Kd Kc /", "empty_hand": True, "message": EMPTY_HAND}
+    assert records[1]["line"] == 2 and records[1]["goes_out"]
 
 
 def test_show_assumes_the_game_analyze_assumes() -> None:

@@ -322,6 +322,18 @@ def test_rummikub_opening_leaves_the_table_as_it_was() -> None:
 
 def test_rummikub_opening_counts_only_rack_tiles() -> None:
     assert_illegal("10s 11s 12s / 1h 2h 3h", "10s 11s 12s | 1h 2h 3h", "worth 6", variant=RKUB, opened=False)
+    # An opening that takes table tiles into its meld is worth only the rack's part (8, not 26).
+    assert_illegal("5s 6s 7s / 10h 11h 12h 8s", "5s 6s 7s 8s", "worth 8", variant=RKUB, opened=False)
+
+
+def test_a_table_card_used_twice_is_named_as_such() -> None:
+    """5h is on the table once and not in the hand: the play uses it twice (it is not
+    "neither on the table nor in the hand")."""
+    reasons = assert_illegal(
+        "5h 6h 7h / 8h", "5h 6h 7h 8h | 5h 5d 5c", "5h is on the table 2 time(s) after the play", "held 1"
+    )
+    assert not any(reason.startswith("5h is neither") for reason in reasons)
+    assert any(reason.startswith("5d is neither on the table nor in the hand") for reason in reasons)
 
 
 def test_manipulation_has_no_opening_rule() -> None:

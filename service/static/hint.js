@@ -241,12 +241,6 @@ export function renderHint(root, hint, rules = {}) {
   heading.tabIndex = -1;
   const summary = el("p", "summary");
   summary.id = "hint-summary";
-  if (!beforeHand.length) {
-    // The one answer an empty hand gets everywhere (solver.facts.EMPTY_HAND).
-    summary.append(term("The hand is empty: the player has gone out, so the round is over and there is nothing to play."));
-    root.append(heading, summary);
-    return;
-  }
   if (hint.played.length) {
     summary.append("Play ", miniCards(hint.played), ". ");
   }

@@ -28,6 +28,7 @@ from solver.strategy.advice import (
     DEFAULT_SAMPLES,
     MAX_BUDGET,
     MAX_SAMPLES,
+    MIN_SAMPLES,
     Advice,
     Facts,
     Option,
@@ -200,7 +201,8 @@ def advise_command(
         float,
         typer.Option(
             "--budget",
-            help="Most seconds to spend: past it no more deals are played (at least 2); the output says so.",
+            help=f"Most seconds to spend (more than 0, at most {MAX_BUDGET:g}): past it no more deals are "
+            f"played (each option still gets {MIN_SAMPLES}); the output says so.",
         ),
     ] = DEFAULT_BUDGET,
     samples: Annotated[

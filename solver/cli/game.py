@@ -113,10 +113,24 @@ def _read_stdin_line() -> str | None:
 DEFAULT_OPPONENTS = ("greedy", "expert")
 
 
+def _default_count(variant: str) -> int:
+    """Players without --players or --bots: you and the default opponents, or fewer where
+    the game takes fewer (the peer's game is for 2)."""
+    wanted = len(DEFAULT_OPPONENTS) + 1
+    for count in range(wanted, 1, -1):
+        try:
+            GameSettings.named(variant, count)
+        except ValueError:
+            continue
+        return count
+    return wanted  # an unknown variant: _settings names the problem
+
+
 @app.command()
 def play(
     players: Annotated[
-        int | None, typer.Option(help="Players, you included (default: 1 + the bots, or 3).")
+        int | None,
+        typer.Option(help="Players, you included (default: 1 + the bots, or 3; 2 in the peer's game)."),
     ] = None,
     bots: Annotated[
         str | None,
@@ -143,7 +157,7 @@ def play(
     check_time_limit(time_limit)
     _check_seed(seed)
     count = (
-        players if players is not None else (len(_bot_list(bots)) + 1 if bots else len(DEFAULT_OPPONENTS) + 1)
+        players if players is not None else (len(_bot_list(bots)) + 1 if bots else _default_count(variant))
     )
     rules = _settings(variant, count, knock_only_after_meld, round_bonus_to_all)
     if bots is None:
@@ -175,7 +189,8 @@ def play(
                 writer = LogWriter(log_file, rules, seed=game_seed, players=["human", *names])
                 listeners.insert(0, writer)
             out.print(
-                f"{rules.variant.name}, {count} players, seed {game_seed}.  Type help for the commands.",
+                f"{rules.preset or rules.variant.name}, {count} players, seed {game_seed}.  "
+                "Type help for the commands.",
                 markup=False,
             )
             play_game(rules, everyone, seed=game_seed, listeners=listeners)

@@ -37,6 +37,7 @@ from solver.cli.common import (
     load_variant,
     out,
     print_table,
+    say_empty_hand,
     styled_meld,
 )
 from solver.cli.faces import Verbatim
@@ -204,6 +205,8 @@ def hint_command(
     if position is None:
         fail("missing POSITION (or --batch FILE)")
     pos = load_position(position, rules)
+    if not len(pos.hand):
+        say_empty_hand(pos, json_output=json_output)
     entered = Position.parse(position, keep_order=True)
     try:
         ranked = alternatives(pos, count=others + 1, **solve.keywords) if others else ()

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.variants import VARIANT_NAMES, Variant, preset_named
+from solver.variants import MACHIAVELLI_MAX_PLAYERS, VARIANT_NAMES, Variant, preset_named
 
 __all__ = ["GAME_PRESETS", "GameSettings", "PresetOptions", "ScoringStyle", "TurnStyle"]
 
@@ -67,7 +67,6 @@ so the description of a standard game, and every log of one, is as it always was
 TurnStyle = Literal["draw_first", "meld_or_draw"]
 ScoringStyle = Literal["lowest_hand", "first_out"]
 
-MACHIAVELLI_MAX_PLAYERS = 8
 MACHIAVELLI_LARGE_TABLE_HAND = 10
 """With more than 5 players the Machiavelli dealer may deal fewer cards; we deal 10
 (8 players x 10 cards leaves 24 of the 104 in the stock)."""
