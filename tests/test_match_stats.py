@@ -143,3 +143,10 @@ def test_pair_scores_must_be_in_range() -> None:
         clustered_wilson([1.0, 2.5])
     with pytest.raises(ValueError, match="no pairs"):
         clustered_wilson([])
+
+
+def test_an_elo_that_rounds_to_nothing_has_no_sign() -> None:
+    from solver.cli.match import _fmt_elo
+
+    assert [_fmt_elo(value) for value in (-0.4, 0.0, 0.4, -7.6, 12.5)] == ["0", "0", "0", "-8", "+12"]
+    assert (_fmt_elo(float("inf")), _fmt_elo(float("-inf"))) == ("+inf", "-inf")

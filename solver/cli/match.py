@@ -62,7 +62,11 @@ def parse_sprt(text: str) -> tuple[float, float]:
 
 
 def _fmt_elo(value: float) -> str:
-    return f"{value:+.0f}" if abs(value) != float("inf") else ("+inf" if value > 0 else "-inf")
+    """An Elo figure with its sign (0 without one: -0.4 rounds to 0, not -0), or +-inf."""
+    if abs(value) == float("inf"):
+        return "+inf" if value > 0 else "-inf"
+    rounded = round(value)
+    return f"{rounded:+d}" if rounded else "0"
 
 
 def _game_name(result: MatchResult) -> str:
