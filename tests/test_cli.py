@@ -253,3 +253,11 @@ def test_a_zero_time_limit_is_told_what_is_allowed() -> None:
     done = CliRunner().invoke(app, ["tournament", "--games", "2", "--time-limit", "0"])
     assert done.exit_code == 2
     assert done.stderr == "error: time limit must be more than 0 and at most 3600 seconds, not 0\n"
+
+
+def test_analyze_with_no_card_to_draw_shows_no_next_card_figures() -> None:
+    """With no unseen card it printed "Next card lets you knock 100.0%" beside "Knock: none"."""
+    done = CliRunner().invoke(app, ["analyze", "5h 6h 7h / 8h 2c", "--unseen", ""])
+    assert done.exit_code == 0, done.output
+    assert "no card to draw: a draw changes nothing" in done.stdout
+    assert "Next card" not in done.stdout

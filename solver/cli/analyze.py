@@ -73,10 +73,13 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     points = draw.meld_now_points
     said = counted(points, "point")
     advice.add_row("Meld now", f"{said} left" if draw.can_meld_now else f"no play ({said})")
-    advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
-    if knocks:
-        advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
-    advice.add_row("Next card lets you go out", _percent(draw.out_probability))
+    if draw.unseen_cards:
+        advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
+        if knocks:
+            advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
+        advice.add_row("Next card lets you go out", _percent(draw.out_probability))
+    else:  # the library's empty stock: a draw changes nothing, so no "next card" figures
+        advice.add_row("Draw", "no card to draw: a draw changes nothing")
     advice.add_row("Unseen cards", str(draw.unseen_cards))
     advice.add_row("Advice", Text(draw.advice.upper(), style="bold green"))
     out.print(advice)
