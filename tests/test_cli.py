@@ -261,3 +261,28 @@ def test_analyze_with_no_card_to_draw_shows_no_next_card_figures() -> None:
     assert done.exit_code == 0, done.output
     assert "no card to draw: a draw changes nothing" in done.stdout
     assert "Next card" not in done.stdout
+
+
+def test_unreadable_inputs_are_named_in_words(tmp_path: Path) -> None:
+    """No raw Python text ("[Errno 2] ...", "'utf-8' codec can't decode ..."), one wording
+    for an empty log, and the measurement bots named where `rummy match` takes them."""
+    runner = CliRunner()
+    binary = tmp_path / "bad.txt"
+    binary.write_bytes(b"\xff\xfe7h")
+    cases = [
+        (["hint", "--batch", str(tmp_path / "missing.txt")], "No such file or directory"),
+        (["hint", "--batch", str(binary)], "not UTF-8 text"),
+    ]
+    for args, words in cases:
+        done = runner.invoke(app, args)
+        assert done.exit_code == 2 and words in done.stderr and "Errno" not in done.stderr, done.stderr
+        assert "codec" not in done.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    said = {
+        runner.invoke(app, [command, str(empty)]).stderr.split(": ", 2)[-1]
+        for command in ("replay", "review")
+    }
+    assert said == {"the log is empty: a log starts with a 'game' line\n"}
+    done = runner.invoke(app, ["match", "pimc", "nobody", "--pairs", "1"])
+    assert done.exit_code == 2 and "oracle" in done.stderr

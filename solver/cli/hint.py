@@ -63,8 +63,10 @@ def _read_lines(path: str) -> list[str]:
         return sys.stdin.read().splitlines()
     try:
         return Path(path).read_text(encoding="utf-8-sig").splitlines()  # a byte-order mark is not a card
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read batch file {path!r}: {error}")
+    except OSError as error:
+        fail(f"cannot read batch file {path!r}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"cannot read batch file {path!r}: not UTF-8 text")
 
 
 def _hint_lines(path: str) -> Iterator[tuple[int, str]]:

@@ -228,7 +228,7 @@ def _read(path: Path) -> list[dict[str, object]]:
     except LogError as error:
         fail(f"bad log {path}: {error}")
     if not records:
-        fail(f"bad log {path}: it is empty")
+        fail(f"bad log {path}: the log is empty: a log starts with a 'game' line")
     return records
 
 

@@ -178,7 +178,9 @@ def _checked(records: Sequence[dict[str, object]]) -> tuple[GameRecord, list[Log
             parsed.append(parse_record(data))
         except ValidationError as error:
             raise LogError(f"line {number}: {describe_errors(error)}") from None
-    if not parsed or not isinstance(parsed[0], GameRecord):
+    if not parsed:
+        raise LogError("the log is empty: a log starts with a 'game' line")
+    if not isinstance(parsed[0], GameRecord):
         raise LogError("a log starts with a 'game' line")
     header = parsed[0]
     if header.version != LOG_VERSION:

@@ -83,8 +83,9 @@ def make_bot(
             raise ValueError(f"bot {spec!r} is not a subclass of solver.strategy.Bot")
         bot: Bot = factory(rng, time_limit=time_limit)
         return bot
+    seers = f" (or, to measure, {', '.join(MEASUREMENT_BOTS)})" if measurement else ""
     raise ValueError(
-        f"unknown bot {spec!r}; choose one of {', '.join(BOTS)}, "
+        f"unknown bot {spec!r}; choose one of {', '.join(BOTS)}{seers}, "
         "or give module:Class or path/to/file.py:Class"
     )
 
