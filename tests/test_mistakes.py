@@ -43,6 +43,7 @@ def decision(
         options=3,
         samples=16,
         action=5,
+        turn=4,
         advised_kind=kind,
         advised_table=table,
         facts=FACTS,
@@ -67,6 +68,7 @@ def test_only_clear_mistakes_become_puzzles() -> None:
         "seed": 3,
         "players": ["me", "you"],
         "round": 1,
+        "turn": 4,
         "action": 5,
         "seat": 0,
         "player": "me",
@@ -186,10 +188,13 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
     for line, source in zip(lines, clear, strict=True):
         data = json.loads(line)
         assert data["position"] == source.position and data["game"]["action"] == source.action
+        assert data["game"]["turn"] == source.turn  # the number the review's table shows
         assert Position.parse(data["position"])
     hidden = runner.invoke(app, ["puzzle", "--from", str(puzzles)])
     assert hidden.exit_code == 0, hidden.output
     assert "Puzzle 1 of" in hidden.stdout and "Advised:" not in hidden.stdout  # the answer is hidden
+    first = clear[0]
+    assert f"(round {first.round_number}, turn {first.turn}, seat {first.seat})" in hidden.stdout
     assert f"run: rummy puzzle --from {puzzles} --solutions" in hidden.stdout
     shown = runner.invoke(app, ["puzzle", "--from", str(puzzles), "--solutions"])
     assert shown.exit_code == 0, shown.output

@@ -55,7 +55,9 @@ def _facts_line(puzzle: MistakePuzzle) -> str:
 
 def _show_puzzle(puzzle: MistakePuzzle, number: int, count: int) -> None:
     game = puzzle.game
-    where = [f"{name} {game[name]}" for name in ("round", "action", "seat") if game.get(name) is not None]
+    # The turn as the review's table numbers it (a file written before puzzles had it: the action).
+    step = "turn" if game.get("turn") is not None else "action"
+    where = [f"{name} {game[name]}" for name in ("round", step, "seat") if game.get(name) is not None]
     origin = f" ({', '.join(where)})" if where else ""  # a hand-written puzzle may not say
     band = f"a {puzzle.band}" if puzzle.band else "a decision"
     out.print(Text(f"Puzzle {number} of {count}: {band}{origin}", style="bold underline"))

@@ -281,6 +281,7 @@ def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) ->
                     **game,
                     "players": list(found.players),
                     "round": decision.round_number,
+                    "turn": decision.turn,
                     "action": decision.action,
                     "seat": decision.seat,
                     "player": found.players[decision.seat],
