@@ -193,8 +193,8 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
     hidden = runner.invoke(app, ["puzzle", "--from", str(puzzles)])
     assert hidden.exit_code == 0, hidden.output
     assert "Puzzle 1 of" in hidden.stdout and "Advised:" not in hidden.stdout  # the answer is hidden
-    first = clear[0]
-    assert f"(round {first.round_number}, turn {first.turn}, seat {first.seat})" in hidden.stdout
+    earliest = clear[0]
+    assert f"(round {earliest.round_number}, turn {earliest.turn}, seat {earliest.seat})" in hidden.stdout
     assert f"run: rummy puzzle --from {puzzles} --solutions" in hidden.stdout
     shown = runner.invoke(app, ["puzzle", "--from", str(puzzles), "--solutions"])
     assert shown.exit_code == 0, shown.output
