@@ -22,7 +22,7 @@ Every cell is a ``solver.strategy.match.run_match`` (intervals: 95% Wilson, pair
 as clusters), so it repeats exactly with the seed whatever ``--jobs``.  The results go to
 ``benchmarks/results/strength-VARIANT.json`` after every cell (a run cut short keeps its
 finished cells; ``--only`` runs some cells and keeps the file's others, each cell with
-the date and commit it was measured on), and the table, with the dates, the machine,
+the date, machine and commit it was measured on), and the table, with the dates, the machines,
 the seed, the pairs and the intervals, replaces the block
 between ``<!-- strength:VARIANT:begin -->`` and ``<!-- strength:VARIANT:end -->`` in the
 README (``--readme``; ``--no-readme`` leaves it alone).  ``--focus`` and ``--opponents``
@@ -184,21 +184,24 @@ HEADINGS = {
 
 
 def _dated(rows: list[Row], meta: Row) -> str:
-    """When the cells were measured: one date, or each date with its cells (``--only``
-    measures some cells again; a cell without a date of its own has the file's)."""
-    by_date: dict[str, list[str]] = {}
+    """When and on what the cells were measured: one date and machine, or each with its
+    cells (``--only`` measures some cells again, maybe elsewhere; a cell without a date or
+    machine of its own has the file's)."""
+    by_run: dict[tuple[str, str], list[str]] = {}
     for row in rows:
-        by_date.setdefault(str(row.get("date", meta["date"])), []).append(str(row["key"]))
-    if len(by_date) == 1:
-        return next(iter(by_date))
-    return "; ".join(f"{day} ({', '.join(keys)})" for day, keys in sorted(by_date.items()))
+        run = (str(row.get("date", meta["date"])), str(row.get("cpu", meta["cpu"])))
+        by_run.setdefault(run, []).append(str(row["key"]))
+    if len(by_run) == 1:
+        day, cpu = next(iter(by_run))
+        return f"{day}, {cpu}"
+    return "; ".join(f"{day} on {cpu} ({', '.join(keys)})" for (day, cpu), keys in sorted(by_run.items()))
 
 
 def render(rows: list[Row], meta: Row) -> str:
     """The README block of one variant (without its markers)."""
     units = {int(str(row["players"])): int(str(row["units"])) for row in rows}
     lines = [
-        f"Measured {_dated(rows, meta)}, {meta['cpu']}, {meta['jobs']} worker processes on "
+        f"Measured {_dated(rows, meta)}, {meta['jobs']} worker processes on "
         f"{meta.get('machine_cores', '?')} shared cores, seed {meta['seed']}, variant `{meta['variant']}`"
         + (f", {units[2]} mirrored pairs per 2-player cell" if 2 in units else "")
         + (f", {units[CROWD + 1]} deals per 4-player cell (4 games each)" if CROWD + 1 in units else "")
@@ -362,7 +365,7 @@ def _commit() -> str | None:
 
 
 def _play(
-    args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[Row], kept_date: object
+    args: argparse.Namespace, chosen: list[Cell], path: Path, kept: list[Row], kept_meta: Row
 ) -> tuple[list[Row], Row]:
     pairs = args.pairs or (1 if args.quick else 1000 if args.variant == PEER_PRESET else 400)
     deals = args.deals or (1 if args.quick else 200)
@@ -371,7 +374,11 @@ def _play(
     meta: Row = {**machine(), "jobs": args.jobs, "seed": args.seed, "variant": args.variant}
     # A kept cell keeps the date it was measured on (the file's, if it has none of its own).
     again = {cell.key for cell in chosen}
-    rows = [{**row, "date": row.get("date", kept_date)} for row in kept if row["key"] not in again]
+    rows = [
+        {**row, "date": row.get("date", kept_meta.get("date")), "cpu": row.get("cpu", kept_meta.get("cpu"))}
+        for row in kept
+        if row["key"] not in again
+    ]
     for cell in chosen:
         started = time.perf_counter()
         settings = GameSettings.named(args.variant, cell.players)
@@ -384,7 +391,9 @@ def _play(
             jobs=args.jobs,
             on_pair_done=_progress(cell.key, count, cell.players, started),
         )
-        rows.append({**summarize(cell, result), "date": meta["date"], "commit": _commit()})
+        rows.append(
+            {**summarize(cell, result), "date": meta["date"], "cpu": meta["cpu"], "commit": _commit()}
+        )
         score = result.score
         print(
             f"{cell.key}: {count} {'pairs' if cell.players == 2 else 'deals'}, {score.estimate:.1%} "
@@ -408,8 +417,8 @@ def main(argv: list[str] | None = None) -> None:
         chosen = _chosen(args, parser)
         same = saved is not None and saved["meta"].get("seed") == args.seed and args.only is not None
         path.parent.mkdir(parents=True, exist_ok=True)
-        kept, kept_date = (saved["cells"], saved["meta"].get("date")) if same and saved else ([], None)
-        rows, meta = _play(args, chosen, path, kept, kept_date)
+        kept, kept_meta = (saved["cells"], saved["meta"]) if same and saved else ([], {})
+        rows, meta = _play(args, chosen, path, kept, kept_meta)
     block = render(rows, meta)
     print(block)
     if not args.no_readme:

@@ -121,9 +121,10 @@ def test_the_quick_path_plays_writes_and_renders_again(
     strength_main([*common, "--render"])
     assert readme.read_text() == written
     # --only measures a cell again and keeps the others with the dates they were measured on
-    saved["meta"]["date"] = "2020-01-01"
+    saved["meta"]["date"], saved["meta"]["cpu"] = "2020-01-01", "old cpu"
     for cell in saved["cells"]:
         cell.pop("date")  # a file from before cells had dates: they take the file's
+        cell.pop("cpu")
     results.write_text(json.dumps(saved))
     strength_main(
         [
@@ -148,9 +149,11 @@ def test_the_quick_path_plays_writes_and_renders_again(
         "oracle-3xhoarder": "2020-01-01",
         "oracle-hoarder": today,
     }
+    cpu = again["meta"]["cpu"]
+    assert {cell["key"]: cell["cpu"] for cell in again["cells"]}["oracle-hoarder"] == cpu
+    older = "greedy-hoarder, greedy-3xhoarder, oracle-3xhoarder"
     assert (
-        f"Measured 2020-01-01 (greedy-hoarder, greedy-3xhoarder, oracle-3xhoarder); {today} (oracle-hoarder),"
-        in readme.read_text()
+        f"Measured 2020-01-01 on old cpu ({older}); {today} on {cpu} (oracle-hoarder)," in readme.read_text()
     )
     capsys.readouterr()
     with pytest.raises(SystemExit):
