@@ -815,7 +815,7 @@ def test_every_text_of_the_page_says_tiles_rack_and_colours_in_rummikub(watched:
     look("an advice", then="#advice-options")
     for position, shown in (
         ("/ 2c 9d", "#hint-view"),
-        ("10h Jh Qh /", "#hint-view"),
+        ("10h Jh Qh /", "#entry-error"),  # an empty rack: the one answer (solver.facts.EMPTY_HAND)
         ("10h Jh Qh / zz", "#entry-error"),
         ("10h Jh / Qh", "#entry-error"),
     ):

@@ -130,9 +130,9 @@ export function renderAdvice(root, data) {
   const firstOut = FIRST_OUT_VARIANTS.has(data.facts.variant);
   const value = firstOut
     ? "six more turns, your later turns played greedily or holding melds back, whichever is worth " +
-      "more). Round win: the chance to go out first (a round still running then is a race: a hand " +
-      "whose best play empties it goes out first, else even chances). Value: 100 for the round " +
-      "won or lost, plus the points of a round that ended"
+      "more). Round win: the chance to go out first (a round still running then is a race: a " +
+      `${term("hand")} whose best play empties it goes out first, else even chances). Value: 100 ` +
+      "for the round won or lost, plus the points of a round that ended"
     : "three more turns, your later turns played greedily or holding melds back, whichever is worth " +
       "more). Value: round points plus 25 for the round won or lost (and 100 for a game)";
   const how = el(
