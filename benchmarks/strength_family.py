@@ -372,6 +372,7 @@ def _play(
     if pairs < 1 or deals < 1 or args.jobs < 1:
         raise SystemExit("--pairs, --deals and --jobs must be at least 1")
     meta: Row = {**machine(), "jobs": args.jobs, "seed": args.seed, "variant": args.variant}
+    commit = _commit()  # the code this run loaded, read before the cells (the checkout may move on)
     # A kept cell keeps the date it was measured on (the file's, if it has none of its own).
     again = {cell.key for cell in chosen}
     rows = [
@@ -392,7 +393,7 @@ def _play(
             on_pair_done=_progress(cell.key, count, cell.players, started),
         )
         rows.append(
-            {**summarize(cell, result), "date": meta["date"], "cpu": meta["cpu"], "commit": _commit()}
+            {**summarize(cell, result), "date": meta["date"], "cpu": meta["cpu"], "commit": commit}
         )
         score = result.score
         print(
