@@ -392,9 +392,7 @@ def _play(
             jobs=args.jobs,
             on_pair_done=_progress(cell.key, count, cell.players, started),
         )
-        rows.append(
-            {**summarize(cell, result), "date": meta["date"], "cpu": meta["cpu"], "commit": commit}
-        )
+        rows.append({**summarize(cell, result), "date": meta["date"], "cpu": meta["cpu"], "commit": commit})
         score = result.score
         print(
             f"{cell.key}: {count} {'pairs' if cell.players == 2 else 'deals'}, {score.estimate:.1%} "
