@@ -197,8 +197,21 @@ def _dated(rows: list[Row], meta: Row) -> str:
     return "; ".join(f"{day} on {cpu} ({', '.join(keys)})" for (day, cpu), keys in sorted(by_run.items()))
 
 
+def _cell_order(row: Row) -> tuple[int, int, int]:
+    """A row's place in the tables: 2 players first, the row bots and the columns in the
+    order ``cells`` lists them, whatever order the cells were measured in."""
+    focus = (*FOCUS, "oracle-others")
+    others = (*PEER_OPPONENTS, "expert") if row["players"] == 2 else CROWDS
+
+    def rank(name: object, names: tuple[str, ...]) -> int:
+        return names.index(str(name)) if str(name) in names else len(names)
+
+    return int(str(row["players"])), rank(row["focus"], focus), rank(row["other"], others)
+
+
 def render(rows: list[Row], meta: Row) -> str:
     """The README block of one variant (without its markers)."""
+    rows = sorted(rows, key=_cell_order)
     units = {int(str(row["players"])): int(str(row["units"])) for row in rows}
     lines = [
         f"Measured {_dated(rows, meta)}, {meta['jobs']} worker processes on "
@@ -354,10 +367,11 @@ def _progress(key: str, count: int, players: int, started: float) -> Callable[[P
 
 
 def _commit() -> str | None:
-    """The checkout's commit (what code played the cell), or None outside a git checkout."""
+    """The checkout's commit, marked ``-dirty`` with changes not committed (what code played
+    the cell), or None outside a git checkout."""
     try:
         found = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=10
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -50,7 +50,7 @@ def hint_line(job: HintJob, line: BatchLine) -> dict[str, object]:
     except ValueError as error:  # NotationError, PositionError, an illegal table meld
         return {"line": number, "input": text, "error": str(error)}
     if not len(position.hand):  # the one answer of an empty hand, as ``rummy hint`` gives it
-        return {"line": number, "position": str(entered), "empty_hand": True, "message": EMPTY_HAND}
+        return {"line": number, "position": str(position), "empty_hand": True, "message": EMPTY_HAND}
     found = hint(
         position,
         variant=job.variant,

@@ -173,16 +173,36 @@ def _opening_problems(before: Table, after: Table, variant: Variant) -> list[str
     found = []
     if +remaining:
         found.append("an opening meld leaves the table as it was: it may not use or move table cards")
-    # The hand's part: the new melds less the table cards they took from broken old melds
-    # (a rule broken above, but the figure should still be the hand's alone).
-    taken = sum(variant.tile_value(card) for meld in remaining.elements() for card in meld.cards)
-    value = sum(variant.tile_value(card) for meld in new_melds for card in meld.cards) - taken
+    value = _hand_value(new_melds, list(remaining.elements()), variant)
     if value < variant.opening_points:
         found.append(
             f"an opening meld must be worth at least {variant.opening_points} points "
             f"from the hand alone, this one is worth {value}"
         )
     return found
+
+
+def _hand_value(new_melds: list[Meld], broken: list[Meld], variant: Variant) -> int:
+    """What the hand laid in an opening's new melds is worth, each joker as the card it
+    stands for.  With the old melds all kept (the rule), the new melds are the hand's
+    pieces.  Otherwise (a rule already broken, but the figure should still be the
+    hand's): the real cards the new melds hold beyond the broken melds', and for each
+    joker the hand added, the lowest of the declarations the broken melds did not have
+    (a table joker declared again is not the hand's)."""
+    if not broken:
+        return sum(variant.tile_value(card) for meld in new_melds for card in meld.cards)
+    new_real, new_declared, new_jokers = _tally(new_melds)
+    old_real, old_declared, old_jokers = _tally(broken)
+    value = sum(
+        max(0, new_real[index] - old_real[index]) * variant.tile_value(card)
+        for index, card in enumerate(ALL_CARDS)
+    )
+    fresh = sorted(
+        variant.tile_value(card)
+        for index, card in enumerate(ALL_CARDS)
+        for _ in range(max(0, new_declared[index] - old_declared[index]))
+    )
+    return value + sum(fresh[: max(0, new_jokers - old_jokers)])
 
 
 def _old_meld_hosts(

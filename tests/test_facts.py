@@ -106,11 +106,14 @@ def test_an_empty_hand_in_a_batch_reads_as_it_does_alone(tmp_path: Path) -> None
     done = CliRunner().invoke(app, ["hint", "--batch", str(batch)])
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines()[0] == f"1: {EMPTY_HAND}"
+    batch.write_text("Kh Kd Kc /\n/ 7h 8h 9h\nKc Kh Kd | 5s 6s 7s /\n")
     done = CliRunner().invoke(app, ["hint", "--batch", str(batch), "--json"])
     assert done.exit_code == 0, done.output
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert records[0] == {"line": 1, "position": "Kh Kd Kc /", "empty_hand": True, "message": EMPTY_HAND}
     assert records[1]["line"] == 2 and records[1]["goes_out"]
+    alone = json.loads(CliRunner().invoke(app, ["hint", "Kc Kh Kd | 5s 6s 7s /", "--json"]).stdout)
+    assert records[2] == {"line": 3, **alone}  # the same answer, position written the same way
 
 
 def test_show_assumes_the_game_analyze_assumes() -> None:

@@ -324,3 +324,31 @@ def test_a_running_race_reports_its_own_win_chance_and_points() -> None:
         expected = chance * 2 * state.settled[other] - (1 - chance) * 2 * state.settled[me]
         assert points == pytest.approx(expected)
     assert running >= 3
+
+
+def test_a_four_player_race_reports_the_points_against_the_best_other() -> None:
+    """With 4 players the net points are against the best other player: when another
+    goes out it collects every other hand, the player's own included."""
+    from solver.strategy.evaluator import outcome
+
+    settings = GameSettings.rummikub(4)
+    game = Game(settings, seed=11)
+    bots = [make_bot("greedy", rng=random.Random(seat)) for seat in range(4)]
+    checked = 0
+    for _ in range(60):
+        if game.over:
+            break
+        view = game.view(game.to_move)
+        state = play_out(determinize(view, random.Random(checked)), RACE_6)
+        if state.end is None and state.race is not None and state.settled is not None:
+            me, settled = view.seat, state.settled
+            expected = 0.0
+            for winner, chance in enumerate(state.race):
+                scores = [-settled[s] for s in range(4)]
+                scores[winner] = sum(settled[s] for s in range(4) if s != winner)
+                expected += chance * (scores[me] - max(scores[s] for s in range(4) if s != me))
+            _, points, won = outcome(state, me)
+            assert won == state.race[me] and points == pytest.approx(expected)
+            checked += 1
+        game.apply(bots[game.to_move].act(view))
+    assert checked >= 3

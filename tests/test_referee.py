@@ -322,8 +322,13 @@ def test_rummikub_opening_leaves_the_table_as_it_was() -> None:
 
 def test_rummikub_opening_counts_only_rack_tiles() -> None:
     assert_illegal("10s 11s 12s / 1h 2h 3h", "10s 11s 12s | 1h 2h 3h", "worth 6", variant=RKUB, opened=False)
-    # An opening that takes table tiles into its meld is worth only the rack's part (8, not 26).
+    # An opening that takes table tiles into its meld is worth only the rack's part (8, not 26);
+    # a table joker declared again is the table's, a joker from the rack the rack's.
     assert_illegal("5s 6s 7s / 10h 11h 12h 8s", "5s 6s 7s 8s", "worth 8", variant=RKUB, opened=False)
+    assert_illegal(
+        "11s 12s *13s / 13s 2h 3h", "11s 12s 13s | *1h 2h 3h", "worth 18", variant=RKUB, opened=False
+    )
+    assert_illegal("5s 6s 7s / * 9s", "5s 6s 7s *8s 9s", "worth 17", variant=RKUB, opened=False)
 
 
 def test_a_table_card_used_twice_is_named_as_such() -> None:

@@ -88,9 +88,10 @@ def _key(facts: Facts) -> str:
         "and the undecided options are played in more: --json gives each option's deals)."
     )
     if GameSettings.named(facts.variant, facts.players).scoring == "first_out":
+        hand = "rack" if facts.variant == "rummikub" else "hand"
         return (
-            "left: rack points after the play; round win: the chance to go out first (a round still "
-            "running after six more turns is a race: a hand whose best play empties it goes out "
+            f"left: {hand} points after the play; round win: the chance to go out first (a round still "
+            f"running after six more turns is a race: a {hand} whose best play empties it goes out "
             "first, else even chances); points: net points at the round's end (yours minus the best "
             "other player's), over that race; value: 100 for the round won or lost (100 x (2 x round "
             "win - 1) while it runs) plus the points of a round that ended (the ranking); " + loss

@@ -7,7 +7,8 @@ options of the turn (``solver.strategy.candidates``, ``COACH_SET``: the search b
 candidates and more) and weighs each of them in the same ``samples`` guessed deals with
 the search bot's own evaluator (``solver.strategy.evaluator``: the option, three more turns
 with the player's later turns played greedily and hoarding, the better of the two, the
-round then scored on what each hand's best play would leave).
+round then scored on what each hand's best play would leave; in the first-out games six
+turns, then the race to go out).
 
 The options, at a meld decision:
 
@@ -26,11 +27,14 @@ score minus the best other player's score, positive is good, the round counted a
 rollouts leave it) with a Student-t interval, the *round win chance* (the player among
 the round's winners; in a first-out round still running, its chance to go out first in
 the race that values it, with the points expected over that race:
-``evaluator.outcome``) with a Wilson interval, and the *value* the options are ranked
-by: the search bot's utility (``solver.strategy.rollout.utility``: the net points plus 25
-for the round won or lost and 100 for a game won or lost at the target score, so the
-scores matter), with its interval and the *loss* against the best option (a paired
-interval: the same deals).  An option whose loss interval reaches 0 is *about as good*
+``evaluator.outcome``) with a Wilson interval (over race chances a conservative one: it
+takes each deal's chance for a win or a loss in part), and the *value* the options are
+ranked by: the search bot's utility (``solver.strategy.rollout.utility``: the net points
+plus 25 for the round won or lost and 100 for a game won or lost at the target score,
+so the scores matter; in a first-out game 100 for the round, which is the game, plus
+the points of a round that ended, ``100 x (2 x race chance - 1)`` while it runs), with
+its interval and the *loss* against the best option (a paired interval: the same
+deals).  An option whose loss interval reaches 0 is *about as good*
 as the best: the deals cannot tell them apart, and the output says so rather than
 ordering them.
 
