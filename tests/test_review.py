@@ -595,3 +595,23 @@ def test_the_move_made_is_the_play_alone_not_the_knock_it_was_weighed_with() -> 
     option = Option(candidate=knocking, value=nowhere, points=nowhere, win=nowhere, loss=nowhere)
     assert option.describe() == "play 8h, then knock"
     assert _made_words(option) == "play 8h"
+
+
+def test_a_seat_without_a_decision_shows_no_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
+    """A seat with no decision to judge printed accuracy 100 and 0% errors: figures of nothing."""
+    from solver.cli.review import print_review
+
+    found = Review(
+        players=("ann", "bob"),
+        decisions=(),
+        summaries=(SeatSummary(0, "ann", 0, {}, 0.0), SeatSummary(1, "bob", 0, {}, 0.0)),
+        seconds=0.0,
+        draws=(),
+    )
+    print_review(found)
+    rows = [
+        line
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("│") and (" ann " in line or " bob " in line)
+    ]
+    assert rows and all("100" not in row and "%" not in row for row in rows), rows

@@ -72,10 +72,11 @@ def print_review(found: Review) -> None:
             str(seat.seat),
             seat.player,
             str(seat.decisions),
-            f"{seat.accuracy:.0f}",
+            # A seat with no decision has no accuracy, error share or loss to show (not 100).
+            f"{seat.accuracy:.0f}" if seat.decisions else "-",
             *(str(bands[band]) for band in ("ok", "inaccuracy", "mistake", "blunder")),
-            f"{100 * seat.error_rate:.0f}%",
-            f"{seat.mean_loss:.1f}",
+            f"{100 * seat.error_rate:.0f}%" if seat.decisions else "-",
+            f"{seat.mean_loss:.1f}" if seat.decisions else "-",
             f"{seat.luck:+.0f}" if seat.draws else "-",
         )
     out.print(summary)
