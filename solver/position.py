@@ -313,5 +313,5 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
         found.append(f"{count} copies of {card}, but the {deck} holds {variant.decks}")
     jokers = sum(isinstance(piece, Joker) for piece in pieces)
     if jokers > variant.jokers:
-        found.append(f"{jokers} jokers, but the {deck} holds {variant.jokers}")
+        found.append(f"{jokers} joker{'s' if jokers != 1 else ''}, but the {deck} holds {variant.jokers}")
     return found

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from solver.cards import ALL_CARDS, Card, Rank
-from solver.position import Hand
+from solver.position import Hand, Position
 from solver.variants import VARIANT_NAMES, Variant
 
 # --- Manipulation Rummy ---------------------------------------------------------------------------
@@ -86,6 +86,10 @@ def test_machiavelli_two_decks_no_jokers_fifteen_cards() -> None:
     assert v.ace_high is True
     assert v.opening_points == 0
     assert v.knock_threshold is None
+    # one joker too many is named in the singular
+    assert Position.parse("/ * 7h").problems(v) == ["1 joker, but the machiavelli deck holds 0"]
+    with pytest.raises(ValueError, match="Machiavelli is played here by 2-8 players, not 9"):
+        Variant.machiavelli(players=9)
 
 
 def test_machiavelli_dealer_may_deal_fewer_but_at_least_three() -> None:
