@@ -730,3 +730,18 @@ def test_the_peers_game_is_played_with_its_own_defaults() -> None:
     done = CliRunner().invoke(app, ["play", "--variant", "rummikub-peer", "--seed", "1"], input="quit\n")
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines()[0].startswith("rummikub-peer, 2 players, seed 1.")
+
+
+def test_a_deal_that_differs_is_named_by_its_field(tmp_path: Path, game_log: list[dict[str, object]]) -> None:
+    """A mismatch printed both whole records (over 500 characters of Python dicts) without
+    saying what differs: now the field, the first differing item and its two values."""
+    records = [dict(record) for record in game_log]
+    deal = next(record for record in records if record["type"] == "deal")
+    hands = [str(hand).split() for hand in deal["hands"]]  # type: ignore[attr-defined]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # one card swapped between the hands
+    deal["hands"] = [" ".join(hand) for hand in hands]
+    done = runner.invoke(app, ["replay", str(write_log(tmp_path / "g.jsonl", records))])
+    assert done.exit_code == 1, done.output  # a log that does not replay (rummy replay --help)
+    said = next(line for line in done.stderr.splitlines() if line.startswith("mismatch: "))
+    assert "deal record 1 differs: hands (hands[0]: log " in said and "replay " in said, said
+    assert len(said) < 300, said

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from pydantic import ValidationError
 
@@ -251,7 +251,7 @@ def replay(records: Sequence[dict[str, object]], *, listeners: Iterable[Listener
     for checked, (logged, replayed) in enumerate(zip(expected, made, strict=False), start=1):
         if logged != replayed:
             report.mismatches.append(
-                f"{logged['type']} record {checked} differs: log {logged}, replay {replayed}"
+                f"{logged['type']} record {checked} differs: {_difference(logged, replayed)}"
             )
     if len(expected) != len(made):
         report.mismatches.append(
@@ -259,6 +259,18 @@ def replay(records: Sequence[dict[str, object]], *, listeners: Iterable[Listener
         )
     report.result = game.result
     return report
+
+
+def _difference(logged: dict[str, Any], replayed: dict[str, Any]) -> str:
+    """Where a logged record and the replay's differ: the fields, and the first one's two
+    values (the first differing item of a list, as ``hands[1]``), not two whole records."""
+    fields = [key for key in sorted({*logged, *replayed}) if logged.get(key) != replayed.get(key)]
+    first = fields[0]
+    mine, theirs, where = logged.get(first), replayed.get(first), first
+    if isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        index = next(i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b)
+        mine, theirs, where = mine[index], theirs[index], f"{first}[{index}]"
+    return f"{', '.join(fields)} ({where}: log {mine!r}, replay {theirs!r})"
 
 
 def _quit_problem(game: Game, record: QuitRecord) -> str | None:
