@@ -286,3 +286,11 @@ def test_unreadable_inputs_are_named_in_words(tmp_path: Path) -> None:
     assert said == {"the log is empty: a log starts with a 'game' line\n"}
     done = runner.invoke(app, ["match", "pimc", "nobody", "--pairs", "1"])
     assert done.exit_code == 2 and "oracle" in done.stderr
+
+
+def test_the_objective_takes_any_case_as_the_variant_does() -> None:
+    runner = CliRunner()
+    done = runner.invoke(app, ["hint", "/ 7h 8h 9h", "--objective", "CARDS", "--json"])
+    assert done.exit_code == 0 and json.loads(done.stdout)["objective"] == "cards", done.output
+    bad = runner.invoke(app, ["hint", "/ 7h 8h 9h", "--objective", "pts"])
+    assert bad.exit_code == 2 and "'pts' is not one of 'points', 'cards'" in bad.stderr

@@ -155,7 +155,9 @@ def hint_command(
     objective: Annotated[
         Objective,
         typer.Option(
-            metavar=choices(OBJECTIVES), help="points: fewest points left; cards: most cards played."
+            metavar=choices(OBJECTIVES),
+            case_sensitive=False,
+            help="points: fewest points left; cards: most cards played.",
         ),
     ] = "points",
     keep_jokers: Annotated[bool, typer.Option(help="Play a hand joker only to go out.")] = False,
