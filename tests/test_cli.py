@@ -294,3 +294,13 @@ def test_the_objective_takes_any_case_as_the_variant_does() -> None:
     assert done.exit_code == 0 and json.loads(done.stdout)["objective"] == "cards", done.output
     bad = runner.invoke(app, ["hint", "/ 7h 8h 9h", "--objective", "pts"])
     assert bad.exit_code == 2 and "'pts' is not one of 'points', 'cards'" in bad.stderr
+
+
+def test_a_huge_bad_position_is_echoed_short() -> None:
+    """An 8,000-character pasted table was echoed whole in its one-line error."""
+    table = " | ".join(["Ah 2h 3h"] * 700)
+    done = CliRunner().invoke(app, ["hint", f"{table} / 4h"])
+    assert done.exit_code == 2
+    line = done.stderr.strip()
+    assert "\n" not in line and len(line) < 400 and "(7,702 characters)" in line, line
+    assert "700 copies of Ah" in line

@@ -309,11 +309,23 @@ def say_empty_hand(position: Position, *, json_output: bool = False) -> NoReturn
     raise typer.Exit(1)
 
 
+ECHO_LIMIT = 100
+"""Characters of a bad input echoed in its error line; a longer one is shortened."""
+
+
+def echoed(text: str) -> str:
+    """``text`` as an error line quotes it: whole when short, else its start and end with
+    the length between (a pasted 8,000-character table made an 8,000-character line)."""
+    if len(text) <= ECHO_LIMIT:
+        return repr(text)
+    return f"{text[:60]!r} ... {text[-30:]!r} ({len(text):,} characters)"
+
+
 def load_position(text: str, variant: Variant) -> Position:
     try:
         return Position.parse(text).validate(variant)
     except ValueError as error:
-        fail(f"bad position {text!r}: {error}")
+        fail(f"bad position {echoed(text)}: {error}")
 
 
 def load_unseen(text: str | None) -> list[Piece] | None:
