@@ -225,7 +225,8 @@ def render(rows: list[Row], meta: Row) -> str:
         chosen = [row for row in rows if row["players"] == players]
         if not chosen:
             continue
-        columns = list(dict.fromkeys(str(row["other"]) for row in chosen))
+        ordered = sorted(chosen, key=lambda row: _cell_order(row)[::-1])  # by column first
+        columns = list(dict.fromkeys(str(row["other"]) for row in ordered))
         lines += [*_table(rows, players, columns, heading), ""]
         for seer, whose in SEERS.items():
             gap = _gap(rows, players, seer)
@@ -366,16 +367,23 @@ def _progress(key: str, count: int, players: int, started: float) -> Callable[[P
     return report
 
 
-def _commit() -> str | None:
-    """The checkout's commit, marked ``-dirty`` with changes not committed (what code played
-    the cell), or None outside a git checkout."""
+def _git(*args: str) -> str | None:
+    """A git command's output in the checkout, or None where git or the checkout is missing."""
     try:
-        found = subprocess.run(
-            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=10
-        )
+        found = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
-    return (found.stdout.strip() or None) if found.returncode == 0 else None
+    return found.stdout.strip() if found.returncode == 0 else None
+
+
+def _commit() -> str | None:
+    """The checkout's commit, marked ``-dirty`` when code differs from it (what played the
+    cell; the results files a run writes do not count), or None outside a git checkout."""
+    head = _git("rev-parse", "--short", "HEAD")
+    if not head:
+        return None
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results")
+    return f"{head}-dirty" if changed else head
 
 
 def _play(

@@ -67,6 +67,11 @@ def test_the_block_has_the_tables_the_gap_and_the_targets() -> None:
     assert "| **pimc** | 79.0% (76.0%-84.0%) | 72.0% (66.0%-77.0%) |" in text
     assert "| **oracle** |  | 90.0% (87.0%-95.0%) |" in text
     assert text.index("| **pimc** |") < text.index("| **oracle** |")
+    # a row bot measured against one column only still leaves the columns in their order
+    late = render(
+        [_row("pimc", "hoarder", 2, 0.5, 0.45, 400), _row("oracle", "greedy", 2, 0.9, 0.85, 400)], META
+    )
+    assert "| | greedy | hoarder |" in late
     assert "| | 3x hoarder |" in text and "chance 25%" in text
     assert "The oracle's lead over pimc: hoarder +18.0 points." in text
     assert "oracle-others" not in text  # not measured, not named
