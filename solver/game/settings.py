@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.variants import MACHIAVELLI_MAX_PLAYERS, VARIANT_NAMES, Variant, preset_named
+from solver.variants import VARIANT_NAMES, Variant, preset_named
 
 __all__ = ["GAME_PRESETS", "GameSettings", "PresetOptions", "ScoringStyle", "TurnStyle"]
 
@@ -133,11 +133,8 @@ class GameSettings:
 
     @classmethod
     def machiavelli(cls, players: int = 2, *, hand_size: int | None = None) -> GameSettings:
-        """Machiavelli for 2-8 players: 15 cards each, 10 with more than 5 players."""
-        if not 2 <= players <= MACHIAVELLI_MAX_PLAYERS:
-            raise ValueError(
-                f"Machiavelli is played here by 2-{MACHIAVELLI_MAX_PLAYERS} players, not {players}"
-            )
+        """Machiavelli for 2-8 players (``Variant.machiavelli`` checks the count): 15 cards
+        each, 10 with more than 5 players."""
         size = hand_size if hand_size is not None else (15 if players <= 5 else MACHIAVELLI_LARGE_TABLE_HAND)
         variant = Variant.machiavelli(players=players, hand_size=size)
         return cls(variant=variant, players=players, turn="meld_or_draw", scoring="first_out")
