@@ -226,7 +226,8 @@ class AdviseRequest(PositionRequest):
         default=None,
         max_length=MAX_PLAYERS,
         description="The other players' hand sizes (or every hand, the player's first). "
-        "Omitted: as many cards as the player's.",
+        "Omitted: as many cards as the player's, or with the stock given an equal share of the "
+        "unseen cards it leaves. With the stock, they hold every unseen card (no discard pile).",
     )
     stock: int | None = Field(
         default=None,

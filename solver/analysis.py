@@ -174,7 +174,7 @@ class Analysis:
     def to_dict(self) -> dict[str, object]:
         return {
             "position": str(self.position),
-            "variant": self.variant.name,
+            "variant": self.variant.preset,
             "facts": {
                 "players": self.variant.players,
                 "decks": self.variant.decks,

@@ -17,7 +17,9 @@ from solver.cards import ACE_HIGH_POSITION, CARD_KINDS, KING_POSITION, Card, Jok
 
 __all__ = [
     "MACHIAVELLI_MAX_PLAYERS",
+    "PEER_VARIANT",
     "PRESETS",
+    "RULE_PRESETS",
     "VARIANT_NAMES",
     "Preset",
     "Variant",
@@ -135,9 +137,16 @@ class Variant:
 
     @classmethod
     def named(cls, name: str, *, players: int | None = None) -> Variant:
-        """The preset called ``name`` (``PRESETS``, any case and spacing); a ValueError
-        lists the known names."""
-        return preset_named(PRESETS, name)(players=players)
+        """The preset called ``name`` (``RULE_PRESETS``: a variant, or the peer's
+        Rummikub; any case and spacing); a ValueError lists the known names."""
+        return preset_named(RULE_PRESETS, name)(players=players)
+
+    @property
+    def preset(self) -> str:
+        """The name that ``Variant.named`` reads back into these rules' deck and scoring:
+        ``rummikub-peer`` for the peer's Rummikub without jokers, else the variant's name
+        (a puzzle file or a log names its rules by it)."""
+        return PEER_VARIANT if self == _rummikub_peer(players=2) else self.name
 
     @classmethod
     def from_description(cls, described: dict[str, object]) -> Variant:
@@ -235,8 +244,25 @@ PRESETS: Mapping[VariantName, Preset] = {
     "machiavelli": Variant.machiavelli,
     "rummikub": Variant.rummikub,
 }
-"""Each variant's name and its preset, in ``VARIANT_NAMES``'s order: the one table
-``Variant.named`` reads."""
+"""Each variant's name and its preset, in ``VARIANT_NAMES``'s order."""
+
+PEER_VARIANT = "rummikub-peer"
+"""The published peer's Rummikub: two players, no jokers (``GameSettings.rummikub_peer``
+adds its turn limit and first-out ending)."""
+
+
+def _rummikub_peer(*, players: int | None = None) -> Variant:
+    """The peer's deck and rules: Rummikub without its two jokers, for two players."""
+    if players not in (None, 2):
+        raise ValueError(f"the {PEER_VARIANT} game is played by 2 players, not {players}")
+    return replace(Variant.rummikub(players=2), jokers=0)
+
+
+RULE_PRESETS: Mapping[str, Preset] = {
+    **{name: preset for name, preset in PRESETS.items()},
+    PEER_VARIANT: _rummikub_peer,
+}
+"""The variants' presets, then the peer's Rummikub: the one table ``Variant.named`` reads."""
 
 _T = TypeVar("_T")
 _Name = TypeVar("_Name", bound=str)

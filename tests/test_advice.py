@@ -100,9 +100,13 @@ def test_defaults_are_stated() -> None:
 
 
 def test_given_facts_are_used_and_not_listed_as_assumed() -> None:
-    found = quick(MID_GAME, players=3, hand_sizes=[4, 6], stock=0, scores=[100, 30, 140], draws_left=0)
+    # A final turn: the stock is empty, so the two other hands hold every unseen card.
+    unseen = list(Hand.parse("4h 4d 4c 10s 10h 10d Qs Qh 2s 2d").pieces)
+    found = quick(
+        MID_GAME, players=3, hand_sizes=[4, 6], stock=0, scores=[100, 30, 140], draws_left=0, unseen=unseen
+    )
     facts = found.to_dict()["facts"]
-    assert facts["assumed"] == ["unseen"]
+    assert facts["assumed"] == []
     assert facts["hand_sizes"] == [8, 4, 6] and facts["stock"] == 0
     # A final turn has no draw: the decline is a pass.
     assert [o.kind for o in found.options].count("pass") == 1
@@ -114,6 +118,21 @@ def test_given_unseen_cards_are_the_only_ones_dealt() -> None:
     found = quick(MID_GAME, unseen=unseen, hand_sizes=[3], stock=2)
     assert found.facts.unseen == 5
     assert "unseen" not in found.to_dict()["facts"]["assumed"]
+
+
+def test_given_hands_and_stock_hold_every_unseen_card() -> None:
+    """There is no discard pile: hand sizes and a stock that leave unseen cards nowhere
+    are refused, and a stock given alone leaves the rest of the unseen cards to the other
+    hands (39 unseen in 2-player Manipulation here: 5 in the stock, 34 in the other hand)."""
+    with pytest.raises(AdviceError, match="25 would be nowhere") as raised:
+        quick(MID_GAME, players=2, hand_sizes=[9], stock=5)
+    assert raised.value.field == "stock"
+    found = quick(MID_GAME, players=2, stock=5)
+    assert found.facts.unseen == 39 and found.facts.hand_sizes == (8, 34) and found.facts.stock == 5
+    shared = quick(MID_GAME, players=3, stock=80)
+    assert shared.facts.hand_sizes == (8, 6, 6) and shared.facts.stock == 80
+    with pytest.raises(AdviceError, match="give the hand sizes or the unseen cards"):
+        quick(MID_GAME, players=2, stock=39)
 
 
 def test_budget_bounds_the_samples() -> None:

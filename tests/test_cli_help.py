@@ -63,11 +63,9 @@ def test_flags_show_no_bool_type(command: tuple[str, ...]) -> None:
 @pytest.mark.parametrize(
     ("command", "option", "values"),
     [
-        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("hint", "check", "show")),
-        *((name, "--variant", "manipulation|machiavelli|rummikub") for name in ("analyze", "puzzle")),
         *(
             (name, "--variant", "manipulation|machiavelli|rummikub|rummikub-peer")
-            for name in ("play", "tournament", "match")
+            for name in ("hint", "check", "show", "analyze", "puzzle", "advise", "play", "tournament", "match")
         ),
         ("hint", "--objective", "points|cards"),
         ("puzzle", "--difficulty", "easy|medium|hard|expert"),

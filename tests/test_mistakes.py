@@ -4,6 +4,7 @@ work end to end."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -25,7 +26,9 @@ from solver.strategy.stats import Interval
 from solver.variants import Variant
 
 POSITION = "10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"
-FACTS = {"players": 2, "hand_sizes": [4, 9], "stock": 20, "scores": [0, 0], "draws_left": 2, "opened": True}
+# 43 unseen cards (one deck and a joker, less the table's 6 and the hand's 4): 9 in the
+# other hand, 34 in the stock (no discard pile: every unseen card is in one of them).
+FACTS = {"players": 2, "hand_sizes": [4, 9], "stock": 34, "scores": [0, 0], "draws_left": 2, "opened": True}
 
 
 def decision(
@@ -142,7 +145,7 @@ def test_only_the_moves_of_the_turn_are_answers() -> None:
     refused = judge(puzzle, "pass")
     assert not refused.legal and "only play or draw" in refused.message, "draws are left: no pass"
     # A final turn (no draw left) comes once the stock is empty; its decline is a pass.
-    final_turn = {**FACTS, "draws_left": 0, "stock": 0}
+    final_turn = {**FACTS, "draws_left": 0, "stock": 0, "hand_sizes": [4, 43]}
     final = MistakePuzzle.from_dict(
         {**puzzle.to_dict(), "facts": final_turn, "solution": {"action": "pass", "description": "pass"}}
     )
@@ -255,3 +258,50 @@ def test_a_hand_written_puzzle_without_its_game_reads_cleanly(tmp_path: Path) ->
     assert done.exit_code == 0, done.output
     assert "Puzzle 1 of 1: a decision\n" in done.stdout
     assert "None" not in done.stdout and "In the game:" not in done.stdout
+
+
+def test_a_puzzle_of_the_peer_game_keeps_its_deck() -> None:
+    """The peer's Rummikub has no jokers: its puzzles say ``rummikub-peer`` (read back with
+    that deck, whose unseen tiles the hands and the stock hold exactly), and their link,
+    for a page that knows the variants but not the presets, carries the unseen tiles."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from solver.game.settings import GameSettings
+    from solver.strategy.advice import advise
+
+    peer = GameSettings.rummikub_peer().variant
+    position = "10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"  # 104 tiles less 10: 94 unseen
+    facts = {
+        "players": 2,
+        "hand_sizes": [4, 14],
+        "stock": 80,
+        "scores": [0, 0],
+        "draws_left": 1,
+        "opened": True,
+    }
+    made = dataclasses.replace(
+        decision(Interval(40.0, 20.0, 60.0), "blunder"), position=position, facts=facts
+    )
+    (puzzle,) = mistake_puzzles(a_review(made), peer, game={})
+    data = puzzle.to_dict()
+    assert data["variant"] == "rummikub-peer"
+    (again,) = read_puzzles([json.dumps(data)])
+    assert again.variant == peer and again.to_dict() == data
+    query = parse_qs(urlsplit(data["link"]).query)
+    assert query["v"] == ["rummikub"]
+    unseen = query["unseen"][0].split()
+    assert len(unseen) == 94 and "*" not in unseen
+    # What the page's Advice button then asks: the facts fit the peer's deck.
+    found = advise(
+        position,
+        variant="rummikub",
+        players=2,
+        hand_sizes=[14],
+        stock=80,
+        unseen=query["unseen"][0],
+        samples=2,
+    )
+    assert found.facts.unseen == 94
+    # The Rummikub deck's two jokers would be nowhere: that puzzle is refused.
+    with pytest.raises(PuzzleFileError, match="2 would be nowhere"):
+        read_puzzles([json.dumps({**data, "variant": "rummikub"})])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 
 import pytest
 from gamescript import scripted, scripted_game
@@ -162,3 +163,28 @@ def test_a_rollout_that_reaches_the_limit_gives_no_win_bonus() -> None:
     assert rollout.end is not None and rollout.end.reason == "limit"
     assert utility(rollout, 0) == utility(rollout, 1) == 0
     assert state.end is None and len(state.stock) == 3  # the round it copied is untouched
+
+
+def test_a_position_of_the_peers_game_is_analysed_and_advised_with_its_deck() -> None:
+    """``--variant rummikub-peer`` on the position commands: the jokerless deck (93 unseen
+    tiles beside a table of 6 and a rack of 5, not Rummikub's 95), a joker refused, and
+    the preset named in the output."""
+    from solver.variants import Variant
+
+    assert Variant.named("rummikub-peer") == PEER.variant and PEER.variant.preset == "rummikub-peer"
+    assert Variant.rummikub(players=2).preset == "rummikub"
+    runner = CliRunner()
+    position = "1s 2s 3s | 5d 5c 5s / 4s 7h 8h 9h 11d"
+    found = runner.invoke(app, ["analyze", position, "--variant", "rummikub-peer"])
+    assert found.exit_code == 0, found.output
+    assert "Game: rummikub-peer, 2 players" in found.output and "no jokers; 93 unseen tiles" in found.output
+    advised = runner.invoke(
+        app, ["advise", position, "--variant", "rummikub-peer", "--samples", "2", "--json"]
+    )
+    assert advised.exit_code == 0, advised.output
+    facts = json.loads(advised.output)["facts"]
+    assert facts["variant"] == "rummikub-peer" and facts["unseen"] == 93 and facts["jokers"] == 0
+    joker = runner.invoke(app, ["hint", position + " *", "--variant", "rummikub-peer"])
+    assert joker.exit_code == 2 and "holds 0" in joker.output
+    three = runner.invoke(app, ["analyze", position, "--variant", "rummikub-peer", "--players", "3"])
+    assert three.exit_code == 2 and "played by 2 players, not 3" in three.output

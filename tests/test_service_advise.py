@@ -48,12 +48,17 @@ def test_advise_takes_the_game_facts(client: TestClient) -> None:
         "stock": 0,  # draws left 0: a final turn, which comes once the stock is empty
         "scores": [10, 20, 30],
         "draws_left": 0,
-        "unseen": None,
+        "unseen": "4h 4d 4c 10s 10h 10d Qs Qh 2s 2h Ah",  # the other hands hold every one
         **QUICK,
     }
     data = client.post("/v1/advise", json=body).json()
     assert data["facts"]["hand_sizes"] == [5, 4, 7]
-    assert data["facts"]["assumed"] == ["unseen"]
+    assert data["facts"]["assumed"] == []
+    # Without the unseen cards, the default (every card not seen) would be nowhere.
+    body["unseen"] = None
+    refused = client.post("/v1/advise", json=body)
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "stock"
+    assert "would be nowhere" in refused.json()["error"]["message"]
     assert "pass" in [option["kind"] for option in data["options"]]
 
 

@@ -245,3 +245,16 @@ def test_a_bad_description_is_named(change: dict[str, object], message: str) -> 
     del missing["hand_size"]
     with pytest.raises(ValueError, match="needs hand_size"):
         Variant.from_description(missing)
+
+
+def test_every_preset_names_itself() -> None:
+    """``Variant.preset`` reads back with ``Variant.named`` for every variant and count, and
+    only the peer's jokerless 2-player Rummikub is ``rummikub-peer``."""
+    for name in VARIANT_NAMES:
+        for players in (None, 2, 3, 4):
+            variant = Variant.named(name, players=players)
+            assert variant.preset == name
+            assert Variant.named(variant.preset, players=players) == variant
+    peer = Variant.named("rummikub-peer")
+    assert peer.preset == "rummikub-peer" and peer.jokers == 0 and peer.players == 2
+    assert Variant.rummikub(players=3).with_options(jokers=0).preset == "rummikub"

@@ -474,7 +474,7 @@ def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watche
         variant=Variant.manipulation(players=2),
         position=Position.parse("10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"),
         phase="meld",
-        facts={"players": 2, "hand_sizes": [4, 9], "stock": 20, "scores": [30, 45], "draws_left": 1},
+        facts={"players": 2, "hand_sizes": [4, 9], "stock": 34, "scores": [30, 45], "draws_left": 1},
         made="draw",
         answer_kind="draw",
         answer="draw",
@@ -490,7 +490,7 @@ def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watche
     assert page.evaluate("document.querySelector('#facts-box').open")
     assert [page.input_value(f"#{name}") for name in ("hand-sizes", "stock", "scores", "draws-left")] == [
         "9",
-        "20",
+        "34",
         "30,45",
         "1",
     ]

@@ -29,7 +29,7 @@ EXAMPLES: dict[str, Any] = {
             "position": "Kh Kd Kc | 4s 5s 6s / 2h 3h 9c 9d 9s Ks 3s 7c",
             "players": 2,
             "hand_sizes": [4],
-            "stock": 20,
+            "stock": 35,
             "scores": [120, 90],
             "budget_seconds": 2,
             "seed": 1,

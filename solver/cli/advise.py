@@ -35,6 +35,7 @@ from solver.strategy.advice import (
     advise,
 )
 from solver.strategy.stats import Interval
+from solver.variants import Variant
 
 __all__ = ["advise_command", "parse_numbers", "print_advice"]
 
@@ -88,7 +89,7 @@ def _key(facts: Facts) -> str:
         "and the undecided options are played in more: --json gives each option's deals)."
     )
     if GameSettings.named(facts.variant, facts.players).scoring == "first_out":
-        hand = "rack" if facts.variant == "rummikub" else "hand"
+        hand = "rack" if Variant.named(facts.variant).name == "rummikub" else "hand"
         return (
             f"left: {hand} points after the play; round win: the chance to go out first (a round still "
             f"running after six more turns is a race: a {hand} whose best play empties it goes out "
@@ -177,7 +178,7 @@ def advise_command(
         typer.Option(
             "--hand-sizes",
             help="Cards in the other players' hands, e.g. 7,9 (or every hand, yours first). "
-            "Default: as many as yours.",
+            "Default: as many as yours, or with --stock the unseen cards it leaves.",
         ),
     ] = None,
     stock: Annotated[
@@ -237,7 +238,7 @@ def advise_command(
     try:
         found = advise(
             pos,
-            variant=rules.name if assumed else rules,  # a name: the library implies the count and says so
+            variant=rules.preset if assumed else rules,  # a name: the library implies the count and says so
             players=players,
             hand_sizes=None if hand_sizes is None else parse_numbers(hand_sizes, "--hand-sizes"),
             stock=stock,

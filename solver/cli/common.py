@@ -26,7 +26,7 @@ from solver.facts import EMPTY_HAND, variant_for
 from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.melds import Meld
 from solver.position import Hand, Position, Table
-from solver.variants import VARIANT_NAMES, Variant
+from solver.variants import PEER_VARIANT, RULE_PRESETS, Variant
 
 if TYPE_CHECKING:
     # Typer's own copy of Click: the types its command classes are written against.
@@ -206,7 +206,12 @@ def choices(names: Iterable[str]) -> str:
 
 VariantOption = Annotated[
     str,
-    typer.Option("--variant", "-v", metavar=choices(VARIANT_NAMES), help="Rule variant."),
+    typer.Option(
+        "--variant",
+        "-v",
+        metavar=choices(RULE_PRESETS),
+        help=f"Rule variant, or {PEER_VARIANT}: the published peer's Rummikub, without jokers (README).",
+    ),
 ]
 GameVariantOption = Annotated[
     str,

@@ -106,7 +106,7 @@ def print_puzzle(
 ) -> None:
     """One puzzle for a person: position, grade, then (unless ``solution`` is False) the
     decoys, the solution and its steps."""
-    title = f"Puzzle {number} of {count}: {puzzle.difficulty} ({puzzle.variant.name})"
+    title = f"Puzzle {number} of {count}: {puzzle.difficulty} ({puzzle.variant.preset})"
     console.print(Text(title, style="bold underline"))
     print_table("Table", puzzle.position.table, console)
     console.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
@@ -250,7 +250,7 @@ def puzzle_command(
         fail(str(error))
     finally:
         progress.close()
-    heading = f"{count} {level} {rules.name} puzzle(s), seed {chosen_seed}"
+    heading = f"{count} {level} {rules.preset} puzzle(s), seed {chosen_seed}"
     if solutions_to is not None:
         _save_solutions(solutions_to, puzzles, heading)
     if json_output:

@@ -55,7 +55,7 @@ def show(
     # Numbered in the order written, as `rummy hint` numbers the old melds; --json is canonical.
     print_table("Table", Position.parse(position, keep_order=True).table)
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
-    out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.name}; {describe(rules, assumed=assumed)})")
+    out.print(f"Hand points: {pos.hand.points(rules)}   ({rules.preset}; {describe(rules, assumed=assumed)})")
 
 
 @app.command()

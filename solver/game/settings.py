@@ -35,11 +35,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.variants import VARIANT_NAMES, Variant, preset_named
+from solver.variants import PEER_VARIANT, VARIANT_NAMES, Variant, preset_named
 
 __all__ = ["GAME_PRESETS", "GameSettings", "PresetOptions", "ScoringStyle", "TurnStyle"]
 
-PEER_PRESET = "rummikub-peer"
+PEER_PRESET = PEER_VARIANT
 """The preset of the published peer's game (module docstring)."""
 
 PEER_TURN_LIMIT = 200
@@ -149,7 +149,7 @@ class GameSettings:
     def rummikub_peer(cls) -> GameSettings:
         """The published peer's game (module docstring): 2-player Rummikub without jokers,
         first out wins, 100 turns a player at most, an empty stock ends nothing."""
-        variant = Variant.rummikub(players=2).with_options(jokers=0)
+        variant = Variant.named(PEER_PRESET, players=2)
         return cls(
             variant=variant,
             players=2,

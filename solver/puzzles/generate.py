@@ -103,7 +103,7 @@ class Puzzle:
         solution plays each card) and the features (how many melds the solution breaks and
         cards it moves), to hand the puzzle to a player."""
         found: dict[str, object] = {
-            "variant": self.variant.name,
+            "variant": self.variant.preset,
             "difficulty": self.difficulty,
             "score": self.score,
             "features": self.features.to_dict(),

@@ -327,9 +327,26 @@ def _hand_sizes_given(
     return sizes
 
 
-def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
-    """The stock's size: ``stock`` checked against the ``unseen`` cards less those
-    ``in_hands`` of the others, or by default all of them."""
+def _hand_sizes_beside(stock: int, players: int, unseen: int) -> list[int]:
+    """The other hands' sizes when only the stock is given: every unseen card not in the
+    stock is in one of them (there is no discard pile), shared as evenly as it goes, the
+    larger hands first."""
+    held = unseen - stock
+    if held < players - 1:
+        raise AdviceError(
+            f"a stock of {stock} leaves {max(held, 0)} of the {unseen} unseen cards for the other hands: "
+            "give the hand sizes or the unseen cards",
+            field="stock",
+        )
+    share, extra = divmod(held, players - 1)
+    return [share + (1 if index < extra else 0) for index in range(players - 1)]
+
+
+def _stock_given(unseen: int, in_hands: int, stock: int | None, *, exact: bool = True) -> int:
+    """The stock's size: ``stock`` checked to be the ``unseen`` cards less those
+    ``in_hands`` of the others (every unseen card is in a hand or the stock: there is no
+    discard pile), or by default all of them.  ``exact=False`` (a final turn's assumed
+    empty stock) lets the unseen cards outnumber the hands and the stock."""
     if stock is None:
         stock = unseen - in_hands
         if stock < 0:
@@ -343,6 +360,13 @@ def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
         raise AdviceError(
             f"the other hands ({in_hands}) and the stock ({stock}) need {in_hands + stock} unseen cards, "
             f"but only {unseen} are unseen",
+            field="stock",
+        )
+    if in_hands + stock < unseen and exact:
+        raise AdviceError(
+            f"the other hands ({in_hands}) and the stock ({stock}) hold {in_hands + stock} cards, "
+            f"but {unseen} are unseen: {unseen - in_hands - stock} would be nowhere "
+            "(there is no discard pile; give the cards you cannot see as the unseen ones)",
             field="stock",
         )
     return stock
@@ -389,9 +413,11 @@ def game_facts(
 
     Defaults: the unseen cards are the deck minus the table and the hand; each other
     hand holds as many cards as the player's (at most an equal share of the unseen
-    cards); the stock is the rest of the unseen cards (none in a final turn: draws left 0
-    in Manipulation Rummy, which comes once the stock has run out); scores 0; the turn is
+    cards), or, when the stock is given, an equal share of the unseen cards it leaves;
+    the stock is the rest of the unseen cards (none in a final turn: draws left 0 in
+    Manipulation Rummy, which comes once the stock has run out); scores 0; the turn is
     just started (Manipulation: the forced first draw made, two draws left; else one).
+    Given hand sizes and stock hold every unseen card: there is no discard pile.
     """
     variant = settings.variant
     players = settings.players
@@ -400,8 +426,10 @@ def game_facts(
     if own == 0:
         raise EmptyHandError
     hidden = _unseen_given(position, variant, unseen)
-    sizes = _hand_sizes_given(own, players, hidden, hand_sizes)
     stock_given = stock is not None
+    if stock is not None and hand_sizes is None:
+        hand_sizes = _hand_sizes_beside(stock, players, len(hidden))
+    sizes = _hand_sizes_given(own, players, hidden, hand_sizes)
     draws = _draws_left_given(settings, draws_left)
     if draws == 0 and settings.turn == "draw_first":
         # A meld decision with no draw left is a final turn (a turn's third draw ends it with
@@ -413,7 +441,7 @@ def game_facts(
                 field="stock",
             )
         stock = 0
-    stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
+    stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock, exact=stock_given or hand_sizes is not None)
     totals = _scores_given(players, scores)
     told = {
         "players": players_given,
@@ -424,7 +452,7 @@ def game_facts(
         "draws_left": draws_left is not None,
     }
     facts = Facts(
-        variant=variant.name,
+        variant=variant.preset,
         players=players,
         decks=variant.decks,
         jokers=variant.jokers,
@@ -520,7 +548,7 @@ def _advice_settings(
     """The game settings of an advice: the variant (a name, or a ``Variant`` with its
     options) for ``players``, else the ``Variant``'s own count, else the count the
     position and the unseen cards imply."""
-    name = variant.name if isinstance(variant, Variant) else variant
+    name = variant.preset if isinstance(variant, Variant) else variant
     preset = variant.players if isinstance(variant, Variant) else None
     count = players if players is not None else preset or implied_players(name, pos, unseen or ())
     if isinstance(variant, Variant):

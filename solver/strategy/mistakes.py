@@ -28,6 +28,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from solver.game.actions import Play, parse_action
+from solver.game.deck import unseen_pieces
+from solver.game.settings import GameSettings
 from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
 from solver.strategy.review import FLOOR, Decision, Review
@@ -84,6 +86,11 @@ class MistakePuzzle:
         decision's link carries the position and the hands, without the draws left (the
         page's default: a turn just begun)."""
         query = {"p": str(self.position), "v": self.variant.name, "players": str(self.facts["players"])}
+        if self.variant.preset != self.variant.name:
+            # The page knows the variants, not the presets: a preset's own deck (the peer's
+            # has no jokers) travels as the cards the player cannot see.
+            unseen = unseen_pieces(self.variant, (*self.position.table.pieces, *self.position.hand))
+            query["unseen"] = " ".join(str(piece) for piece in unseen)
         sizes = self.facts.get("hand_sizes", [])
         if len(sizes) > 1:
             query["hand_sizes"] = ",".join(map(str, sizes[1:]))
@@ -108,7 +115,7 @@ class MistakePuzzle:
         return {
             "kind": "mistake",
             "format": FORMAT,
-            "variant": self.variant.name,
+            "variant": self.variant.preset,
             "players": self.facts["players"],
             "position": str(self.position),
             "table": str(self.position.table),
@@ -137,7 +144,7 @@ class MistakePuzzle:
             raise ValueError(f"unknown format {data.get('format')!r} (this version reads {FORMAT})")
         try:
             facts = _facts(data["facts"])
-            variant = Variant.named(str(data["variant"]), players=facts["players"])
+            variant = GameSettings.named(str(data["variant"]), facts["players"]).variant
             position = Position.parse(str(data["position"])).validate(variant)
             solution = data["solution"]
             if not isinstance(solution, dict):
@@ -197,13 +204,12 @@ def _check_situation(
     position and the variant as the advice checks them (``game_facts``: hand sizes, stock,
     draws left, an empty hand), and its answer is one the phase allows (a draw only while
     a draw is left, a pass only in a final turn)."""
-    from solver.game.settings import GameSettings
     from solver.strategy.advice import game_facts
 
     if kind not in _ANSWERS[phase]:
         *first, last = _ANSWERS[phase]
         raise ValueError(f"a {phase} decision is answered {', '.join(first)} or {last}, not {kind}")
-    settings = GameSettings.named(variant.name, facts["players"])
+    settings = GameSettings.named(variant.preset, facts["players"])
     draws_left = facts["draws_left"] if phase == "meld" else None
     game_facts(
         position,
