@@ -24,7 +24,7 @@ from solver.engine.result import Engine, HintStatus
 from solver.flow import RearrangementKind
 from solver.puzzles.grade import Difficulty
 from solver.solution import Objective
-from solver.strategy.advice import DEFAULT_SAMPLES
+from solver.strategy.advice import DEFAULT_SAMPLES, MIN_SAMPLES
 from solver.variants import VariantName
 
 __all__ = [
@@ -263,7 +263,7 @@ class AdviseRequest(PositionRequest):
     )
     samples: int = Field(
         default=DEFAULT_SAMPLES,
-        ge=1,
+        ge=MIN_SAMPLES,
         le=100_000,
         description="Deals to sample: the same position, facts, seed and deals give the same answer.",
     )

@@ -160,6 +160,7 @@ def test_no_play_leaves_the_decline_alone() -> None:
         ({"unseen": list(Hand.parse("Kh").pieces), "players": 2}, "more copies"),
         ({"budget_seconds": 0}, "budget"),
         ({"samples": 0}, "samples"),
+        ({"samples": 1}, "samples must be 2"),
         ({"seed": -1}, "seed"),
     ],
 )

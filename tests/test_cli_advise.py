@@ -55,6 +55,7 @@ def test_json_is_the_library_answer_and_reproducible() -> None:
         (["--unseen", "Zz"], "bad --unseen"),
         (["--budget", "0"], "--budget must be"),
         (["--samples", "0"], "--samples must be"),
+        (["--samples", "1"], "one deal cannot tell options apart"),
         (["--seed", "-1"], "--seed must be"),
         (["--players", "9"], "2-5 players"),
     ],

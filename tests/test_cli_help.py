@@ -65,7 +65,17 @@ def test_flags_show_no_bool_type(command: tuple[str, ...]) -> None:
     [
         *(
             (name, "--variant", "manipulation|machiavelli|rummikub|rummikub-peer")
-            for name in ("hint", "check", "show", "analyze", "puzzle", "advise", "play", "tournament", "match")
+            for name in (
+                "hint",
+                "check",
+                "show",
+                "analyze",
+                "puzzle",
+                "advise",
+                "play",
+                "tournament",
+                "match",
+            )
         ),
         ("hint", "--objective", "points|cards"),
         ("puzzle", "--difficulty", "easy|medium|hard|expert"),

@@ -73,6 +73,7 @@ def test_advise_takes_the_game_facts(client: TestClient) -> None:
         ({"draws_left": 3}, None),
         ({"unseen": "Kh Kh"}, "unseen"),
         ({"samples": 0}, "samples"),
+        ({"samples": 1}, "samples"),
         ({"seed": -1}, "seed"),
         ({"seed": True}, "seed"),
         ({"seed": 2**53}, "seed"),

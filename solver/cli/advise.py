@@ -230,8 +230,11 @@ def advise_command(
         say_empty_hand(pos, json_output=json_output)
     if not 0 < budget <= MAX_BUDGET:
         fail(f"--budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget:g}")
-    if not 1 <= samples <= MAX_SAMPLES:
-        fail(f"--samples must be 1 to {MAX_SAMPLES}, not {samples}")
+    if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
+        fail(
+            f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples} "
+            "(one deal cannot tell options apart)"
+        )
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
     unseen_pieces = load_unseen(unseen)

@@ -536,8 +536,9 @@ def _check_effort(budget_seconds: float, samples: int, seed: int) -> None:
             f"the budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget_seconds:g}",
             field="budget_seconds",
         )
-    if isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
-        raise AdviceError(f"samples must be 1 to {MAX_SAMPLES}, not {samples}", field="samples")
+    if isinstance(samples, bool) or not MIN_SAMPLES <= samples <= MAX_SAMPLES:
+        # One deal has no spread: no option could be told from another.
+        raise AdviceError(f"samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}", field="samples")
     if isinstance(seed, bool) or seed < 0:
         raise AdviceError(f"the seed must be 0 or more, not {seed}", field="seed")
 
