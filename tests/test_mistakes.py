@@ -32,7 +32,12 @@ FACTS = {"players": 2, "hand_sizes": [4, 9], "stock": 34, "scores": [0, 0], "dra
 
 
 def decision(
-    loss: Interval, band: str, *, kind: str = "play", table: str | None = "9d 10d Jd Qd Kd | 4s 4d 4c"
+    loss: Interval,
+    band: str,
+    *,
+    kind: str = "play",
+    table: str | None = "9d 10d Jd Qd Kd | 4s 4d 4c",
+    samples: int = 16,
 ) -> Decision:
     return Decision(
         round_number=1,
@@ -44,7 +49,7 @@ def decision(
         loss=loss,
         band=band,  # type: ignore[arg-type]
         options=3,
-        samples=16,
+        samples=samples,
         action=5,
         turn=4,
         advised_kind=kind,
@@ -63,6 +68,8 @@ def test_only_clear_mistakes_become_puzzles() -> None:
         decision(Interval(30.0, 2.0, 58.0), "mistake"),  # not clear: could be an inaccuracy
         decision(Interval(10.0, 6.0, 14.0), "inaccuracy"),
         decision(Interval(20.0, 15.0, 25.0), "mistake"),
+        # Clear on 8 deals only: too few to trust the interval (PUZZLE_MIN_DEALS).
+        decision(Interval(70.0, 40.0, 100.0), "blunder", samples=8),
     )
     puzzles = mistake_puzzles(found, Variant.manipulation(players=2), game={"log": "g.jsonl", "seed": 3})
     assert [p.loss.low for p in puzzles] == [20.0, 15.0]
@@ -186,7 +193,11 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
     assert lines, "the game has clear mistakes"
     assert f"{len(lines)} puzzle(s) written to {puzzles}" in done.stdout
     found = review(read_log(game_log.read_text(encoding="utf-8").splitlines()), luck=False)
-    clear = [d for d in found.decisions if d.band in ("mistake", "blunder") and d.loss.low >= 15]
+    clear = [
+        d
+        for d in found.decisions
+        if d.band in ("mistake", "blunder") and d.loss.low >= 15 and d.samples >= 16
+    ]
     assert len(lines) == len(clear)
     for line, source in zip(lines, clear, strict=True):
         data = json.loads(line)
@@ -207,6 +218,14 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
     played = runner.invoke(app, ["puzzle", "--from", str(puzzles), "--play"], input=f"{answer}\n")
     assert played.exit_code == 0, played.output
     assert "Right: " in played.stdout and "1 of 1 answered right" in played.stdout
+
+
+def test_review_puzzles_need_the_default_deals(game_log: Path, tmp_path: Path) -> None:
+    puzzles = tmp_path / "p.jsonl"
+    asked = ["review", str(game_log), "--no-luck", "--samples", "4", "--puzzles", str(puzzles)]
+    refused = CliRunner().invoke(app, asked)
+    assert refused.exit_code == 2 and "--puzzles needs --samples 16 or more, not 4" in refused.output
+    assert not puzzles.exists()
 
 
 def test_puzzle_from_a_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:

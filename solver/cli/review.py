@@ -25,6 +25,7 @@ from solver.game import GameSettings
 from solver.game.log import LogError, read_log, replay
 from solver.runs import Backend, run_indexed
 from solver.strategy.advice import MAX_BUDGET, MAX_SAMPLES, MIN_SAMPLES
+from solver.strategy.mistakes import PUZZLE_MIN_DEALS
 from solver.strategy.review import (
     ACCURACY_SCALE,
     BANDS,
@@ -183,6 +184,11 @@ def review_command(
         check_plot_path(plot)
     if puzzles is not None:
         check_output_file(puzzles, "--puzzles")
+        if samples < PUZZLE_MIN_DEALS:
+            fail(
+                f"--puzzles needs --samples {PUZZLE_MIN_DEALS} or more, not {samples}: a puzzle says its "
+                "answer is clearly better, which fewer deals cannot show"
+            )
     folder = log.is_dir()
     paths = sorted(log.glob("*.jsonl")) if folder else [log]
     if folder and not paths:

@@ -2,8 +2,10 @@
 
 ``mistake_puzzles(review, ...)`` takes each reviewed decision in the mistake or blunder
 band whose advised option is *clearly* better (the lower end of the loss's 95% interval
-at or above the mistake band's floor, 15), so a puzzle never asks for an answer the
-deals could not tell apart from the move made.  Each puzzle is the
+at or above the mistake band's floor, 15, measured on at least ``PUZZLE_MIN_DEALS``
+deals: a t interval over a handful of deals of heavy-tailed values can look narrow by
+chance), so a puzzle never asks for an answer the deals could not tell apart from the
+move made.  Each puzzle is the
 decision's position and public facts (the other hands' sizes, the stock, the scores,
 the draws left), the move the player made, the advised answer (a play with its table
 and steps, or draw, pass, knock), the expected loss, and where it came from (the game's
@@ -32,12 +34,13 @@ from solver.game.deck import unseen_pieces
 from solver.game.settings import GameSettings
 from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
-from solver.strategy.review import FLOOR, Decision, Review
+from solver.strategy.review import DEFAULT_SAMPLES, FLOOR, Decision, Review
 from solver.strategy.stats import Interval
 from solver.variants import Variant
 
 __all__ = [
     "FORMAT",
+    "PUZZLE_MIN_DEALS",
     "MistakePuzzle",
     "PuzzleFileError",
     "Verdict",
@@ -45,6 +48,11 @@ __all__ = [
     "mistake_puzzles",
     "read_puzzles",
 ]
+
+PUZZLE_MIN_DEALS = DEFAULT_SAMPLES
+"""The fewest deals a decision's loss must be measured on to become a puzzle: the
+review's default (``rummy review --samples 4`` once called a move a 70-point blunder
+that 400 deals put at 5 to 7 points)."""
 
 FORMAT = 1
 """The version of the mistake-puzzle records."""
@@ -260,8 +268,13 @@ def _bound(value: object, missing: float) -> float:
 
 
 def clearly_a_mistake(decision: Decision) -> bool:
-    """A mistake or blunder whose loss interval lies above the mistake band's floor."""
-    return decision.band in ("mistake", "blunder") and decision.loss.low >= FLOOR["mistake"]
+    """A mistake or blunder whose loss interval, over at least ``PUZZLE_MIN_DEALS`` deals,
+    lies above the mistake band's floor."""
+    return (
+        decision.band in ("mistake", "blunder")
+        and decision.loss.low >= FLOOR["mistake"]
+        and decision.samples >= PUZZLE_MIN_DEALS
+    )
 
 
 def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) -> list[MistakePuzzle]:
