@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from solver.cards import Card, NotationError, Piece
@@ -12,6 +14,7 @@ from solver.referee import check_play
 from solver.strategy.advice import Advice, AdviceError, Option, advise
 from solver.strategy.candidates import Candidate
 from solver.strategy.evaluator import Deal
+from solver.strategy.stats import Interval
 
 DONE_WHEN = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d *"
 MID_GAME = "Kh Kd Kc | 4s 5s 6s / 2h 3h 9c 9d 9s Ks 3s 7c"
@@ -129,6 +132,7 @@ def test_given_hands_and_stock_hold_every_unseen_card() -> None:
     assert raised.value.field == "stock"
     found = quick(MID_GAME, players=2, stock=5)
     assert found.facts.unseen == 39 and found.facts.hand_sizes == (8, 34) and found.facts.stock == 5
+    assert found.to_dict()["facts"]["assumed"] == ["hand_sizes", "scores", "draws_left", "unseen"]
     shared = quick(MID_GAME, players=3, stock=80)
     assert shared.facts.hand_sizes == (8, 6, 6) and shared.facts.stock == 80
     with pytest.raises(AdviceError, match="give the hand sizes or the unseen cards"):
@@ -226,6 +230,14 @@ def test_nothing_is_about_as_good_as_going_out() -> None:
     assert found.best.hint is not None and found.best.hint.goes_out
     assert not any(option.about_as_good for option in found.options[1:])
     assert found.best.describe().endswith("to go out")
+    # It wins the round on every deal, for certain: its win chance has no interval.
+    assert found.best.win == Interval(1.0, 1.0, 1.0)
+    # In Machiavelli a play that keeps one card back is worth about as much (it goes out
+    # next turn on most deals: a loss interval around 0), and still is not marked.
+    machiavelli = quick("5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d 2h", variant="machiavelli", samples=8)
+    assert machiavelli.best.hint is not None and machiavelli.best.hint.goes_out
+    assert any(option.loss.low <= 0 for option in machiavelli.options[1:])
+    assert not any(option.about_as_good for option in machiavelli.options[1:])
 
 
 def test_option_labels_name_one_option_each() -> None:
@@ -315,7 +327,10 @@ def test_a_final_turn_assumes_the_stock_has_run_out() -> None:
     position = "5h 6h 7h | Kc Kd Ks / 8h 2c 9d"
     final = quick(position, draws_left=0)
     assert final.facts.stock == 0 and "stock" not in final.facts.given
+    # No discard pile: with the stock empty the other hand holds every unseen card (44).
+    assert final.facts.hand_sizes == (3, 44) and "hand_sizes" not in final.facts.given
     given = quick(position, draws_left=0, stock=0)
+    assert given.facts == dataclasses.replace(final.facts, given=given.facts.given)
     assert [option.label for option in final.options] == [option.label for option in given.options]
     with pytest.raises(AdviceError, match="final turn") as raised:
         quick(position, draws_left=0, stock=5)

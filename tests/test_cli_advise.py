@@ -22,6 +22,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_the_issue_command_prints_ranked_options_with_intervals() -> None:
     code, out, err = run("advise", DONE_WHEN, "--players", "2", *QUICK)
     assert code == 0, err
+    assert "Option 1 goes out and ranks first by rule" in " ".join(out.split())
     # 3 deals, up to 12 for undecided options: three looks, each at 98.3%
     assert "Options, best first (3 deals, 98.3% intervals: 95% over the looks)" in out
     first = next(line for line in out.splitlines() if line.startswith("│ 1 "))
@@ -78,4 +79,5 @@ def test_the_key_says_how_each_scoring_values_an_option() -> None:
     assert "points plus 25" not in out
     code, out, err = run("advise", DONE_WHEN, "--players", "2", *QUICK)
     assert code == 0, err
+    assert "Option 1 goes out and ranks first by rule" in " ".join(out.split())
     assert "points plus 25 for the round won or lost" in " ".join(out.split())

@@ -34,6 +34,7 @@ from solver.strategy.advice import (
     Option,
     advise,
 )
+from solver.strategy.candidates import goes_out
 from solver.strategy.stats import Interval
 from solver.variants import Variant
 
@@ -154,7 +155,12 @@ def print_advice(found: Advice) -> None:
         )
     out.print(table)
     close = [str(number) for number, option in enumerate(found.options, start=1) if option.about_as_good]
-    if len(close) > 1:
+    if goes_out(found.options[0].hint) and len(found.options) > 1:
+        out.print(
+            "Option 1 goes out and ranks first by rule: the round is won now, for certain; no other "
+            "option is marked ≈ beside it, whatever its loss interval."
+        )
+    elif len(close) > 1:
         out.print(
             f"Options {', '.join(close[:-1])} and {close[-1]} are about as good: "
             "the deals cannot tell them apart (marked ≈)."

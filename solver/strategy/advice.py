@@ -342,11 +342,10 @@ def _hand_sizes_beside(stock: int, players: int, unseen: int) -> list[int]:
     return [share + (1 if index < extra else 0) for index in range(players - 1)]
 
 
-def _stock_given(unseen: int, in_hands: int, stock: int | None, *, exact: bool = True) -> int:
+def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
     """The stock's size: ``stock`` checked to be the ``unseen`` cards less those
     ``in_hands`` of the others (every unseen card is in a hand or the stock: there is no
-    discard pile), or by default all of them.  ``exact=False`` (a final turn's assumed
-    empty stock) lets the unseen cards outnumber the hands and the stock."""
+    discard pile), or by default all of them."""
     if stock is None:
         stock = unseen - in_hands
         if stock < 0:
@@ -362,7 +361,7 @@ def _stock_given(unseen: int, in_hands: int, stock: int | None, *, exact: bool =
             f"but only {unseen} are unseen",
             field="stock",
         )
-    if in_hands + stock < unseen and exact:
+    if in_hands + stock < unseen:
         raise AdviceError(
             f"the other hands ({in_hands}) and the stock ({stock}) hold {in_hands + stock} cards, "
             f"but {unseen} are unseen: {unseen - in_hands - stock} would be nowhere "
@@ -413,9 +412,10 @@ def game_facts(
 
     Defaults: the unseen cards are the deck minus the table and the hand; each other
     hand holds as many cards as the player's (at most an equal share of the unseen
-    cards), or, when the stock is given, an equal share of the unseen cards it leaves;
-    the stock is the rest of the unseen cards (none in a final turn: draws left 0 in
-    Manipulation Rummy, which comes once the stock has run out); scores 0; the turn is
+    cards), or, when the stock is known (given, or empty in a final turn), an equal share
+    of the unseen cards it leaves; the stock is the rest of the unseen cards (none in a
+    final turn: draws left 0 in Manipulation Rummy, which comes once the stock has run
+    out); scores 0; the turn is
     just started (Manipulation: the forced first draw made, two draws left; else one).
     Given hand sizes and stock hold every unseen card: there is no discard pile.
     """
@@ -427,9 +427,6 @@ def game_facts(
         raise EmptyHandError
     hidden = _unseen_given(position, variant, unseen)
     stock_given = stock is not None
-    if stock is not None and hand_sizes is None:
-        hand_sizes = _hand_sizes_beside(stock, players, len(hidden))
-    sizes = _hand_sizes_given(own, players, hidden, hand_sizes)
     draws = _draws_left_given(settings, draws_left)
     if draws == 0 and settings.turn == "draw_first":
         # A meld decision with no draw left is a final turn (a turn's third draw ends it with
@@ -441,7 +438,12 @@ def game_facts(
                 field="stock",
             )
         stock = 0
-    stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock, exact=stock_given or hand_sizes is not None)
+    # A known stock leaves the other hands every other unseen card (no discard pile).
+    sizes_or_default = hand_sizes
+    if stock is not None and hand_sizes is None:
+        sizes_or_default = _hand_sizes_beside(stock, players, len(hidden))
+    sizes = _hand_sizes_given(own, players, hidden, sizes_or_default)
+    stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
     totals = _scores_given(players, scores)
     told = {
         "players": players_given,
@@ -731,7 +733,12 @@ def rank(
                 candidate=mine.candidate,
                 value=mean_interval(mine.values, confidence),
                 points=mean_interval(mine.points, confidence),
-                win=wilson_interval(sum(mine.wins), len(mine.values), confidence=confidence),
+                # Going out wins the round on every deal, for certain: no interval.
+                win=(
+                    Interval(1.0, 1.0, 1.0)
+                    if goes_out(mine.candidate.found)
+                    else wilson_interval(sum(mine.wins), len(mine.values), confidence=confidence)
+                ),
                 loss=loss,
                 # Going out is first by rule (it ends the round won): nothing is as good.
                 about_as_good=mine is top or (loss.low <= 0 and not goes_out(top.candidate.found)),
