@@ -307,7 +307,12 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
     found = []
     # The player count picks Manipulation Rummy's deck: name it, or a reader who knows the
     # game of more players (two decks) cannot see why one copy too many is refused.
-    deck = f"{variant.players}-player {variant.name} deck" if variant.players else f"{variant.name} deck"
+    name = variant.preset  # the peer's jokerless Rummikub says so: "rummikub-peer"
+    deck = (
+        f"{variant.players}-player {name} deck"
+        if variant.players and name == variant.name
+        else f"{name} deck"
+    )
     too_many = [(card, count) for card, count in count_real(pieces).items() if count > variant.decks]
     for card, count in sorted(too_many):
         found.append(f"{count} copies of {card}, but the {deck} holds {variant.decks}")

@@ -53,6 +53,12 @@ def test_json_is_the_library_answer_and_reproducible() -> None:
         (["--scores", "1"], "give 2 scores"),
         (["--stock", "-2"], "stock cannot be negative"),
         (["--draws-left", "5"], "draws left must be 0 to 2"),
+        (
+            ["/ 8s 9s 2c", "--draws-left", "0", "-v", "machiavelli"],
+            "draws left must be 1 (a draw ends the turn) in machiavelli",
+        ),
+        (["--scores", "200,10"], "a score of 200 has ended the game"),
+        (["--stock", "80"], "a stock of 80 is more than the 39 unseen cards"),
         (["--unseen", "Zz"], "bad --unseen"),
         (["--budget", "0"], "--budget must be"),
         (["--samples", "0"], "--samples must be"),

@@ -112,6 +112,7 @@ def test_cli_match_json_and_sprt() -> None:
         (["greedy", "random", "--players", "3"], "2 players"),
         (["greedy", "random", "--sprt", "0,inf"], "finite"),
         (["greedy", "random", "--pairs", "0"], "--pairs must be between 1"),
+        (["greedy", "random", "greedy", "--deals", "0"], "--deals must be between 1"),
         (["greedy", "random", "--jobs", "0"], "--jobs must be between 1"),
         (["greedy", "random", "--seed", "-1"], "--seed must be 0 or more"),
         (["greedy", "random", "--time-limit", "0"], "time limit"),

@@ -15,6 +15,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    counted,
     fail,
     load_position,
     load_unseen,
@@ -127,7 +128,7 @@ def print_advice(found: Advice) -> None:
                 fact("stock", f"stock {facts.stock}"),
                 fact("scores", "scores " + ",".join(map(str, facts.scores))),
                 fact("draws_left", f"{facts.draws_left} draw(s) left this turn"),
-                fact("unseen", f"{facts.unseen} unseen cards"),
+                fact("unseen", counted(facts.unseen, "unseen card")),
             ]
         )
     )
@@ -197,8 +198,9 @@ def advise_command(
         int | None,
         typer.Option(
             "--draws-left",
-            help="Draws still due this turn if you keep declining (0: a final turn, once the stock is "
-            "empty). Default: the turn just started (Manipulation: 2).",
+            help="Draws still due this turn if you keep declining: in Manipulation 0-2 (0: a final "
+            "turn, once the stock is empty; default 2, the turn just started), elsewhere 1 (a draw "
+            "ends the turn).",
         ),
     ] = None,
     unseen: Annotated[
@@ -237,10 +239,8 @@ def advise_command(
     if not 0 < budget <= MAX_BUDGET:
         fail(f"--budget must be more than 0 and at most {MAX_BUDGET:g} seconds, not {budget:g}")
     if not MIN_SAMPLES <= samples <= MAX_SAMPLES:
-        fail(
-            f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples} "
-            "(one deal cannot tell options apart)"
-        )
+        why = " (one deal cannot tell options apart)" if samples == 1 else ""
+        fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}{why}")
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
     unseen_pieces = load_unseen(unseen)

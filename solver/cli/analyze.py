@@ -50,7 +50,8 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     out.print(Text("Hand  ", style="bold") + styled_meld(position.hand.pieces))
     out.print(f"Hand points: {position.hand.points(found.variant)}", markup=False)
     facts = describe(found.variant, assumed=found.players_assumed)
-    out.print(f"Game: {found.variant.preset}, {facts}; {found.draw.unseen_cards} unseen cards", markup=False)
+    unseen = counted(found.draw.unseen_cards, "unseen card")
+    out.print(f"Game: {found.variant.preset}, {facts}; {unseen}", markup=False)
     out.print()
     if best.has_play:
         out.print(Text("Best play now  ", style="bold green") + styled_meld(best.played))

@@ -181,7 +181,8 @@ def _settings(bots: list[str], players: int | None, deals: int, variant: str) ->
     if players is not None and players != len(bots):
         fail(f"a match of {len(bots)} bots is played by {len(bots)} players, not {players}")
     if not 1 <= deals <= MAX_PAIRS:
-        fail(f"--pairs must be between 1 and {MAX_PAIRS}, not {deals}")
+        option = "--pairs" if len(bots) == 2 else "--deals"  # one option, two names: the one that fits
+        fail(f"{option} must be between 1 and {MAX_PAIRS}, not {deals}")
     try:
         return GameSettings.named(variant, len(bots))
     except ValueError as error:

@@ -333,10 +333,13 @@ def _hand_sizes_beside(stock: int, players: int, unseen: int) -> list[int]:
     larger hands first."""
     held = unseen - stock
     if held < players - 1:
+        left = (
+            f"is more than the {unseen} unseen cards"
+            if held < 0
+            else f"leaves {held} of the {unseen} unseen cards for the other hands"
+        )
         raise AdviceError(
-            f"a stock of {stock} leaves {max(held, 0)} of the {unseen} unseen cards for the other hands: "
-            "give the hand sizes or the unseen cards",
-            field="stock",
+            f"a stock of {stock} {left}: give the hand sizes or the unseen cards", field="stock"
         )
     share, extra = divmod(held, players - 1)
     return [share + (1 if index < extra else 0) for index in range(players - 1)]
@@ -371,13 +374,20 @@ def _stock_given(unseen: int, in_hands: int, stock: int | None) -> int:
     return stock
 
 
-def _scores_given(players: int, scores: Sequence[int] | None) -> tuple[int, ...]:
-    """Every player's game score: ``scores`` checked for one per player, or all 0."""
+def _scores_given(players: int, scores: Sequence[int] | None, target: int | None) -> tuple[int, ...]:
+    """Every player's game score: ``scores`` checked for one per player, each below the
+    game's ``target`` (a round that takes a player there ends the game), or all 0."""
     if scores is None:
         return (0,) * players
     totals = tuple(scores)
     if len(totals) != players:
         raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}", field="scores")
+    if target is not None and max(totals) >= target:
+        raise AdviceError(
+            f"a score of {max(totals)} has ended the game (it ends after a round that takes a player to "
+            f"{target}): scores are below {target} while it is played",
+            field="scores",
+        )
     return totals
 
 
@@ -389,8 +399,9 @@ def _draws_left_given(settings: GameSettings, draws_left: int | None) -> int:
     if draws_left is None:
         return most
     if not least <= draws_left <= most:
+        allowed = f"{least} to {most}" if least != most else f"{most} (a draw ends the turn)"
         raise AdviceError(
-            f"draws left must be {least} to {most} in {settings.variant.name}, not {draws_left}",
+            f"draws left must be {allowed} in {settings.variant.preset}, not {draws_left}",
             field="draws_left",
         )
     return draws_left
@@ -444,7 +455,7 @@ def game_facts(
         sizes_or_default = _hand_sizes_beside(stock, players, len(hidden))
     sizes = _hand_sizes_given(own, players, hidden, sizes_or_default)
     stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
-    totals = _scores_given(players, scores)
+    totals = _scores_given(players, scores, variant.target_score)
     told = {
         "players": players_given,
         "unseen": unseen is not None,
