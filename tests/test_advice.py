@@ -318,6 +318,11 @@ def test_default_hand_sizes_that_would_leave_another_hand_empty_are_refused() ->
     with pytest.raises(AdviceError, match="no card to hold") as raised:
         quick(MID_GAME, unseen=[])
     assert raised.value.field == "hand_sizes"
+    # An unseen Kh beside the table's takes the assumed game to 3 players (two decks): the
+    # error says so, and names the unseen cards that made it.
+    with pytest.raises(AdviceError, match="3 players assumed") as raised:
+        quick(MID_GAME, unseen=list(Hand.parse("Kh").pieces))
+    assert raised.value.field == "unseen"
 
 
 def test_a_final_turn_assumes_the_stock_has_run_out() -> None:

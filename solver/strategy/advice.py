@@ -294,7 +294,12 @@ def _unseen_given(position: Position, variant: Variant, unseen: Sequence[Piece] 
 
 
 def _hand_sizes_given(
-    own: int, players: int, hidden: tuple[Piece, ...], hand_sizes: Sequence[int] | None
+    own: int,
+    players: int,
+    hidden: tuple[Piece, ...],
+    hand_sizes: Sequence[int] | None,
+    *,
+    players_assumed: bool = False,
 ) -> tuple[int, ...]:
     """Every hand's size, the player's (``own``) first: ``hand_sizes`` checked (the
     others', or everyone's), or by default as many as the player's, at most an equal
@@ -303,9 +308,16 @@ def _hand_sizes_given(
         share = len(hidden) // (players - 1)
         if share == 0:
             others = "the other player" if players == 2 else f"each of the {players - 1} other players"
+            assumed = (
+                f" ({players} players assumed: the cards hold more copies than a smaller game's deck; "
+                "give the player count)"
+                if players_assumed and players > 2
+                else ""
+            )
             raise AdviceError(
-                f"{len(hidden)} unseen cards leave {others} no card to hold: give the hand sizes",
-                field="hand_sizes",
+                f"the unseen cards ({len(hidden)}) leave {others} no card to hold: give the hand "
+                f"sizes{assumed}",
+                field="unseen" if assumed else "hand_sizes",
             )
         return (own, *([min(own, share)] * (players - 1)))
     sizes = tuple(hand_sizes)
@@ -453,7 +465,7 @@ def game_facts(
     sizes_or_default = hand_sizes
     if stock is not None and hand_sizes is None:
         sizes_or_default = _hand_sizes_beside(stock, players, len(hidden))
-    sizes = _hand_sizes_given(own, players, hidden, sizes_or_default)
+    sizes = _hand_sizes_given(own, players, hidden, sizes_or_default, players_assumed=not players_given)
     stock_size = _stock_given(len(hidden), sum(sizes[1:]), stock)
     totals = _scores_given(players, scores, variant.target_score)
     told = {
