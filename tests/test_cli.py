@@ -304,3 +304,15 @@ def test_a_huge_bad_position_is_echoed_short() -> None:
     line = done.stderr.strip()
     assert "\n" not in line and len(line) < 400 and "(7,702 characters)" in line, line
     assert "700 copies of Ah" in line
+
+
+def test_an_unopened_player_without_an_opening_is_told_why() -> None:
+    """``--not-opened`` in Rummikub: with no 30-point meld from the rack the hint says what
+    the opening needs (it said only "No legal play: draw."); one that reaches it plays."""
+    code, out, _ = run("hint", "/ r1 r2 r3", "--variant", "rummikub", "--not-opened")
+    said = " ".join(out.split())
+    assert code == 1 and "No opening meld: it needs 30 points from the rack alone" in said  # 1: no play
+    code, out, _ = run("hint", "/ r1 r2 r3", "--variant", "rummikub")
+    assert code == 0 and "No opening meld" not in out and "goes out" in out
+    code, out, _ = run("hint", "/ r10 r11 r12", "--variant", "rummikub", "--not-opened")
+    assert code == 0 and "No opening meld" not in out and "goes out" in out

@@ -108,9 +108,10 @@ def _batch(path: str, job: HintJob, backend: Backend, json_output: bool) -> None
         raise typer.Exit(2)
 
 
-def print_hint(result: Hint, before: Position | None = None) -> None:
+def print_hint(result: Hint, before: Position | None = None, *, opened: bool = True) -> None:
     """The hint in words; ``before`` is the position as typed, so that the old melds are
-    numbered in the order the user wrote them (the steps use the same numbers)."""
+    numbered in the order the user wrote them (the steps use the same numbers); a player
+    not ``opened`` is told why no play counts (the opening's points from the hand)."""
     pos = result.position if before is None else before
     print_table("Table before", pos.table)
     out.print(Text("Hand  ", style="bold") + styled_meld(pos.hand.pieces))
@@ -120,6 +121,14 @@ def print_hint(result: Hint, before: Position | None = None) -> None:
             out.print(Text(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", style="bold yellow"))
         elif result.status == "timeout":
             out.print(Text("No play found within the time limit.", style="bold yellow"))
+        elif not opened and result.variant.opening_points:
+            out.print(
+                Text(
+                    f"No opening meld: it needs {result.variant.opening_points} points from the "
+                    "hand alone, in melds of its own. Draw.",
+                    style="bold yellow",
+                )
+            )
         else:
             out.print(Text("No legal play: draw.", style="bold yellow"))
         return
@@ -223,7 +232,7 @@ def hint_command(
             payload["alternatives"] = [hint_payload(other, before=entered) for other in ranked[1:]]
         print(json.dumps(payload))
     else:
-        print_hint(result, entered)
+        print_hint(result, entered, opened=not not_opened)
         if others and result.has_play:
             _print_alternatives(ranked[1:])
     raise typer.Exit(0 if result.has_play else 1)
