@@ -316,3 +316,10 @@ def test_a_suit_symbol_with_a_presentation_selector_is_the_same_card(text: str, 
 def test_a_presentation_selector_anywhere_else_is_still_an_error(text: str) -> None:
     with pytest.raises(NotationError):
         Card.parse(text)
+
+
+@pytest.mark.parametrize("text", ["10", "11", "13", "7", "K"])
+def test_a_rank_without_its_suit_says_so(text: str) -> None:
+    """``10`` was read as rank 1 with the suit "0" ("unknown suit '0'")."""
+    with pytest.raises(NotationError, match="a card needs a rank and a suit"):
+        Card.parse(text)
