@@ -40,7 +40,7 @@ from solver.position import Position, PositionError, Table
 from solver.puzzles.grade import Difficulty
 from solver.referee import check_play
 from solver.report import hint_payload
-from solver.strategy.advice import advise
+from solver.strategy.advice import Decision, advise
 from solver.variants import Variant
 
 __all__ = ["advise_job", "analyze_job", "check_job", "hint_job", "puzzles_job"]
@@ -153,9 +153,10 @@ def advise_job(
     budget_seconds: float,
     samples: int,
     seed: int,
+    decision: Decision = "meld",
 ) -> bytes:
-    """The options of the turn ranked, as ``Advice.to_dict()``; a fact that does not fit
-    the position is an ``InputError``."""
+    """The options of the turn (or of its knock ``decision``) ranked, as
+    ``Advice.to_dict()``; a fact that does not fit the position is an ``InputError``."""
     try:
         with phase("engine"):
             found = advise(
@@ -170,6 +171,7 @@ def advise_job(
                 budget_seconds=budget_seconds,
                 samples=samples,
                 seed=seed,
+                decision=decision,
             )
     except ValueError as error:
         raise _input_error(error) from None

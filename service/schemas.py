@@ -268,6 +268,12 @@ class AdviseRequest(PositionRequest):
         description="Deals to sample: the same position, facts, seed and deals give the same answer.",
     )
     seed: int = Field(default=0, ge=0, le=MAX_SEED, description="Seed of the sampled deals (0 to 2^53-1).")
+    decision: Literal["meld", "knock"] = Field(
+        default="meld",
+        description="'meld': the turn's options (plays, holding back, knock or not, draw). 'knock': the "
+        "decision once the turn's melds and draws are done, for a hand that may knock (Manipulation "
+        "Rummy): knock or pass; draws_left is then 0.",
+    )
 
 
 class PuzzleRequest(BaseModel):
@@ -330,7 +336,7 @@ class AdviceOption(ResponseBody):
     """One option of the turn and its outcome over the sampled deals."""
 
     label: str = Field(description="best, alt1, alt2, hold:jokers, hold:meld (+knock/+pass), draw or pass.")
-    kind: Literal["play", "draw", "pass"]
+    kind: Literal["play", "draw", "pass", "knock"]
     description: str
     knock: bool | None = Field(description="For a play that may knock: whether it knocks; else null.")
     value: IntervalInfo = Field(
@@ -382,6 +388,7 @@ class AdviseResponse(ResponseBody):
     """The options of the turn, best first (solver.strategy.advice)."""
 
     position: str
+    decision: Literal["meld", "knock"] = Field(description="The decision weighed (the request's).")
     facts: AdviceFacts
     options: list[AdviceOption]
     samples: int

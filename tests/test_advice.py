@@ -355,3 +355,41 @@ def test_unseen_cards_may_be_given_as_notation_and_the_variant_as_none() -> None
         quick(position, unseen="Zz")
     with pytest.raises(TypeError, match="expected a Position"):
         quick(None)  # type: ignore[arg-type]
+
+
+KNOCK_TURN = (
+    "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 6h 7h 8h 9h 10h Jh | 7d 8d 9d 10d Jd Qd | "
+    "Ac 2c 3c | 4c 5c 6c 7c 8c | 9c 10c Jc Qc | As Ah Ad | Ks Kh Kd / 3d"
+)
+"""A review's knock decision (a greedy game of seed 7): after melding, a hand of 3 points
+that may knock, the other hand of 2 cards, 7 in the stock."""
+
+
+def test_the_knock_decision_weighs_knock_against_pass() -> None:
+    """``decision="knock"``: the decision once the turn's melds and draws are done, as the
+    review judges it: knock or pass only, no draws left (a fact of the decision, not an
+    assumption), the same answer for the same seed; the facts checked as for a meld."""
+    found = quick(
+        KNOCK_TURN, players=2, hand_sizes=[2], stock=7, scores=[56, 141], decision="knock", samples=8
+    )
+    assert found.decision == "knock" and found.to_dict()["decision"] == "knock"
+    assert sorted(option.candidate.kind for option in found.options) == ["knock", "pass"]
+    assert found.facts.draws_left == 0 and "draws_left" not in found.to_dict()["facts"]["assumed"]
+    # Passing leaves a 2-card hand its turn to go out: knocking is clearly better.
+    assert found.best.candidate.kind == "knock" and found.options[1].loss.low > 0
+    again = quick(
+        KNOCK_TURN, players=2, hand_sizes=[2], stock=7, scores=[56, 141], decision="knock", samples=8
+    )
+    assert again.options == found.options
+    for options, field, message in (
+        ({"variant": "machiavelli"}, "decision", "no knocking"),
+        ({"draws_left": 1}, "draws_left", "draws left is 0, not 1"),
+        ({"stock": 0, "hand_sizes": [1]}, "stock", "would be nowhere"),
+    ):
+        position = "5s 6s 7s / 3d" if options.get("variant") == "machiavelli" else KNOCK_TURN
+        with pytest.raises(AdviceError, match=message) as raised:
+            quick(position, players=2, decision="knock", **options)
+        assert raised.value.field == field
+    with pytest.raises(AdviceError, match="over the 5 a knock allows") as raised:
+        quick(MID_GAME, players=2, decision="knock")
+    assert raised.value.field == "decision"

@@ -206,3 +206,37 @@ def test_the_bot_chooses_the_advice_best_on_the_same_deals() -> None:
         deal = deal_from_seed(view, seeds, others_opened=False, last_card_mine=False)
         options, _, _ = evaluate(view, candidates, deal, samples=len(seeds), budget_seconds=None)
         assert options[0].candidate.action == choice, (hand, options[0].label, choice)
+
+
+def test_the_bot_knocks_or_passes_as_the_advice_says_on_the_same_deals() -> None:
+    """One evaluator for the knock decision too: ``advise(decision="knock")``'s view and
+    candidates, weighed on the bot's deals, give the bot's choice."""
+    import dataclasses
+
+    from solver.strategy.advice import evaluate, game_facts, player_view
+    from solver.strategy.candidates import knock_candidates
+    from solver.strategy.evaluator import deal_from_seed
+    from solver.strategy.pimc import PimcBot
+
+    seeds = [11, 22, 33, 44]
+
+    class Fixed(PimcBot):
+        samples = len(seeds)
+
+        def deal_seeds(self, view: PlayerView) -> list[int]:
+            return list(seeds)
+
+    table = "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 7d 8d 9d 10d Jd Qd | Ac 2c 3c | As Ah Ad"
+    settings = GameSettings.manipulation(2)
+    chosen = set()
+    for hand, other in (("3d", 2), ("2d 2s", 9), ("5d", 12)):
+        position = Position.parse(f"{table} / {hand}")
+        facts, hidden = game_facts(position, settings, hand_sizes=[other])  # the stock: the rest
+        facts = dataclasses.replace(facts, draws_left=0)
+        view = player_view(position, settings, facts, hidden, decision="knock")
+        choice = Fixed(random.Random(0)).act(view)
+        deal = deal_from_seed(view, seeds, others_opened=True, last_card_mine=False)
+        options, _, _ = evaluate(view, knock_candidates(), deal, samples=len(seeds), budget_seconds=None)
+        assert options[0].candidate.action == choice, (hand, options[0].label, choice)
+        chosen.add(type(choice).__name__)
+    assert "Knock" in chosen

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -87,3 +88,21 @@ def test_the_key_says_how_each_scoring_values_an_option() -> None:
     assert code == 0, err
     assert "Option 1 goes out and ranks first by rule" in " ".join(out.split())
     assert "points plus 25 for the round won or lost" in " ".join(out.split())
+
+
+def test_advise_knock_weighs_the_knock_decision() -> None:
+    """``--knock``: knock or pass once the turn's melds are done; refused where the game
+    offers no such decision."""
+    position = (
+        "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 6h 7h 8h 9h 10h Jh | 7d 8d 9d 10d Jd Qd | "
+        "Ac 2c 3c | 4c 5c 6c 7c 8c | 9c 10c Jc Qc | As Ah Ad | Ks Kh Kd / 3d"
+    )
+    code, out, err = run("advise", position, "--players", "2", "--hand-sizes", "2", "--knock", *QUICK)
+    assert code == 0, err
+    said = " ".join(out.split())
+    assert "knock decision (the turn's melds and draws done)" in said
+    assert re.search(r"│ 1 │ knock", out) and re.search(r"│ 2 │ pass", out)
+    data = json.loads(run("advise", position, "--players", "2", "--knock", "--json", *QUICK)[1])
+    assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
+    code, out, err = run("advise", "5s 6s 7s / Kh Kd 2c", "--knock", *QUICK)
+    assert code == 2 and "22 points, over the 5 a knock allows" in err

@@ -245,7 +245,7 @@ def test_puzzle_from_a_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
         ({"facts": {**FACTS, "draws_left": 9}}, "draws left must be 0 to 2"),
         ({"facts": {**FACTS, "hand_sizes": [4, 0]}}, "gone out"),
         ({"position": "10d Jd Qd | 4s 4d 4c /", "facts": {**FACTS, "hand_sizes": [0, 9]}}, "hand is empty"),
-        ({"variant": "machiavelli"}, "draws left must be 1 to 1 in machiavelli"),
+        ({"variant": "machiavelli"}, "draws left must be 1 (a draw ends the turn) in machiavelli"),
         ({"phase": "knock"}, "a knock decision is answered knock or pass, not play"),
         ({"solution": {"action": "knock"}}, "a meld decision is answered play, draw or pass, not knock"),
         ({"solution": {"action": "pass"}}, "with 2 draw(s) left the decline is draw, not pass"),

@@ -123,3 +123,20 @@ def test_the_page_knows_which_variants_race_to_go_out() -> None:
     assert listed is not None
     named = set(re.findall(r'"([^"]+)"', listed.group(1)))
     assert named == {name for name in PRESET_NAMES if GameSettings.named(name, 2).scoring == "first_out"}
+
+
+def test_advise_takes_the_knock_decision(client: TestClient) -> None:
+    position = (
+        "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 6h 7h 8h 9h 10h Jh | 7d 8d 9d 10d Jd Qd | "
+        "Ac 2c 3c | 4c 5c 6c 7c 8c | 9c 10c Jc Qc | As Ah Ad | Ks Kh Kd / 3d"
+    )
+    body = {"position": position, "players": 2, "hand_sizes": [2], "decision": "knock", **QUICK}
+    data = client.post("/v1/advise", json=body).json()
+    assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
+    assert data == advise(
+        position, players=2, hand_sizes=[2], decision="knock", samples=3, budget_seconds=5, seed=2
+    ).to_dict() | {"seconds": data["seconds"]}
+    refused = client.post("/v1/advise", json={**body, "position": "5s 6s 7s / Kh Kd 2c"})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "decision"
+    wrong = client.post("/v1/advise", json={**body, "decision": "maybe"})
+    assert wrong.status_code == 422

@@ -859,6 +859,43 @@ def _advise(page: Page, budget: str = "0.5") -> Any:
     return answer.value.json()
 
 
+def test_a_knock_puzzle_link_opens_the_knock_decision(watched: Watched) -> None:
+    """A review's knock decision as a puzzle: its link checks "Knock decision", and the
+    page's Advice weighs knock or pass (it weighed the turn's melds before)."""
+    from solver.position import Position
+    from solver.strategy.mistakes import MistakePuzzle
+    from solver.strategy.stats import Interval
+    from solver.variants import Variant
+
+    position = Position.parse(
+        "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 6h 7h 8h 9h 10h Jh | 7d 8d 9d 10d Jd Qd | "
+        "Ac 2c 3c | 4c 5c 6c 7c 8c | 9c 10c Jc Qc | As Ah Ad | Ks Kh Kd / 3d"
+    )
+    puzzle = MistakePuzzle(
+        variant=Variant.manipulation(players=2),
+        position=position,
+        phase="knock",
+        facts={"players": 2, "hand_sizes": [1, 2], "stock": 7, "scores": [56, 141], "draws_left": 0},
+        made="pass",
+        answer_kind="knock",
+        answer="knock",
+        answer_table=None,
+        loss=Interval(160.0, 130.0, 190.0),
+        band="blunder",
+        game={},
+    )
+    assert "decision=knock" in puzzle.link()
+    page = _open(watched, puzzle.link()[1:])
+    assert page.is_checked("#knock-decision") and page.is_visible("#knock-decision")
+    data = _advise(page)
+    assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
+    page.wait_for_selector("#advice-options")
+    assert page.inner_text("#advice-heading").startswith("Knock or pass")
+    # Rummikub has no knocking: the box is hidden, and a request without it weighs melds.
+    page.select_option("#variant", "rummikub")
+    assert page.is_hidden("#knock-decision-option")
+
+
 def test_advice_ranks_the_options_best_first_with_intervals_and_tables(watched: Watched) -> None:
     page = _open(watched)
     page.fill("#notation", ADVICE_POSITION)

@@ -85,5 +85,6 @@ async def post_advise(
         budget_seconds=budget,
         samples=body.samples,
         seed=body.seed,
+        decision=body.decision,
     )
     return EncodedJSON(answer)

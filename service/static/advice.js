@@ -121,7 +121,13 @@ function factsList(data) {
 /** Draw an advice answer (the /v1/advise JSON) into root. */
 export function renderAdvice(root, data) {
   root.replaceChildren();
-  const heading = el("h2", "", "The options of the turn, best first");
+  const heading = el(
+    "h2",
+    "",
+    data.decision === "knock"
+      ? "Knock or pass, once the turn's melds and draws are done: best first"
+      : "The options of the turn, best first",
+  );
   heading.id = "advice-heading";
   heading.tabIndex = -1;
   const level = `${Number((100 * data.confidence).toFixed(1))}%`;

@@ -192,6 +192,7 @@ function readAddress() {
   state.show = SHOWN.includes(query.get("show")) ? query.get("show") : "hint";
   if (query.has("keep_jokers")) state.keepJokers = query.get("keep_jokers") === "1";
   if (query.has("opened")) state.notOpened = query.get("opened") === "0";
+  if (query.get("decision") === "knock") state.knockDecision = true;
   return state;
 }
 
@@ -206,6 +207,7 @@ function addressOf(shownKind) {
   }
   if ($("keep-jokers").checked && !$("keep-jokers-option").hidden) query.set("keep_jokers", "1");
   if ($("not-opened").checked && !$("not-opened-option").hidden) query.set("opened", "0");
+  if ($("knock-decision").checked && !$("knock-decision-option").hidden) query.set("decision", "knock");
   if (shownKind && shownKind !== "hint" && query.has("p")) query.set("show", shownKind);
   if (!shownKind && query.has("p")) query.set("show", "none");
   const seed = new URLSearchParams(window.location.search).get("seed");
@@ -321,6 +323,7 @@ async function main() {
     entry.setDeck(deck.decks, deck.jokers);
     $("keep-jokers-option").hidden = !deck.jokers;
     $("not-opened-option").hidden = !chosen.opening_points;
+    $("knock-decision-option").hidden = chosen.knock_threshold === null;  // only where a hand may knock
     $("not-opened-label").textContent = chosen.opening_points
       ? `Not opened yet: the first meld must be worth ${chosen.opening_points} from the rack, the table untouched`
       : "";
@@ -358,6 +361,9 @@ async function main() {
       request.unseen = $("unseen").value;
     }
     if (path === "/v1/advise") Object.assign(request, readFacts());
+    if (path === "/v1/advise" && $("knock-decision").checked && !$("knock-decision-option").hidden) {
+      request.decision = "knock";  // the turn's melds and draws are done: knock or pass
+    }
     return request;
   }
 
@@ -519,6 +525,10 @@ async function main() {
   if (given.objective === "points" || given.objective === "cards") $("objective").value = given.objective;
   if (given.keepJokers) $("keep-jokers").checked = true;
   if (given.notOpened) $("not-opened").checked = true;
+  if (given.knockDecision) {
+    $("knock-decision").checked = true;
+    $("facts-box").open = true;
+  }
   if (given.unseen) $("unseen").value = given.unseen;
   const facts = FACT_FIELDS.filter((id) => given[id] !== undefined);
   for (const id of facts) $(id).value = given[id];

@@ -127,7 +127,9 @@ def print_advice(found: Advice) -> None:
                 fact("hand_sizes", "hands " + ",".join(map(str, facts.hand_sizes))),
                 fact("stock", f"stock {facts.stock}"),
                 fact("scores", "scores " + ",".join(map(str, facts.scores))),
-                fact("draws_left", f"{facts.draws_left} draw(s) left this turn"),
+                "knock decision (the turn's melds and draws done)"
+                if found.decision == "knock"
+                else fact("draws_left", f"{facts.draws_left} draw(s) left this turn"),
                 fact("unseen", counted(facts.unseen, "unseen card")),
             ]
         )
@@ -225,10 +227,19 @@ def advise_command(
     seed: Annotated[
         int, typer.Option(help="Seed of the sampled deals: the same seed and deals, the same answer.")
     ] = 0,
+    knock: Annotated[
+        bool,
+        typer.Option(
+            "--knock",
+            help="The knock decision instead: the turn's melds and draws are done (the position is "
+            "the one they left) and the hand may knock: knock or pass (Manipulation Rummy).",
+        ),
+    ] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Rank the options of the turn (plays, holding back, knock or not, draw) by their
-    expected outcome over sampled deals of the hidden cards.
+    expected outcome over sampled deals of the hidden cards; with --knock, the knock or
+    pass that follows the turn's melds.
 
     Exit 0 with the advice, 1 for an empty hand (it has gone out: nothing to weigh), 2 for bad input.
     """
@@ -257,6 +268,7 @@ def advise_command(
             budget_seconds=budget,
             samples=samples,
             seed=seed,
+            decision="knock" if knock else "meld",
         )
     except ValueError as error:
         fail(str(error))

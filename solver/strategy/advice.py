@@ -60,8 +60,8 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from solver.analysis import as_unseen
 from solver.cards import Piece
@@ -71,7 +71,14 @@ from solver.game.deck import full_deck, piece_counts, unseen_pieces
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.position import Position, as_position
-from solver.strategy.candidates import COACH_SET, Candidate, CandidateSet, goes_out, meld_candidates
+from solver.strategy.candidates import (
+    COACH_SET,
+    Candidate,
+    CandidateSet,
+    goes_out,
+    knock_candidates,
+    meld_candidates,
+)
 from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
 from solver.strategy.rollout import Policy
 from solver.strategy.stats import Interval, wilson_interval
@@ -119,6 +126,10 @@ class AdviceError(ValueError):
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+Decision = Literal["meld", "knock"]
+"""What an advice weighs: the turn's melds and draws, or the knock or pass after them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +265,8 @@ class Advice:
     stopped_by_budget: bool = field(default=False)
     confidence: float = CONFIDENCE
     """The confidence of each interval: 95% shared among the looks of sequential sampling."""
+    decision: Decision = "meld"
+    """The decision weighed: the turn's melds and draws, or, once they are done, knock or pass."""
 
     @property
     def best(self) -> Option:
@@ -262,6 +275,7 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         return {
             "position": str(self.position),
+            "decision": self.decision,
             "facts": self.facts.to_dict(),
             "options": [option.to_dict() for option in self.options],
             "samples": self.samples,
@@ -498,20 +512,24 @@ def player_view(
     hidden: tuple[Piece, ...],
     *,
     opened: bool = True,
+    decision: Decision = "meld",
 ) -> AdviceView:
     """The view of seat 0 at a meld decision with these facts (``opened`` False: the player
-    has not made the opening meld, so a play must meet the variant's opening rule)."""
-    final_turn = facts.draws_left == 0 and settings.turn == "draw_first"
+    has not made the opening meld, so a play must meet the variant's opening rule), or at
+    the knock decision that follows a turn's melds (``decision="knock"``: the turn's
+    draws are done and the player melded, as a knock after a meld may need)."""
+    knock = decision == "knock"
+    final_turn = facts.draws_left == 0 and settings.turn == "draw_first" and not knock
     return AdviceView(
         settings=settings,
         seat=0,
-        phase="meld",
+        phase="knock" if knock else "meld",
         table=position.table,
         hand=position.hand,
         opened=opened,
         final_turn=final_turn,
         draws=settings.draws_per_turn - facts.draws_left,
-        melded=False,
+        melded=knock,
         drawn=(),
         stock_size=facts.stock,
         hand_sizes=facts.hand_sizes,
@@ -603,8 +621,11 @@ def advise(
     options: CandidateSet = COACH_SET,
     time_limit: float = DEFAULT_TIME_LIMIT,
     opened: bool = True,
+    decision: Decision = "meld",
 ) -> Advice:
-    """The options of the turn ranked by expected value (module docstring).
+    """The options of the turn ranked by expected value (module docstring); with
+    ``decision="knock"`` the two options once the turn's melds and draws are done: knock
+    or pass (``draws_left`` is then 0 and not given).
 
     ``variant`` is a name or a ``Variant`` (whose player count is used unless
     ``players`` is given; None: Manipulation Rummy); ``unseen`` pieces or their notation;
@@ -622,6 +643,8 @@ def advise(
     if not len(pos.hand):
         raise EmptyHandError
     settings = _advice_settings(pos, variant, players, unseen)
+    if decision == "knock":
+        _check_knock(pos, settings, draws_left)
     preset = variant.players if isinstance(variant, Variant) else None  # the count came from the variant
     facts, hidden = game_facts(
         pos,
@@ -633,8 +656,12 @@ def advise(
         unseen=unseen,
         players_given=players is not None or preset is not None,
     )
-    view = player_view(pos, settings, facts, hidden, opened=opened)
-    candidates = meld_candidates(view, options, time_limit=time_limit)
+    if decision == "knock":  # the turn's draws are done: that is what a knock decision is
+        facts = replace(facts, draws_left=0, given=tuple(sorted({*facts.given, "draws_left"})))
+    view = player_view(pos, settings, facts, hidden, opened=opened, decision=decision)
+    candidates = (
+        knock_candidates() if decision == "knock" else meld_candidates(view, options, time_limit=time_limit)
+    )
     ranked, played, stopped = evaluate(
         view,
         candidates,
@@ -655,7 +682,28 @@ def advise(
         budget_seconds=budget_seconds,
         stopped_by_budget=stopped,
         confidence=level,
+        decision=decision,
     )
+
+
+def _check_knock(position: Position, settings: GameSettings, draws_left: int | None) -> None:
+    """Refuse a knock decision the game never offers: a variant without knocking, a hand
+    over the threshold, or draws still due (the decision comes once they are done)."""
+    variant = settings.variant
+    if variant.knock_threshold is None:
+        raise AdviceError(f"{variant.preset} has no knocking: the first to go out wins", field="decision")
+    points = position.hand.points(variant)
+    if points > variant.knock_threshold:
+        raise AdviceError(
+            f"the hand is worth {points} points, over the {variant.knock_threshold} a knock allows: "
+            "there is no knock decision",
+            field="decision",
+        )
+    if draws_left is not None and draws_left != 0:
+        raise AdviceError(
+            f"a knock decision comes once the turn's draws are done: draws left is 0, not {draws_left}",
+            field="draws_left",
+        )
 
 
 def evaluate(

@@ -90,9 +90,8 @@ class MistakePuzzle:
 
     def link(self) -> str:
         """The page's address for this position and its facts (the Advice button weighs
-        them), opening with no answer shown.  The page weighs meld decisions; a knock
-        decision's link carries the position and the hands, without the draws left (the
-        page's default: a turn just begun)."""
+        them), opening with no answer shown: a meld decision with its draws left, a knock
+        decision as one (``decision=knock``: the page's Advice weighs knock or pass)."""
         query = {"p": str(self.position), "v": self.variant.name, "players": str(self.facts["players"])}
         if self.variant.preset != self.variant.name:
             # The page knows the variants, not the presets: a preset's own deck (the peer's
@@ -106,6 +105,8 @@ class MistakePuzzle:
         query["scores"] = ",".join(map(str, self.facts["scores"]))
         if self.phase == "meld":
             query["draws_left"] = str(self.facts["draws_left"])
+        else:
+            query["decision"] = "knock"
         query["show"] = "none"  # a puzzle: the page opens without an answer
         return "/?" + urlencode(query)
 
