@@ -860,7 +860,7 @@ def _advise(page: Page, budget: str = "0.5") -> Any:
 
 
 def test_a_knock_puzzle_link_opens_the_knock_decision(watched: Watched) -> None:
-    """A review's knock decision as a puzzle: its link checks "Knock decision", and the
+    """A review's knock decision as a puzzle: its link checks "Advice on the knock", and the
     page's Advice weighs knock or pass (it weighed the turn's melds before)."""
     from solver.position import Position
     from solver.strategy.mistakes import MistakePuzzle

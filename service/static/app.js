@@ -525,10 +525,7 @@ async function main() {
   if (given.objective === "points" || given.objective === "cards") $("objective").value = given.objective;
   if (given.keepJokers) $("keep-jokers").checked = true;
   if (given.notOpened) $("not-opened").checked = true;
-  if (given.knockDecision) {
-    $("knock-decision").checked = true;
-    $("facts-box").open = true;
-  }
+  if (given.knockDecision) $("knock-decision").checked = true;
   if (given.unseen) $("unseen").value = given.unseen;
   const facts = FACT_FIELDS.filter((id) => given[id] !== undefined);
   for (const id of facts) $(id).value = given[id];
