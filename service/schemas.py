@@ -238,7 +238,8 @@ class AdviseRequest(PositionRequest):
     scores: list[int] | None = Field(
         default=None,
         max_length=MAX_PLAYERS,
-        description="Every player's game score, the player's first. Omitted: 0 each.",
+        description="Every player's game score, the player's first, each below the game's target (150 in "
+        "Manipulation Rummy: a round that reaches it ends the game). Omitted: 0 each.",
     )
     draws_left: int | None = Field(
         default=None,
@@ -335,7 +336,10 @@ class IntervalInfo(ResponseBody):
 class AdviceOption(ResponseBody):
     """One option of the turn and its outcome over the sampled deals."""
 
-    label: str = Field(description="best, alt1, alt2, hold:jokers, hold:meld (+knock/+pass), draw or pass.")
+    label: str = Field(
+        description="best, alt1, alt2, hold:jokers, hold:meld (+knock/+pass), draw or pass; "
+        "knock or pass for a knock decision."
+    )
     kind: Literal["play", "draw", "pass", "knock"]
     description: str
     knock: bool | None = Field(description="For a play that may knock: whether it knocks; else null.")

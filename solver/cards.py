@@ -186,7 +186,7 @@ class Card:
             return ALL_CARDS[(int(number) - 1) * 4 + _TILE_SUITS[colour.lower()]]
         if token[:1].lower() in _TILE_SUITS and token[1:].isdigit():
             raise NotationError(f"a tile is {TILE_NOTATION}", token=text)
-        if len(token) < 2 or token in ("10", "11", "12", "13"):  # "10" read as rank 1, suit "0"
+        if len(token) < 2 or token.isdigit():  # "10" was read as rank 1 with the suit "0"
             raise NotationError("a card needs a rank and a suit", token=text)
         rank_text, suit_text = token[:-1], token[-1]
         rank, suit = Rank.parse(rank_text), Suit.parse(suit_text)

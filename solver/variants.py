@@ -146,7 +146,8 @@ class Variant:
         """The name that ``Variant.named`` reads back into these rules' deck and scoring:
         ``rummikub-peer`` for the peer's Rummikub without jokers, else the variant's name
         (a puzzle file or a log names its rules by it)."""
-        return PEER_VARIANT if self == _rummikub_peer(players=2) else self.name
+        peer = self.name == "rummikub" and not self.jokers and self == _rummikub_peer(players=2)
+        return PEER_VARIANT if peer else self.name
 
     @classmethod
     def from_description(cls, described: dict[str, object]) -> Variant:

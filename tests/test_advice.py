@@ -381,6 +381,15 @@ def test_the_knock_decision_weighs_knock_against_pass() -> None:
         KNOCK_TURN, players=2, hand_sizes=[2], stock=7, scores=[56, 141], decision="knock", samples=8
     )
     assert again.options == found.options
+    # Draws left 0 is what a knock decision has: given, it is no final turn (the stock stays).
+    zero = quick(KNOCK_TURN, players=2, hand_sizes=[2], stock=7, decision="knock", samples=8, draws_left=0)
+    assert zero.facts.stock == 7 and [o.label for o in zero.options] == ["knock", "pass"]
+    # An empty stock: the knock of a final turn, whose pass ends the player's round.
+    final = quick(KNOCK_TURN, players=2, hand_sizes=[9], stock=0, decision="knock", samples=8)
+    assert final.facts.stock == 0 and final.best.candidate.kind == "knock"
+    with pytest.raises(AdviceError, match="meld or knock") as raised:
+        quick(KNOCK_TURN, players=2, decision="maybe")
+    assert raised.value.field == "decision"
     for options, field, message in (
         ({"variant": "machiavelli"}, "decision", "no knocking"),
         ({"draws_left": 1}, "draws_left", "draws left is 0, not 1"),

@@ -318,7 +318,7 @@ def test_a_presentation_selector_anywhere_else_is_still_an_error(text: str) -> N
         Card.parse(text)
 
 
-@pytest.mark.parametrize("text", ["10", "11", "13", "7", "K"])
+@pytest.mark.parametrize("text", ["10", "11", "13", "14", "19", "7", "K"])
 def test_a_rank_without_its_suit_says_so(text: str) -> None:
     """``10`` was read as rank 1 with the suit "0" ("unknown suit '0'")."""
     with pytest.raises(NotationError, match="a card needs a rank and a suit"):

@@ -321,6 +321,12 @@ def test_a_puzzle_of_the_peer_game_keeps_its_deck() -> None:
         samples=2,
     )
     assert found.facts.unseen == 94
-    # The Rummikub deck's two jokers would be nowhere: that puzzle is refused.
+    # The Rummikub deck's two jokers would be nowhere: that puzzle is refused...
+    assert data["format"] == 2
     with pytest.raises(PuzzleFileError, match="2 would be nowhere"):
         read_puzzles([json.dumps({**data, "variant": "rummikub"})])
+    # ... unless format 1 wrote it, which named the peer's game "rummikub": its facts say so.
+    (old,) = read_puzzles([json.dumps({**data, "variant": "rummikub", "format": 1})])
+    assert old.variant == peer
+    with pytest.raises(PuzzleFileError, match="unknown format 3"):
+        read_puzzles([json.dumps({**data, "format": 3})])

@@ -184,6 +184,8 @@ def test_a_position_of_the_peers_game_is_analysed_and_advised_with_its_deck() ->
     assert advised.exit_code == 0, advised.output
     facts = json.loads(advised.output)["facts"]
     assert facts["variant"] == "rummikub-peer" and facts["unseen"] == 93 and facts["jokers"] == 0
+    hinted = runner.invoke(app, ["hint", position, "--variant", "rummikub-peer", "--json"])
+    assert json.loads(hinted.output)["variant"] == "rummikub-peer"
     joker = runner.invoke(app, ["hint", position + " *", "--variant", "rummikub-peer"])
     assert joker.exit_code == 2 and "holds 0" in joker.output
     three = runner.invoke(app, ["analyze", position, "--variant", "rummikub-peer", "--players", "3"])

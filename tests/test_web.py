@@ -891,6 +891,15 @@ def test_a_knock_puzzle_link_opens_the_knock_decision(watched: Watched) -> None:
     assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
     page.wait_for_selector("#advice-options")
     assert page.inner_text("#advice-heading").startswith("Knock or pass")
+    # The address keeps it; a hand over the knock threshold is told so, not its hand sizes.
+    assert "decision=knock" in page.url
+    page.fill("#notation", "5s 6s 7s / Kh Kd 2c")
+    page.click("#advise-button")
+    page.wait_for_selector("#entry-error:not([hidden])")
+    assert "over the 5 a knock allows" in page.inner_text("#entry-error")
+    assert page.get_attribute("#hand-sizes", "aria-invalid") != "true"
+    page.uncheck("#knock-decision")
+    assert "decision=knock" not in page.url
     # Rummikub has no knocking: the box is hidden, and a request without it weighs melds.
     page.select_option("#variant", "rummikub")
     assert page.is_hidden("#knock-decision-option")

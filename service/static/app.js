@@ -53,7 +53,9 @@ const FACT_INPUTS = {
 /** The input a game-fact error is about: its field, or (a fact that does not fit) the words it uses. */
 function factInputOf(error) {
   if (FACT_INPUTS[error.field]) return FACT_INPUTS[error.field];
-  if (error.field === "position") return null;  // e.g. an empty hand: the position's own problem
+  // The position's own problem (an empty hand), the unseen cards' (their own box), or the
+  // knock decision's (a hand over the threshold): not a fact of the facts box.
+  if (["position", "unseen", "decision"].includes(error.field)) return null;
   if (error.type !== "invalid") return null;
   const words = [["hand size", "hand-sizes"], ["stock", "stock"], ["score", "scores"], ["draws left", "draws-left"]];
   const found = words.find(([word]) => error.message.includes(word));
@@ -335,7 +337,9 @@ async function main() {
     useVariant();
   });
   players.addEventListener("change", useVariant);
-  for (const id of ["objective", "keep-jokers", "not-opened"]) $(id).addEventListener("change", remember);
+  for (const id of ["objective", "keep-jokers", "not-opened", "knock-decision"]) {
+    $(id).addEventListener("change", remember);
+  }
   $("unseen").addEventListener("input", remember);
   for (const id of FACT_FIELDS) $(id).addEventListener("input", remember);
 

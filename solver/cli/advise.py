@@ -194,7 +194,8 @@ def advise_command(
         int | None, typer.Option(help="Cards in the stock. Default: the unseen cards the other hands leave.")
     ] = None,
     scores: Annotated[
-        str | None, typer.Option(help="Every player's game score, yours first, e.g. 80,120. Default: 0.")
+        str | None,
+        typer.Option(help="Every player's game score, yours first, e.g. 80,120 (below 150). Default: 0."),
     ] = None,
     draws_left: Annotated[
         int | None,

@@ -48,7 +48,7 @@ def _facts_line(puzzle: MistakePuzzle) -> str:
     sizes = facts.get("hand_sizes", [])
     others = ", ".join(map(str, sizes[1:])) or "none"
     return (
-        f"{puzzle.variant.name}, {facts['players']} players; other hands {others}; stock {facts['stock']}; "
+        f"{puzzle.variant.preset}, {facts['players']} players; other hands {others}; stock {facts['stock']}; "
         f"scores {', '.join(map(str, facts['scores']))} (yours first); draws left {facts['draws_left']}"
     )
 

@@ -90,7 +90,7 @@ class Hint:
         return {
             "status": self.status,
             "position": str(self.position),
-            "variant": self.variant.name,
+            "variant": self.variant.preset,
             "objective": self.objective,
             "played": list(map(str, self.played)),
             "table": " | ".join(map(" ".join, melds)),  # str(self.table), its cards written once

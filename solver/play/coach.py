@@ -1,11 +1,12 @@
 """The coach of a game played on the page: advice for the human's decision, the review at the end.
 
-``give_advice`` weighs the options of the human's meld decision with ``solver.strategy.advise``
+``give_advice`` weighs the options of the human's decision with ``solver.strategy.advise``
 from the game's own facts (the other hands' sizes, the stock, the scores, the draws
 left, whether the player has opened), seeded by a one-way hash of the game's seed and
 turn (``advice_seed``: the answer names its seed, and the game's must stay hidden until
 the end), so its answer is the ``/v1/advise`` payload for the same position, facts and
-seed.  Asking is an entry of the game.  A knock decision has nothing for it to weigh (``NoDecision``).
+seed.  Asking is an entry of the game.  At a knock decision it weighs knock against pass
+(``advise(decision="knock")``).
 
 ``review_game`` reviews the human seat's decisions once the game is over, exactly as
 ``rummy review --seat N`` reviews the exported log (``solver.strategy.review``, seed 0),
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from solver.play.errors import NoDecision, NotOver
+from solver.play.errors import NotOver
 from solver.play.logs import log_records
 from solver.play.session import MAX_SEED, Entry, Session
 from solver.strategy.advice import DEFAULT_BUDGET, DEFAULT_SAMPLES, advise
@@ -41,11 +42,11 @@ def advice_seed(game_seed: int, turn: int) -> int:
 def give_advice(
     session: Session, *, budget_seconds: float = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES
 ) -> tuple[Entry, dict[str, Any]]:
-    """The ranked options of the human's meld decision (``Advice.to_dict()``) and the
-    advice's entry (already added to the session)."""
+    """The ranked options of the human's decision (``Advice.to_dict()``): the turn's melds,
+    or knock or pass once they are done; and the advice's entry (already added to the
+    session)."""
     view = session.check_decision()
-    if view.phase != "meld":
-        raise NoDecision("advice weighs the options of a meld decision; now the choice is to knock or pass")
+    knock = view.phase == "knock"
     seats = [(view.seat + k) % view.settings.players for k in range(view.settings.players)]
     found = advise(
         view.position,
@@ -54,11 +55,12 @@ def give_advice(
         hand_sizes=[view.hand_sizes[seat] for seat in seats],
         stock=view.stock_size,
         scores=[view.totals[seat] for seat in seats],
-        draws_left=view.draws_left,
+        draws_left=None if knock else view.draws_left,
         budget_seconds=budget_seconds,
         samples=samples,
         seed=advice_seed(session.setup.seed, session.turn),
         opened=view.opened,
+        decision="knock" if knock else "meld",
     )
     entry = session.record("advice", {"turn": session.turn})
     return entry, found.to_dict()

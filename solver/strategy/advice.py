@@ -517,9 +517,13 @@ def player_view(
     """The view of seat 0 at a meld decision with these facts (``opened`` False: the player
     has not made the opening meld, so a play must meet the variant's opening rule), or at
     the knock decision that follows a turn's melds (``decision="knock"``: the turn's
-    draws are done and the player melded, as a knock after a meld may need)."""
+    draws are done and the player melded, as a knock after a meld may need; with the
+    stock empty it is taken for a final turn's, not the turn that drew the last card)."""
     knock = decision == "knock"
-    final_turn = facts.draws_left == 0 and settings.turn == "draw_first" and not knock
+    if knock:
+        final_turn = facts.stock == 0 and settings.turn == "draw_first"
+    else:
+        final_turn = facts.draws_left == 0 and settings.turn == "draw_first"
     return AdviceView(
         settings=settings,
         seat=0,
@@ -643,8 +647,11 @@ def advise(
     if not len(pos.hand):
         raise EmptyHandError
     settings = _advice_settings(pos, variant, players, unseen)
+    if decision not in ("meld", "knock"):
+        raise AdviceError(f"the decision is meld or knock, not {decision!r}", field="decision")
     if decision == "knock":
         _check_knock(pos, settings, draws_left)
+        draws_left = None  # the turn's draws are done: no final turn follows from them
     preset = variant.players if isinstance(variant, Variant) else None  # the count came from the variant
     facts, hidden = game_facts(
         pos,

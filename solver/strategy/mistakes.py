@@ -36,7 +36,7 @@ from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
 from solver.strategy.review import DEFAULT_SAMPLES, FLOOR, Decision, Review
 from solver.strategy.stats import Interval
-from solver.variants import Variant
+from solver.variants import PEER_VARIANT, Variant
 
 __all__ = [
     "FORMAT",
@@ -54,8 +54,12 @@ PUZZLE_MIN_DEALS = DEFAULT_SAMPLES
 review's default (``rummy review --samples 4`` once called a move a 70-point blunder
 that 400 deals put at 5 to 7 points)."""
 
-FORMAT = 1
-"""The version of the mistake-puzzle records."""
+FORMAT = 2
+"""The version of the mistake-puzzle records written: 2 names the peer's game
+``rummikub-peer`` (1 named it ``rummikub``; ``_variant_of`` reads those back)."""
+
+READ_FORMATS = (1, 2)
+"""The versions this one reads."""
 
 
 class PuzzleFileError(ValueError):
@@ -149,11 +153,12 @@ class MistakePuzzle:
         """Read a record of ``to_dict``; ValueError naming what is wrong."""
         if data.get("kind") != "mistake":
             raise ValueError(f"not a mistake puzzle (kind {data.get('kind')!r})")
-        if data.get("format") != FORMAT:
-            raise ValueError(f"unknown format {data.get('format')!r} (this version reads {FORMAT})")
+        if data.get("format") not in READ_FORMATS:
+            known = ", ".join(map(str, READ_FORMATS))
+            raise ValueError(f"unknown format {data.get('format')!r} (this version reads {known})")
         try:
             facts = _facts(data["facts"])
-            variant = GameSettings.named(str(data["variant"]), facts["players"]).variant
+            variant = _variant_of(data, facts)
             position = Position.parse(str(data["position"])).validate(variant)
             solution = data["solution"]
             if not isinstance(solution, dict):
@@ -200,6 +205,21 @@ class MistakePuzzle:
             band=str(data.get("band", "")),
             game=dict(game),
         )
+
+
+def _variant_of(data: dict[str, Any], facts: dict[str, Any]) -> Variant:
+    """The puzzle's rules: its variant or preset for its player count.  A format-1 record
+    named the peer's jokerless game ``rummikub``; such a record's hands and stock hold
+    exactly the unseen tiles of the peer's deck (two fewer than Rummikub's), so they say
+    which it was."""
+    variant = GameSettings.named(str(data["variant"]), facts["players"]).variant
+    if data.get("format") != 1 or variant.preset != "rummikub" or facts["players"] != 2:
+        return variant
+    peer = Variant.named(PEER_VARIANT)
+    position = Position.parse(str(data["position"]))
+    seen = len(position.table.pieces) + len(position.hand)
+    hidden = sum(facts["hand_sizes"][1:]) + facts["stock"]
+    return peer if hidden == peer.deck_size - seen else variant
 
 
 _ANSWERS = {"knock": ("knock", "pass"), "meld": ("play", "draw", "pass")}
