@@ -647,11 +647,7 @@ def advise(
     if not len(pos.hand):
         raise EmptyHandError
     settings = _advice_settings(pos, variant, players, unseen)
-    if decision not in ("meld", "knock"):
-        raise AdviceError(f"the decision is meld or knock, not {decision!r}", field="decision")
-    if decision == "knock":
-        _check_knock(pos, settings, draws_left)
-        draws_left = None  # the turn's draws are done: no final turn follows from them
+    draws_left = _check_decision(pos, settings, decision, draws_left)
     preset = variant.players if isinstance(variant, Variant) else None  # the count came from the variant
     facts, hidden = game_facts(
         pos,
@@ -691,6 +687,20 @@ def advise(
         confidence=level,
         decision=decision,
     )
+
+
+def _check_decision(
+    position: Position, settings: GameSettings, decision: Decision, draws_left: int | None
+) -> int | None:
+    """The draws left to read as a game fact: as given for a meld decision, none for a knock
+    decision (the turn's draws are done: no final turn follows from them), which is
+    refused where the game never offers it (``_check_knock``)."""
+    if decision not in ("meld", "knock"):
+        raise AdviceError(f"the decision is meld or knock, not {decision!r}", field="decision")
+    if decision == "meld":
+        return draws_left
+    _check_knock(position, settings, draws_left)
+    return None
 
 
 def _check_knock(position: Position, settings: GameSettings, draws_left: int | None) -> None:
