@@ -92,6 +92,9 @@ def test_a_puzzle_reads_back_and_judges_answers() -> None:
     data = puzzle.to_dict()
     assert data["kind"] == "mistake" and data["solution"]["moves"]
     assert data["link"].startswith("/?p=") and "hand_sizes=9" in data["link"]
+    assert "opened=0" not in data["link"]
+    unopened = MistakePuzzle.from_dict({**data, "facts": {**data["facts"], "opened": False}})
+    assert "opened=0" in unopened.link()  # the page's "not opened yet" box
     (again,) = read_puzzles([json.dumps(data)])
     assert again.to_dict() == data
     assert judge(again, "play 9d 10d Jd Qd Kd | 4s 4d 4c").right

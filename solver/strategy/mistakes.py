@@ -111,6 +111,8 @@ class MistakePuzzle:
             query["draws_left"] = str(self.facts["draws_left"])
         else:
             query["decision"] = "knock"
+        if self.facts.get("opened") is False:
+            query["opened"] = "0"  # Rummikub's opening is still to make: the page's box says so
         query["show"] = "none"  # a puzzle: the page opens without an answer
         return "/?" + urlencode(query)
 
