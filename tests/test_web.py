@@ -463,26 +463,32 @@ def test_an_empty_hand_gets_one_answer_from_every_button(watched: Watched) -> No
         assert said in page.inner_text("#entry-error"), button
 
 
-def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watched) -> None:
-    """rummy review --puzzles writes a link per mistake: position, players and game facts."""
+def _mistake_puzzle(position: str, phase: str, facts: dict[str, Any], made: str, answer: str) -> Any:
+    """A 2-player Manipulation mistake puzzle with no play for an answer (a draw or a knock)."""
     from solver.position import Position
     from solver.strategy.mistakes import MistakePuzzle
     from solver.strategy.stats import Interval
     from solver.variants import Variant
 
-    puzzle = MistakePuzzle(
+    return MistakePuzzle(
         variant=Variant.manipulation(players=2),
-        position=Position.parse("10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s"),
-        phase="meld",
-        facts={"players": 2, "hand_sizes": [4, 9], "stock": 34, "scores": [30, 45], "draws_left": 1},
-        made="draw",
-        answer_kind="draw",
-        answer="draw",
+        position=Position.parse(position),
+        phase=phase,
+        facts=facts,
+        made=made,
+        answer_kind=answer,
+        answer=answer,
         answer_table=None,
         loss=Interval(20.0, 16.0, 24.0),
         band="mistake",
         game={},
     )
+
+
+def test_a_mistake_puzzle_link_opens_the_position_with_its_facts(watched: Watched) -> None:
+    """rummy review --puzzles writes a link per mistake: position, players and game facts."""
+    facts = {"players": 2, "hand_sizes": [4, 9], "stock": 34, "scores": [30, 45], "draws_left": 1}
+    puzzle = _mistake_puzzle("10d Jd Qd | 4s 4d 4c / 9d Kd 3s 8s", "meld", facts, "draw", "draw")
     page = _open(watched, puzzle.link()[1:])
     assert page.input_value("#notation") == str(puzzle.position)
     assert page.is_hidden("#hint-view") and page.is_hidden("#advice-view")  # a puzzle: no answer shown
@@ -862,28 +868,12 @@ def _advise(page: Page, budget: str = "0.5") -> Any:
 def test_a_knock_puzzle_link_opens_the_knock_decision(watched: Watched) -> None:
     """A review's knock decision as a puzzle: its link checks "Advice on the knock", and the
     page's Advice weighs knock or pass (it weighed the turn's melds before)."""
-    from solver.position import Position
-    from solver.strategy.mistakes import MistakePuzzle
-    from solver.strategy.stats import Interval
-    from solver.variants import Variant
-
-    position = Position.parse(
+    position = (
         "3s 4s 5s 6s *7s | 9s 10s Js Qs | 2h 3h 4h 5h | 6h 7h 8h 9h 10h Jh | 7d 8d 9d 10d Jd Qd | "
         "Ac 2c 3c | 4c 5c 6c 7c 8c | 9c 10c Jc Qc | As Ah Ad | Ks Kh Kd / 3d"
     )
-    puzzle = MistakePuzzle(
-        variant=Variant.manipulation(players=2),
-        position=position,
-        phase="knock",
-        facts={"players": 2, "hand_sizes": [1, 2], "stock": 7, "scores": [56, 141], "draws_left": 0},
-        made="pass",
-        answer_kind="knock",
-        answer="knock",
-        answer_table=None,
-        loss=Interval(160.0, 130.0, 190.0),
-        band="blunder",
-        game={},
-    )
+    facts = {"players": 2, "hand_sizes": [1, 2], "stock": 7, "scores": [56, 141], "draws_left": 0}
+    puzzle = _mistake_puzzle(position, "knock", facts, "pass", "knock")
     assert "decision=knock" in puzzle.link()
     page = _open(watched, puzzle.link()[1:])
     assert page.is_checked("#knock-decision") and page.is_visible("#knock-decision")
