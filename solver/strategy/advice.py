@@ -520,10 +520,8 @@ def player_view(
     draws are done and the player melded, as a knock after a meld may need; with the
     stock empty it is taken for a final turn's, not the turn that drew the last card)."""
     knock = decision == "knock"
-    if knock:
-        final_turn = facts.stock == 0 and settings.turn == "draw_first"
-    else:
-        final_turn = facts.draws_left == 0 and settings.turn == "draw_first"
+    ended = facts.stock == 0 if knock else facts.draws_left == 0
+    final_turn = ended and settings.turn == "draw_first"
     return AdviceView(
         settings=settings,
         seat=0,

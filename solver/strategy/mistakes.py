@@ -160,8 +160,9 @@ class MistakePuzzle:
             raise ValueError(f"unknown format {data.get('format')!r} (this version reads {known})")
         try:
             facts = _facts(data["facts"])
-            variant = _variant_of(data, facts)
-            position = Position.parse(str(data["position"])).validate(variant)
+            parsed = Position.parse(str(data["position"]))
+            variant = _variant_of(data, facts, parsed)
+            position = parsed.validate(variant)
             solution = data["solution"]
             if not isinstance(solution, dict):
                 raise ValueError("solution must be an object")
@@ -209,7 +210,7 @@ class MistakePuzzle:
         )
 
 
-def _variant_of(data: dict[str, Any], facts: dict[str, Any]) -> Variant:
+def _variant_of(data: dict[str, Any], facts: dict[str, Any], position: Position) -> Variant:
     """The puzzle's rules: its variant or preset for its player count.  A format-1 record
     named the peer's jokerless game ``rummikub``; such a record's hands and stock hold
     exactly the unseen tiles of the peer's deck (two fewer than Rummikub's), so they say
@@ -218,7 +219,6 @@ def _variant_of(data: dict[str, Any], facts: dict[str, Any]) -> Variant:
     if data.get("format") != 1 or variant.preset != "rummikub" or facts["players"] != 2:
         return variant
     peer = Variant.named(PEER_VARIANT)
-    position = Position.parse(str(data["position"]))
     seen = len(position.table.pieces) + len(position.hand)
     hidden = sum(facts["hand_sizes"][1:]) + facts["stock"]
     return peer if hidden == peer.deck_size - seen else variant
