@@ -99,6 +99,25 @@ def test_serve_help_lists_every_endpoint() -> None:
         assert page in text
 
 
+def test_serve_help_keeps_one_endpoint_a_line_in_both_layouts() -> None:
+    """Rich's panels (a wide terminal) and Click's plain help (80 columns, where the
+    panels would cut option names) both list the endpoints one a line, as written;
+    the plain help used to run them together into one paragraph."""
+    from solver.cli.serve import serve
+
+    endpoint = r"(?:- |• )(?:GET|POST|HEAD) +/"
+    written = len(re.findall(endpoint, serve.__doc__ or ""))
+    assert written >= 20
+    for width in (250, 80):
+        outcome = _invoke_at(width, ["serve", "--help"])
+        assert outcome.exit_code == 0, outcome.output
+        assert "\b" not in outcome.stdout
+        lines = [line for line in outcome.stdout.splitlines() if re.search(endpoint, line)]
+        assert len(lines) == written, (width, outcome.stdout)
+        for line in lines:
+            assert re.match(rf"\s*{endpoint}", line) and len(re.findall(endpoint, line)) == 1, (width, line)
+
+
 def test_a_wrong_choice_is_one_line_error_and_exit_2() -> None:
     outcome = CliRunner().invoke(app, ["serve", "--log-level", "loud"])
     assert outcome.exit_code == 2

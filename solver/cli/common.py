@@ -111,7 +111,15 @@ class RummyCommand(TyperCommand):
 
     def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         if self.rich_markup_mode is None or _rich_help_fits(self, ctx):
-            super().format_help(ctx, formatter)
+            # Click's "\b" line (keep the next paragraph's lines as written) is for the
+            # plain help; Rich's Markdown lays out lists itself and shows the mark as
+            # blank lines.
+            written = self.help
+            self.help = written.replace("\b\n", "") if written else written
+            try:
+                super().format_help(ctx, formatter)
+            finally:
+                self.help = written
             return
         markup, self.rich_markup_mode = self.rich_markup_mode, None
         try:

@@ -45,27 +45,28 @@ def serve(
 
     Endpoints:
 
-    - GET  /              the web page (hint, analyze, puzzles)
-    - POST /v1/hint       the best play, with its moves
-    - POST /v1/check      judge a play: {ok, reasons}
-    - POST /v1/analyze    playable cards, best plays, draw or meld, outs
-    - POST /v1/advise     the turn's options ranked over sampled deals
-    - POST /v1/puzzles    verified puzzles with solutions
-    - POST /v1/games      a game against the bots: its id, replay id and state
-    - GET  /v1/games/{game_id}   the game as you see it
-    - POST /v1/games/{game_id}/act   play, draw, knock or pass; the bots' turns follow
-    - POST /v1/games/{game_id}/help   help level 1-3 for your decision
-    - POST /v1/games/{game_id}/advise   your options ranked over sampled deals
-    - GET  /v1/games/{game_id}/review   the review of your decisions (game over)
-    - GET  /v1/games/{game_id}/export   the game as a log for rummy replay / review
-    - POST /v1/games/import   a game log, kept read-only to replay and review
-    - GET  /v1/replays/{replay_id}   the game read-only (a link to share)
-    - GET  /v1/variants   the rule variants
-    - GET  /v1/version    package, OR-Tools and engine build
-    - GET  /healthz       liveness and solver-pool load
-    - HEAD /healthz       liveness only
-    - GET  /metrics       Prometheus metrics (requests, latency, queues, shed)
-    - GET  /docs          OpenAPI docs with examples (also /redoc, /openapi.json)
+    \b
+    - GET  /                           the web page (hint, analyze, play...)
+    - POST /v1/hint                    the best play, with its moves
+    - POST /v1/check                   judge a play: {ok, reasons}
+    - POST /v1/analyze                 playable cards, draw or meld, outs
+    - POST /v1/advise                  the turn's options, ranked over deals
+    - POST /v1/puzzles                 verified puzzles with solutions
+    - POST /v1/games                   a game against the bots
+    - GET  /v1/games/{game_id}         the game as you see it
+    - POST /v1/games/{game_id}/act     play, draw, knock or pass
+    - POST /v1/games/{game_id}/help    help level 1-3 for your decision
+    - POST /v1/games/{game_id}/advise  your options, ranked
+    - GET  /v1/games/{game_id}/review  your decisions reviewed (game over)
+    - GET  /v1/games/{game_id}/export  the game as a log
+    - POST /v1/games/import            a game log, to replay and review
+    - GET  /v1/replays/{replay_id}     the game read-only (a link to share)
+    - GET  /v1/variants                the rule variants
+    - GET  /v1/version                 package, OR-Tools and engine build
+    - GET  /healthz                    liveness and solver-pool load
+    - HEAD /healthz                    liveness only
+    - GET  /metrics                    Prometheus metrics
+    - GET  /docs                       OpenAPI docs (also /redoc)
 
     Games are kept in RUMMY_DB: a SQLite file (default ~/.local/share/rummy/games.sqlite3)
     or a postgresql://USER:PASSWORD@HOST:PORT/DATABASE URL that several servers share; the
