@@ -719,7 +719,14 @@ class PlayerCount(ResponseBody):
 
 
 class VariantsResponse(ResponseBody):
-    variants: list[VariantInfo] = Field(description="Every variant, for its default number of players.")
+    variants: list[VariantInfo] = Field(
+        description=(
+            "Every variant as a request without 'players' is checked against: the largest deck any "
+            "player count uses (Manipulation: two decks and two jokers). The game facts of such a "
+            "request assume the fewest players whose deck holds its cards (Manipulation: 2 players "
+            "and one deck, 3 when the cards need two decks): see 'player_counts'."
+        )
+    )
     player_counts: dict[VariantName, list[PlayerCount]] = Field(
         description=(
             "Per variant, every player count a request may give in 'players', with the deck it picks "

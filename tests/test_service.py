@@ -198,6 +198,21 @@ def test_variants_lists_every_variant_as_the_library_describes_it(client: TestCl
     assert body["variants"] == [Variant.named(name).describe() for name in VARIANT_NAMES]
 
 
+def test_variants_say_what_a_request_without_players_means(client: TestClient) -> None:
+    """A variant's entry is the largest deck any count uses (what such a request is checked
+    against); its game facts assume the fewest players whose deck holds the cards, as the
+    field's description says (it used to call the entry the default player count's)."""
+    body = client.get("/v1/variants").json()
+    for entry in body["variants"]:
+        sizes = [(count["decks"], count["jokers"]) for count in body["player_counts"][entry["name"]]]
+        assert (entry["decks"], entry["jokers"]) == max(sizes)
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["VariantsResponse"]
+    assert "without 'players'" in schema["properties"]["variants"]["description"]
+    for position, players, decks in (("Ah 2h 3h / 4h", 2, 1), ("Ah 2h 3h / Ah", 3, 2)):
+        facts = client.post("/v1/analyze", json={"position": position}).json()["facts"]
+        assert (facts["players"], facts["decks"], facts["assumed"]) == (players, decks, ["players"])
+
+
 def test_variants_list_the_player_counts_and_their_decks(client: TestClient) -> None:
     counts = client.get("/v1/variants").json()["player_counts"]
     assert list(counts) == list(VARIANT_NAMES)

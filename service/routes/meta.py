@@ -55,8 +55,9 @@ def _health(settings: SettingsDep, pool: PoolDep) -> dict[str, Any]:
 
 @v1.get("/variants", response_model=VariantsResponse, summary="Rule variants")
 def variants() -> dict[str, Any]:
-    """Every rule variant the service plays, with its deck and rules (the default player
-    count), and for each variant the player counts a request may name with their decks."""
+    """Every rule variant the service plays, with its rules and the largest deck any player
+    count uses (what a request without ``players`` is checked against), and for each variant
+    the player counts a request may name with their decks."""
     return {
         "variants": [Variant.named(name).describe() for name in VARIANT_NAMES],
         "player_counts": {name: _player_counts(name) for name in VARIANT_NAMES},
