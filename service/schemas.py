@@ -665,13 +665,24 @@ class AnalyzeResponse(ResponseBody):
     optimal_plays: int = Field(description="Distinct sets of played cards among the best plays.")
     optimal_plays_capped: bool = Field(description="More best plays exist than the cap let the count reach.")
     meld_now_points: int
-    draw_expected_points: float
+    draw_expected_points: float = Field(
+        description=(
+            "Expected hand points after drawing one unseen card and then the best play: in the same turn "
+            "in Manipulation Rummy, at the next turn with the table as it is now in Machiavelli and "
+            "Rummikub (a draw ends the turn there)."
+        )
+    )
     draw_expected_fraction: str = Field(
         description="draw_expected_points as the exact fraction it is rounded from, e.g. '33/7' (or '2')."
     )
     knock_probability: float
     out_probability: float
-    advice: Advice
+    advice: Advice = Field(
+        description=(
+            "'meld' unless drawing is expected to leave strictly fewer points (or there is no play): "
+            "by points only."
+        )
+    )
     can_meld_now: bool
     outs: Outs
     unseen_cards: int

@@ -99,7 +99,9 @@ class DrawOutcome:
 
 @dataclass(frozen=True, slots=True)
 class DrawAdvice:
-    """Meld now, or draw one more card and then play at best (see the module docstring)."""
+    """Meld now, or draw one more card and then play at best (see the module docstring):
+    in the same turn in Manipulation Rummy, at the next turn on the table as it is now where
+    the draw ends the turn (``Variant.draw_ends_turn``: Machiavelli, Rummikub)."""
 
     meld_now_points: int
     """Fewest hand points after one legal play now; the hand's points when there is none."""

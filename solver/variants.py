@@ -180,6 +180,14 @@ class Variant:
         return replace(self, **changes)  # type: ignore[arg-type]
 
     @property
+    def draw_ends_turn(self) -> bool:
+        """Whether a turn is a meld *or* a draw (Machiavelli, Rummikub: the draw ends the
+        turn, so a card drawn is played at the player's next turn at the earliest) rather
+        than a draw, then a meld or another draw (Manipulation Rummy; RULES.md).  The game
+        settings' ``turn`` follows it (tests/test_variants.py)."""
+        return self.name != "manipulation"
+
+    @property
     def deck_size(self) -> int:
         return CARD_KINDS * self.decks + self.jokers
 

@@ -340,6 +340,27 @@ def test_cli_analyze_json_and_human_output() -> None:
         assert words in human.stdout
 
 
+def test_cli_analyze_says_when_the_draw_ends_the_turn() -> None:
+    """Rummikub and Machiavelli: a draw ends the turn, so the drawn card is played next turn
+    and the advice is by points alone (it read "Draw, then play at best", Manipulation
+    Rummy's turn, where the turn goes on after the draw)."""
+    from typer.testing import CliRunner
+
+    from solver.cli import app
+
+    runner = CliRunner()
+    for variant, position in (
+        ("rummikub", "1s 2s 3s | 11h 12h 13h / 13s 4s 7d"),
+        ("machiavelli", "5h 6h 7h / 8h Kc"),
+    ):
+        text = runner.invoke(app, ["analyze", position, "--variant", variant]).stdout
+        assert "Draw, play next turn at best" in text and "(by points left)" in text, text
+        assert "Draw, then play at best" not in text
+        assert f"In {variant.capitalize()} a draw ends the turn" in text and "rummy advise" in text
+    text = runner.invoke(app, ["analyze", "5h 6h 7h / 8h Kc"]).stdout
+    assert "Draw, then play at best" in text and "next turn" not in text and "by points left" not in text
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -258,3 +258,15 @@ def test_every_preset_names_itself() -> None:
     peer = Variant.named("rummikub-peer")
     assert peer.preset == "rummikub-peer" and peer.jokers == 0 and peer.players == 2
     assert Variant.rummikub(players=3).with_options(jokers=0).preset == "rummikub"
+
+
+def test_the_draw_ends_the_turn_exactly_where_the_game_is_meld_or_draw() -> None:
+    """``Variant.draw_ends_turn`` (what the analysis's wording reads) and the game
+    settings' turn say the same for every preset: RULES.md's turns."""
+    from solver.game.settings import GAME_PRESETS, GameSettings
+
+    for name in GAME_PRESETS:
+        settings = GameSettings.named(name, 2)
+        assert settings.variant.draw_ends_turn == (settings.turn == "meld_or_draw"), name
+    assert not Variant.named("manipulation").draw_ends_turn
+    assert Variant.named("rummikub").draw_ends_turn and Variant.named("machiavelli").draw_ends_turn

@@ -601,6 +601,29 @@ def test_the_options_reach_the_hint(watched: Watched) -> None:
     assert page.eval_on_selector_all("#players option", "o => o.map(x => x.value)")[:3] == ["", "2", "3"]
 
 
+def test_analysis_says_a_draw_ends_the_turn_in_machiavelli(watched: Watched) -> None:
+    """Machiavelli and Rummikub are meld *or* draw: the drawn card is played next turn, so
+    the analysis may not say "draw first" (Manipulation Rummy's turn, which goes on after a
+    draw), and it says the advice compares points only."""
+    page = _open(watched)
+    page.select_option("#variant", "machiavelli")
+    page.fill("#notation", "5h 6h 7h / 8h Kc")
+    page.click("#analyze-button")
+    page.wait_for_selector("#analysis-advice")
+    assert page.inner_text("#analysis-heading") == "Meld now or draw?"
+    advice = page.inner_text("#analysis-advice")
+    assert advice.startswith("Meld now.") and "Drawing and playing next turn" in advice
+    assert "A draw ends the turn" in advice and "compare points only" in advice
+    figures = page.inner_text("#analysis-figures")
+    assert "Expected points if you draw and play next turn" in figures and "draw first" not in figures
+    assert "the best play next turn" in page.inner_text("#analysis-view")
+    page.select_option("#variant", "manipulation")
+    page.click("#analyze-button")
+    page.wait_for_function("document.querySelector('#analysis-heading').innerText.includes('first')")
+    assert "A draw ends the turn" not in page.inner_text("#analysis-advice")
+    assert "Expected points if you draw first" in page.inner_text("#analysis-figures")
+
+
 def test_analyze_takes_the_unseen_cards(watched: Watched) -> None:
     page = _open(watched)
     page.fill("#notation", "7h 8h 9h / Jh Qs")

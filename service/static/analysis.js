@@ -46,7 +46,11 @@ function outsList(cards, copiesOf, unseen, id, label) {
   return list;
 }
 
-/** Draw an analysis into root; rules.knocks: false for variants without knocking (no knock figures). */
+/**
+ * Draw an analysis into root; rules.knocks: false for variants without knocking (no knock figures);
+ * rules.drawEndsTurn: a draw ends the turn (Machiavelli, Rummikub), so the drawn card is played
+ * next turn at the earliest and the figures say so (Manipulation Rummy's turn goes on after a draw).
+ */
 /** "2 players (assumed): 1 deck, 1 joker; 42 unseen cards." (solver.facts.describe's words). */
 export function factsText(facts) {
   const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -59,16 +63,22 @@ export function factsText(facts) {
 export function renderAnalysis(root, data, rules = {}) {
   const knocks = rules.knocks !== false;
   root.replaceChildren();
-  const heading = el("h2", "", "Meld now or draw first?");
+  const later = rules.drawEndsTurn === true;
+  const heading = el("h2", "", later ? "Meld now or draw?" : "Meld now or draw first?");
   heading.id = "analysis-heading";
   heading.tabIndex = -1;
   const advice = el("p", `advice advice-${data.advice}`);
   advice.id = "analysis-advice";
-  const word = el("strong", "", data.advice === "meld" ? "Meld now." : "Draw first.");
+  const word = el("strong", "", data.advice === "meld" ? "Meld now." : later ? "Draw." : "Draw first.");
   advice.append(word, " ");
+  const drawing = later ? "Drawing and playing next turn" : "Drawing first";
   if (!data.can_meld_now) advice.append("No legal play now, so drawing is the only choice.");
-  else if (data.advice === "meld") advice.append("Drawing first is not expected to leave fewer points.");
-  else advice.append("Drawing first is expected to leave fewer points than melding now.");
+  else if (data.advice === "meld") advice.append(`${drawing} is not expected to leave fewer points.`);
+  else advice.append(`${drawing} is expected to leave fewer points than melding now.`);
+  if (later && data.can_meld_now) {
+    advice.append(" A draw ends the turn: the figures take the table as it is now at your next turn " +
+      "(the others play first) and compare points only; Advice weighs melding against drawing over sampled games.");
+  }
 
   const facts = el("p", "help");
   facts.id = "analysis-facts";
@@ -78,13 +88,14 @@ export function renderAnalysis(root, data, rules = {}) {
   figures.id = "analysis-figures";
   const add = (term, value) => figures.append(el("dt", "", term), el("dd", "", value));
   add("Points left if you meld now", points(data.meld_now_points));
-  add("Expected points if you draw first", points(data.draw_expected_points));
+  add(later ? "Expected points if you draw and play next turn" : "Expected points if you draw first",
+    points(data.draw_expected_points));
   add(term("Hand points now"), points(data.hand_points));
   add(term("Unseen cards"), String(data.unseen_cards));
   add("Different best plays", `${data.optimal_plays}${data.optimal_plays_capped ? " or more" : ""}`);
 
   const chances = el("div", "chances");
-  chances.append(el("h3", "", "After one draw and the best play"));
+  chances.append(el("h3", "", later ? "After one draw and the best play next turn" : "After one draw and the best play"));
   if (knocks) chances.append(chance("Chance to knock", data.knock_probability, "knock-chance"));
   chances.append(chance("Chance to go out", data.out_probability, "out-chance"));
 

@@ -279,10 +279,16 @@ async function main() {
   });
 
   const info = (name) => variants.find((item) => item.name === name);
-  /** What the page needs to know of a variant: does it knock, is it played with tiles. */
+  /** What the page needs to know of a variant: does it knock, is it played with tiles, does a
+   * draw end the turn (RULES.md: Machiavelli and Rummikub are meld or draw; solver's
+   * Variant.draw_ends_turn). */
   const rulesOf = (name) => {
     const chosen = info(name);
-    return { knocks: !chosen || chosen.knock_threshold !== null, tiles: name === "rummikub" };
+    return {
+      knocks: !chosen || chosen.knock_threshold !== null,
+      tiles: name === "rummikub",
+      drawEndsTurn: name === "machiavelli" || name === "rummikub",
+    };
   };
 
   /** Cards or tiles: those of the variant of the tab in view; whatever is drawn is drawn again. */
@@ -430,7 +436,8 @@ async function main() {
       renderAnalysis(analysisView, data, rulesOf(data.variant));
       analysisView.hidden = false;
       $("analysis-heading").focus();
-      status.textContent = `Analysis: ${data.advice === "meld" ? "meld now" : "draw first"}.`;
+      const drawWord = rulesOf(data.variant).drawEndsTurn ? "draw" : "draw first";
+      status.textContent = `Analysis: ${data.advice === "meld" ? "meld now" : drawWord}.`;
     });
   });
   $("advise-button").addEventListener("click", (event) => {

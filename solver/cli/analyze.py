@@ -42,6 +42,34 @@ def _percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
+def _draw_or_meld_table(found: Analysis, *, knocks: bool) -> RichTable:
+    """Meld now or draw: the points each way and the next card's chances.  Where the draw
+    ends the turn (``Variant.draw_ends_turn``) the drawn card is played next turn, and the
+    rows say so (in Manipulation Rummy the turn goes on after the draw)."""
+    draw = found.draw
+    later = found.variant.draw_ends_turn
+    advice = RichTable(title="Meld now or draw?", show_header=False, title_justify="left")
+    advice.add_column(style="bold")
+    advice.add_column()
+    said = counted(draw.meld_now_points, "point")
+    advice.add_row("Meld now", f"{said} left" if draw.can_meld_now else f"no play ({said})")
+    if draw.unseen_cards:
+        if later:
+            advice.add_row("Draw, play next turn at best", f"{draw.draw_expected_points:.2f} points expected")
+        else:
+            advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
+        if knocks:
+            advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
+        going = "Next card lets you go out next turn" if later else "Next card lets you go out"
+        advice.add_row(going, _percent(draw.out_probability))
+    else:  # the library's empty stock: a draw changes nothing, so no "next card" figures
+        advice.add_row("Draw", "no card to draw: a draw changes nothing")
+    advice.add_row("Unseen cards", str(draw.unseen_cards))
+    verdict = Text(draw.advice.upper(), style="bold green")
+    advice.add_row("Advice", verdict + " (by points left)" if later else verdict)
+    return advice
+
+
 def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     """Human output: the position, the best play, then the figures as rich tables."""
     position, best, draw = found.position, found.best, found.draw
@@ -68,22 +96,14 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     plays.add_row("Best plays", f"{found.optimal_plays}{more} distinct set(s) of played cards")
     out.print(plays)
 
-    advice = RichTable(title="Meld now or draw?", show_header=False, title_justify="left")
-    advice.add_column(style="bold")
-    advice.add_column()
-    points = draw.meld_now_points
-    said = counted(points, "point")
-    advice.add_row("Meld now", f"{said} left" if draw.can_meld_now else f"no play ({said})")
-    if draw.unseen_cards:
-        advice.add_row("Draw, then play at best", f"{draw.draw_expected_points:.2f} points expected")
-        if knocks:
-            advice.add_row("Next card lets you knock", _percent(draw.knock_probability))
-        advice.add_row("Next card lets you go out", _percent(draw.out_probability))
-    else:  # the library's empty stock: a draw changes nothing, so no "next card" figures
-        advice.add_row("Draw", "no card to draw: a draw changes nothing")
-    advice.add_row("Unseen cards", str(draw.unseen_cards))
-    advice.add_row("Advice", Text(draw.advice.upper(), style="bold green"))
-    out.print(advice)
+    out.print(_draw_or_meld_table(found, knocks=knocks))
+    if found.variant.draw_ends_turn and draw.unseen_cards:
+        out.print(
+            f"In {found.variant.preset.capitalize()} a draw ends the turn: the draw's figures are for "
+            "your next turn with the table as it is now (the others play first), and the advice compares "
+            "points only. `rummy advise` weighs melding against drawing over sampled games.",
+            markup=False,
+        )
 
     outs = RichTable(title="Outs", show_header=False, title_justify="left")
     outs.add_column(style="bold")
