@@ -160,7 +160,13 @@ def test_only_the_moves_of_the_turn_are_answers() -> None:
         {**puzzle.to_dict(), "facts": final_turn, "solution": {"action": "pass", "description": "pass"}}
     )
     assert not judge(final, "draw").legal and judge(final, "pass").legal
-    assert "answer with draw, pass or knock" in judge(puzzle, "foo").message
+    # A wrong answer is told the moves of this decision only (a Rummikub puzzle used to
+    # be told to answer with a knock).
+    assert "answer with draw, or the table after a play" in judge(puzzle, "foo").message
+    assert "answer with pass, or the table after a play" in judge(final, "").message
+    knock = MistakePuzzle.from_dict({**puzzle.to_dict(), "phase": "knock", "solution": {"action": "knock"}})
+    told = judge(knock, "foo").message
+    assert "answer with knock or pass" in told and "table after a play" not in told
 
 
 def test_an_illegal_advised_play_is_refused() -> None:

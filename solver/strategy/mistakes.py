@@ -368,10 +368,27 @@ def _played(position: Position, table: Table) -> Counter[str]:
     return +counts
 
 
+def _moves(puzzle: MistakePuzzle) -> tuple[str, ...]:
+    """The kinds of move the puzzle's decision allows: knock or pass after a turn's melds,
+    else a play or a draw (a pass in a final turn, no draw left)."""
+    if puzzle.phase == "knock":
+        return ("knock", "pass")
+    return ("play", "draw") if puzzle.facts.get("draws_left", 0) else ("play", "pass")
+
+
+def _how_to_answer(allowed: Sequence[str]) -> str:
+    """How to write an answer, naming only the moves the decision allows (a Rummikub
+    puzzle says nothing of knocking)."""
+    words = [kind for kind in allowed if kind != "play"]
+    said = f"answer with {' or '.join(words)}"
+    return f"{said}, or the table after a play (play 7h 8h 9h | ...)" if "play" in allowed else said
+
+
 def judge(puzzle: MistakePuzzle, text: str) -> Verdict:
     """Judge an answer (``draw``, ``pass``, ``knock``, ``play TABLE`` or a bare table)."""
     words = text.strip()
-    how = "answer with draw, pass or knock, or the table after a play (play 7h 8h 9h | ...)"
+    allowed = _moves(puzzle)
+    how = _how_to_answer(allowed)
     if not words:
         return Verdict(False, False, f"no answer given: {how}")
     first = words.split()[0].lower()
@@ -379,10 +396,6 @@ def judge(puzzle: MistakePuzzle, text: str) -> Verdict:
         action = parse_action(words if first in ("play", "draw", "pass", "knock") else f"play {words}")
     except ValueError as error:
         return Verdict(False, False, f"not an answer ({error}): {how}")
-    if puzzle.phase == "knock":
-        allowed: Sequence[str] = ("knock", "pass")
-    else:
-        allowed = ("play", "draw") if puzzle.facts.get("draws_left", 0) else ("play", "pass")
     if action.kind not in allowed:
         return Verdict(False, False, f"{action.kind} is not a move here, only {' or '.join(allowed)}")
     if isinstance(action, Play):
