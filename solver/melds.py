@@ -195,7 +195,8 @@ def _ace_problem(cards: list[Card], gap: str, *, ace_high: bool) -> MeldProblem:
     if not ace_high:
         high = [*positions[1:], ACE_HIGH_POSITION]
         high_gap = _sequence_gap(high, cards[0].suit)
-        no_ace_high = "an ace cannot follow a king here: this variant has no ace-high"
+        # Only Rummikub has no ace-high: its tiles' numbers beside the cards' names.
+        no_ace_high = "an ace (1) cannot follow a king (13) here: this variant has no ace-high"
         if high_gap is None:
             return MeldProblem(MeldFault.SEQUENCE_ACES, no_ace_high)
         if _missing(high) < _missing(positions):
@@ -209,7 +210,10 @@ def _ace_problem(cards: list[Card], gap: str, *, ace_high: bool) -> MeldProblem:
         text = "an ace only ends a sequence (A-2-3 or Q-K-A), never sits inside it (K-A-2)"
         return MeldProblem(MeldFault.SEQUENCE_ACES, text)
     if breaks <= 1:
-        text = "an ace only starts a sequence (A-2-3), never sits inside it (K-A-2): no ace-high here"
+        text = (
+            "an ace only starts a sequence (A-2-3), never sits inside it (K-A-2): no ace-high here "
+            "(as tiles: 1-2-3, never 13-1-2)"
+        )
         return MeldProblem(MeldFault.SEQUENCE_ACES, text)
     return MeldProblem(MeldFault.SEQUENCE_GAP, gap)
 

@@ -127,6 +127,8 @@ def test_hint_batch_shows_tiles_and_echoes_bad_lines_as_typed(tmp_path: Path) ->
     assert "1: no play: the table stays r11 b11 o11 | r12 b12 o12 | r13 b13 o13; rack o1, 1 point" in shown
     assert "2: play k10 k11 k12 -> k10 k11 k12; rack (empty)" in shown
     assert "3: error: bad position 'Qh Kx / Ac'" in shown  # what was typed, as typed
+    # ... and the rest in the game's words, as for one position (it said "bad card", "suit").
+    assert "bad tile 'Kx': unknown colour 'x'" in shown and "card" not in shown and "suit" not in shown
 
 
 def test_check_and_show_show_tiles() -> None:
@@ -254,7 +256,10 @@ def test_rummikub_tiles_can_be_typed_back() -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["hint", "r12 r13 r1 / k2"], "bad position 'r12 r13 r1 / k2': table meld r12 r13 r1: an ace cannot"),
+        (
+            ["hint", "r12 r13 r1 / k2"],
+            "bad position 'r12 r13 r1 / k2': table meld r12 r13 r1: an ace (1) cannot follow a king (13)",
+        ),
         (["show", "/ g5"], "bad tile 'g5'"),
         (["hint", "Qh Kh Ah / 2s"], "bad position 'Qh Kh Ah / 2s': table meld r12 r13 r1"),
     ],

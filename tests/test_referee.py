@@ -490,7 +490,8 @@ def test_every_brute_force_play_is_accepted(before: str) -> None:
         # The ace itself is at fault: it would sit inside K-A-2.
         ("Kd Ad 2d", MANIP, "never sits inside it (K-A-2)"),
         ("Qd Kd Ad 2d 3d", RKUB, "never sits inside it (K-A-2)"),
-        ("Qd Kd Ad", RKUB, "an ace cannot follow a king here"),
+        ("Qd Kd Ad", RKUB, "an ace (1) cannot follow a king (13) here"),
+        ("Qd Kd Ad 2d 3d", RKUB, "(as tiles: 1-2-3, never 13-1-2)"),
     ],
 )
 def test_illegal_sequence_names_what_is_wrong(meld: str, variant: Variant, expected: str) -> None:

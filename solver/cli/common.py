@@ -253,7 +253,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     user typed (quoted) stays as typed, and a card the parser could not read is told how
     a tile is written."""
     if out.faces.tiles:
-        err.print(Text("error: ") + _in_tiles(message))
+        err.print(Text("error: ") + in_game_words(message))
     else:
         err.print(f"error: {message}", markup=False)
     raise typer.Exit(code)
@@ -262,7 +262,12 @@ def fail(message: str, code: int = 2) -> NoReturn:
 _QUOTED = re.compile(r"('[^']*')")
 
 
-def _in_tiles(message: str) -> Text:
+def in_game_words(message: str) -> Text:
+    """A message of the library as the game in play says it (``fail``'s rule): in a game
+    of tiles card names and words become the game's, what the user typed (quoted) stays
+    as typed, and a card the parser could not read is told how a tile is written."""
+    if not out.faces.tiles:
+        return Text(message)
     said = Text()
     for number, part in enumerate(_QUOTED.split(message)):
         said.append(part) if number % 2 else said.append_text(out.faces.text(part))

@@ -89,13 +89,14 @@ def tile_words(card: Card) -> str:
 
 
 class Verbatim:
-    """A text printed as it is, also with tile faces (notation meant to be pasted back)."""
+    """A text printed as it is, also with tile faces (notation meant to be pasted back, or
+    a text already said in the game's words)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str | Text) -> None:
         self.text = text
 
     def __rich__(self) -> Text:
-        return Text(self.text)
+        return Text(self.text) if isinstance(self.text, str) else self.text
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from solver.cli.common import (
     choices,
     err,
     fail,
+    in_game_words,
     load_position,
     load_variant,
     out,
@@ -99,8 +100,8 @@ def _batch(path: str, job: HintJob, backend: Backend, json_output: bool) -> None
                 bad += "error" in record
                 if json_output:
                     print(json.dumps(record), flush=True)
-                elif "error" in record:  # the bad line echoed as typed, not as tiles
-                    out.print(Verbatim(describe_record(record)), markup=False)
+                elif "error" in record:  # the bad line echoed as typed, the words the game's
+                    out.print(Verbatim(in_game_words(describe_record(record))))
                 else:
                     out.print(describe_record(record), markup=False)
     if bad:
