@@ -339,3 +339,19 @@ def test_a_puzzle_of_the_peer_game_keeps_its_deck() -> None:
     assert old.variant == peer
     with pytest.raises(PuzzleFileError, match="unknown format 3"):
         read_puzzles([json.dumps({**data, "format": 3})])
+
+
+def test_a_review_without_clear_mistakes_writes_no_puzzle_file(tmp_path: Path) -> None:
+    """No puzzle: the output says why, and an earlier file of that name is left alone (it
+    used to be emptied, and the output suggested a `rummy puzzle --from` that then failed)."""
+    from solver.cli.common import out
+    from solver.cli.review import write_puzzles
+
+    earlier = tmp_path / "p.jsonl"
+    earlier.write_text("kept\n", encoding="utf-8")
+    with out.capture() as captured:
+        write_puzzles([], earlier, quiet=False)
+    said = captured.get()
+    assert "No puzzle: no mistake or blunder was clear enough" in said and "was not written" in said
+    assert "rummy puzzle --from" not in said
+    assert earlier.read_text(encoding="utf-8") == "kept\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -295,7 +296,9 @@ def _review_many(
 def write_puzzles(
     reviewed: Sequence[tuple[Review, Sequence[dict[str, object]], Path]], path: Path, *, quiet: bool
 ) -> None:
-    """The reviews' clear mistakes as puzzles, one JSON line each; say how many and where."""
+    """The reviews' clear mistakes as puzzles, one JSON line each; say how many and where.
+    With none, no file is written (an earlier file of that name is left as it was: ``rummy
+    puzzle --from`` refuses a file without puzzles) and the output says why."""
     from solver.strategy.mistakes import mistake_puzzles
 
     made = []
@@ -307,14 +310,22 @@ def write_puzzles(
         made.extend(
             mistake_puzzles(found, settings.variant, game={"log": log.name, "seed": header.get("seed")})
         )
+    said = err if quiet else out
+    if not made:
+        said.print(
+            f"No puzzle: no mistake or blunder was clear enough (its loss interval above the band's "
+            f"floor, over {PUZZLE_MIN_DEALS} deals or more); {path} was not written.",
+            markup=False,
+        )
+        return
     try:
         with path.open("w", encoding="utf-8") as stream:
             for puzzle in made:
                 stream.write(json.dumps(puzzle.to_dict()) + "\n")
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
-    (err if quiet else out).print(
-        f"{len(made)} puzzle(s) written to {path}: rummy puzzle --from {path}", markup=False
+    said.print(
+        f"{len(made)} puzzle(s) written to {path}: rummy puzzle --from {shlex.quote(str(path))}", markup=False
     )
 
 
