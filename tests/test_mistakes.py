@@ -355,3 +355,20 @@ def test_a_review_without_clear_mistakes_writes_no_puzzle_file(tmp_path: Path) -
     assert "No puzzle: no mistake or blunder was clear enough" in said and "was not written" in said
     assert "rummy puzzle --from" not in said
     assert earlier.read_text(encoding="utf-8") == "kept\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--variant", "rummikub"], "--variant and --players choose the game of new puzzles"),
+        (["--players", "3"], "--variant and --players choose the game of new puzzles"),
+        (["--jobs", "2"], "go with new puzzles, not --from"),
+    ],
+)
+def test_puzzle_from_refuses_the_options_of_new_puzzles(tmp_path: Path, extra: list[str], named: str) -> None:
+    """They were silently ignored (a Manipulation file played under --variant rummikub)."""
+    path = tmp_path / "p.jsonl"
+    path.write_text("", encoding="utf-8")
+    refused = CliRunner().invoke(app, ["puzzle", "--from", str(path), *extra])
+    assert refused.exit_code == 2 and named in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1

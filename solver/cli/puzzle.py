@@ -213,6 +213,15 @@ def puzzle_command(
             fail("--json prints the puzzles; it cannot be combined with --play")
         if count != 1 or seed is not None or difficulty != "medium":
             fail("--count, --difficulty and --seed make new puzzles; --from plays the puzzles of a file")
+        if variant.lower() != "manipulation" or players is not None:
+            fail("--variant and --players choose the game of new puzzles; a puzzle file names its own")
+        if (
+            solutions_to is not None
+            or jobs is not None
+            or scheduler is not None
+            or scheduler_file is not None
+        ):
+            fail("--solutions-to, --jobs, --scheduler and --scheduler-file go with new puzzles, not --from")
 
         play_mistakes(from_file, play=play, json_output=json_output, solutions=solutions)
         return
