@@ -313,10 +313,19 @@ def deck_problems(pieces: Iterable[Piece], variant: Variant) -> list[str]:
         if variant.players and name == variant.name
         else f"{name} deck"
     )
+    # With more copies than the game's largest deck holds, no player count would help.
+    largest = variant if variant.players is None else Variant.named(variant.preset)
+    most = max(largest.decks, variant.decks), max(largest.jokers, variant.jokers)
     too_many = [(card, count) for card, count in count_real(pieces).items() if count > variant.decks]
     for card, count in sorted(too_many):
-        found.append(f"{count} copies of {card}, but the {deck} holds {variant.decks}")
+        if count > most[0] and most[0] > variant.decks:
+            found.append(f"{count} copies of {card}, but no {name} deck holds more than {most[0]}")
+        else:
+            found.append(f"{count} copies of {card}, but the {deck} holds {variant.decks}")
     jokers = sum(isinstance(piece, Joker) for piece in pieces)
-    if jokers > variant.jokers:
-        found.append(f"{jokers} joker{'s' if jokers != 1 else ''}, but the {deck} holds {variant.jokers}")
+    said = f"{jokers} joker{'s' if jokers != 1 else ''}"
+    if jokers > most[1] and most[1] > variant.jokers:
+        found.append(f"{said}, but no {name} deck holds more than {most[1]}")
+    elif jokers > variant.jokers:
+        found.append(f"{said}, but the {deck} holds {variant.jokers}")
     return found

@@ -28,6 +28,9 @@ def test_the_issue_command_prints_ranked_options_with_intervals() -> None:
     assert "Options, best first (3 deals, 98.3% intervals: 95% over the looks)" in out
     first = next(line for line in out.splitlines() if line.startswith("│ 1 "))
     assert "play" in first and "±" in first
+    # Going out wins the round for certain: its round win is 100% alone, no interval (it
+    # printed "100% (100-100)", where the README says no interval).
+    assert "100%" in first and "(100-100)" not in out
     assert "draw" in out and "(assumed)" in out
 
 

@@ -212,3 +212,13 @@ def test_objective_is_a_choice_typer_checks() -> None:
     outcome = CliRunner().invoke(app, ["hint", "3h 4h 5h / 6h 7h", "--objective", "cards", "--json"])
     assert outcome.exit_code == 0, outcome.output
     assert json.loads(outcome.stdout)["objective"] == "cards"
+
+
+@pytest.mark.parametrize("command", _all_commands())
+def test_help_shows_no_raw_markup(command: str) -> None:
+    """Docstring markup (``code``) reads as backticks in Click's plain help (80 columns):
+    ``show --help`` printed them."""
+    for width in (80, 250):
+        outcome = _invoke_at(width, [command, "--help"])
+        assert outcome.exit_code == 0, outcome.output
+        assert "``" not in outcome.stdout, (width, outcome.stdout)

@@ -193,6 +193,26 @@ def test_two_copies_are_too_many_with_one_deck() -> None:
     assert "7h" in problems[0]
 
 
+def test_more_copies_than_any_deck_of_the_game_says_so() -> None:
+    """Three copies of a card are refused by the 2-player deck and by every other: the
+    error says no deck of the game holds them (it named the 2-player deck's 1, and a
+    reader tried more players)."""
+    two = Variant.manipulation(players=2)
+    assert Position.parse("Kh Kd Kc / Kh Kh").problems(two) == [
+        "3 copies of Kh, but no manipulation deck holds more than 2"
+    ]
+    assert Position.parse("Kh Kd Kc / * * *").problems(two) == [
+        "3 jokers, but no manipulation deck holds more than 2"
+    ]
+    # Copies that more players' deck holds still name the deck of the count given.
+    assert Position.parse("Kh Kd Kc / Kh").problems(two) == [
+        "2 copies of Kh, but the 2-player manipulation deck holds 1"
+    ]
+    assert Position.parse("Kh Kd Kc / Kh Kh").problems(MANIP) == [
+        "3 copies of Kh, but the manipulation deck holds 2"
+    ]
+
+
 def test_too_many_jokers() -> None:
     pos = Position.parse("7h 8h *9h | *Qs Qh Qd / *")
     with pytest.raises(PositionError, match="3 jokers"):

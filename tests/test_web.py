@@ -935,7 +935,12 @@ def test_advice_ranks_the_options_best_first_with_intervals_and_tables(watched: 
     # Three looks of sequential sampling: each interval at 98.3%, 95% over all.
     assert data["confidence"] == 0.9833
     assert re.search(r"\(98.3%: -?[\d.]+ to -?[\d.]+\)", first), first
-    win = page.inner_text("#advice-options .advice-win >> nth=0")
+    # The first option goes out: a certain round win, shown without an interval (it read
+    # "100% (98.3%: 100% to 100%)"); the others' chances have theirs.
+    assert data["options"][0]["win"]["low"] == data["options"][0]["win"]["high"] == 1
+    assert page.inner_text("#advice-options .advice-win >> nth=0").strip().endswith("100%")
+    assert " to " not in page.inner_text("#advice-options .advice-win >> nth=0")
+    win = page.inner_text("#advice-options .advice-win >> nth=1")
     assert re.search(r"\(98.3%: [\d.<]+% to [\d.<]+%\)", win), win
     assert "Given up against the best" in page.inner_text("#advice-options > li >> nth=1")
     # An alternative's table, on demand.

@@ -16,8 +16,10 @@ function number(value) {
 function interval(range, format = number, level = "95%") {
   const bound = (value) => (value === null || value === undefined ? "?" : format(value));
   const box = el("span", "interval-value");
-  box.append(el("span", "estimate", format(range.estimate)), " ");
-  box.append(el("span", "interval", `(${level}: ${bound(range.low)} to ${bound(range.high)})`));
+  box.append(el("span", "estimate", format(range.estimate)));
+  // A certain figure (going out wins the round whatever the deals) has no interval to show.
+  if (range.low !== null && range.low !== undefined && range.low === range.high) return box;
+  box.append(" ", el("span", "interval", `(${level}: ${bound(range.low)} to ${bound(range.high)})`));
   return box;
 }
 

@@ -67,7 +67,10 @@ def _spread(interval: Interval) -> str:
 
 
 def _share(interval: Interval) -> str:
-    """A proportion's interval in percent: ``77% (71-82)``."""
+    """A proportion's interval in percent: ``77% (71-82)``; a certain one alone: ``100%``
+    (going out wins the round, whatever the deals)."""
+    if interval.low == interval.high:
+        return f"{100 * interval.estimate:.0f}%"
     return f"{100 * interval.estimate:.0f}% ({100 * interval.low:.0f}-{100 * interval.high:.0f})"
 
 

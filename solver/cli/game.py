@@ -21,7 +21,7 @@ from solver.cli.backend import (
     backend_from_options,
     interruptible,
 )
-from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
+from solver.cli.common import GameVariantOption, app, check_time_limit, counted, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
 from solver.cli.paths import check_output_file, prepare_output_dir
 from solver.cli.terminal import QuitGame, TerminalPlayer
@@ -167,7 +167,7 @@ def play(
         if len(names) == 1:
             names = names * (count - 1)
     if len(names) != count - 1:
-        fail(f"{count} players need {count - 1} bots, --bots gives {len(names)}")
+        fail(f"{count} players need {counted(count - 1, 'bot')}, --bots gives {len(names)}")
     game_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     opponents = _bots(names, game_seed, time_limit)
     log_file: TextIO | None = None

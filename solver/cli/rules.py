@@ -36,7 +36,7 @@ def show(
 ) -> None:
     """Pretty-print a position with suit symbols.
 
-    Without --players the game is the one ``analyze`` and ``advise`` assume for the
+    Without --players the game is the one rummy analyze and rummy advise assume for the
     position (two players unless it holds more copies than their deck), and said so."""
     rules, assumed = load_variant_for(variant, players, position)
     pos = load_position(position, rules)

@@ -154,7 +154,8 @@ class MistakePuzzle:
     def from_dict(cls, data: dict[str, Any]) -> MistakePuzzle:
         """Read a record of ``to_dict``; ValueError naming what is wrong."""
         if data.get("kind") != "mistake":
-            raise ValueError(f"not a mistake puzzle (kind {data.get('kind')!r})")
+            kind = f"its kind is {data['kind']!r}" if "kind" in data else "it has no kind"
+            raise ValueError(f'not a mistake puzzle ({kind}, not "mistake")')
         if data.get("format") not in READ_FORMATS:
             known = ", ".join(map(str, READ_FORMATS))
             raise ValueError(f"unknown format {data.get('format')!r} (this version reads {known})")
@@ -259,7 +260,7 @@ def _check_situation(
 
 def _whole(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"facts.{name} must be a whole number, not {value!r}")
+        raise ValueError(f"facts.{name} must be a whole number, 0 or more, not {value!r}")
     return value
 
 
