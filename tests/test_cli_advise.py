@@ -109,3 +109,16 @@ def test_advise_knock_weighs_the_knock_decision() -> None:
     assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
     code, out, err = run("advise", "5s 6s 7s / Kh Kd 2c", "--knock", *QUICK)
     assert code == 2 and "22 points, over the 5 a knock allows" in err
+
+
+def test_an_even_race_in_every_deal_is_said_not_shown_as_certain() -> None:
+    """Machiavelli with no deal where a hand goes out in six turns: every value is the even
+    race's 0.0 ±0.0, which read as a certain draw; the output says why (a new user's trial)."""
+    position = "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d 4h"
+    code, out, err = run("advise", position, "--variant", "machiavelli", *QUICK)
+    assert code == 0, err
+    said = " ".join(out.split())
+    assert "No deal saw a hand go out within the six turns played" in said
+    assert "about as good" not in said
+    code, out, err = run("advise", DONE_WHEN, "--players", "2", *QUICK)
+    assert "No deal saw a hand go out" not in " ".join(out.split())

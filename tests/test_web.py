@@ -1076,6 +1076,23 @@ def test_advice_in_rummikub_shows_tiles(watched: Watched) -> None:
     assert "13" in faces and "K" not in faces
 
 
+def test_advice_says_when_every_deal_is_an_even_race(watched: Watched) -> None:
+    """Machiavelli, no deal with a hand going out in six turns: every value is 0 with no
+    spread, which read as a certain draw; the page says why, as the CLI does."""
+    page = _open(watched)
+    page.select_option("#variant", "machiavelli")
+    page.fill("#notation", "5s 6s 7s | 9h 9d 9c | Jd Qd Kd / 8s 9s 2c 2d 4h")
+    data = _advise(page)
+    page.wait_for_selector("#advice-options")
+    assert all(option["value"]["high"] == option["value"]["low"] == 0 for option in data["options"])
+    assert "No deal saw a hand go out" in page.inner_text("#advice-even")
+    page.select_option("#variant", "manipulation")
+    page.fill("#notation", ADVICE_POSITION)
+    _advise(page)
+    page.wait_for_selector("#advice-options")
+    assert not page.locator("#advice-even").count()
+
+
 def test_a_shared_link_opens_with_what_it_was_shared_for(watched: Watched) -> None:
     """Issue 37: a link filled the form and waited for Hint.  A link opens with its hint (the
     default), or the analysis or advice it names (``show``); the address says what is shown."""

@@ -166,7 +166,22 @@ export function renderAdvice(root, data) {
         : ": the same question gives the same answer."),
   );
   note.id = "advice-note";
-  root.append(heading, how, list, facts, note);
+  root.append(heading, how, list);
+  // No deal of any option saw a hand go out: every value is the even race's 0, which would
+  // read as a certain draw (the CLI says the same).
+  const even = (option) => option.value.estimate === 0 && option.value.low === 0 && option.value.high === 0;
+  if (firstOut && data.options.every(even)) {
+    const said = el(
+      "p",
+      "note",
+      "No deal saw a hand go out within the six turns played: every option is an even race in every " +
+        "deal, so the deals cannot rank them. They are listed in the order they were built, the best " +
+        `play first; the points are what each ${term("hand")}'s best play would leave then, not a ranking.`,
+    );
+    said.id = "advice-even";
+    root.append(said);
+  }
+  root.append(facts, note);
 }
 
 /** The default each fact field shows once an answer says what it assumed. */

@@ -66,6 +66,14 @@ def _spread(interval: Interval) -> str:
     return f"{interval.estimate:.1f} ±{(interval.high - interval.low) / 2:.1f}"
 
 
+def _every_race_even(found: Advice) -> bool:
+    """A first-out game where no rollout of any option saw a hand go out: every value is
+    the even race's 0, which reads as a certain draw unless the output says why."""
+    return found.facts.variant != "manipulation" and all(
+        value == 0 for option in found.options for line in option.lines for value in line
+    )
+
+
 def _share(interval: Interval) -> str:
     """A proportion's interval in percent: ``77% (71-82)``; a certain one alone: ``100%``
     (going out wins the round, whatever the deals)."""
@@ -165,6 +173,13 @@ def print_advice(found: Advice) -> None:
         out.print(
             "Option 1 goes out and ranks first by rule: the round is won now, for certain; no other "
             "option is marked ≈ beside it, whatever its loss interval."
+        )
+    elif _every_race_even(found):
+        out.print(
+            "No deal saw a hand go out within the six turns played: every option is an even race in "
+            "every deal (value 0.0, round win 50%), so the deals cannot rank them: they are listed in "
+            "the order they were built, the hint's best play first, and the points column is what each "
+            "hand's best play would leave then, not a ranking."
         )
     elif len(close) > 1:
         out.print(
