@@ -343,7 +343,8 @@ def test_cli_human_output_shows_features_solution_and_steps() -> None:
     text = outcome.stdout
     for part in (
         "seed 7",
-        "Puzzle 1 of 1: hard",
+        # The deck it is dealt from: two 2s on a table are no 2-player (one deck) puzzle.
+        "Puzzle 1 of 1: hard (manipulation, 2 decks, 2 jokers: the deck of 3-5 players)",
         "Position: ",
         "score ",
         "broken",
@@ -397,3 +398,12 @@ def test_a_negative_seed_is_refused_as_every_command_refuses_it(seed: str) -> No
     done = CliRunner().invoke(app, ["puzzle", f"--seed={seed}"])
     assert done.exit_code == 2
     assert done.stderr == f"error: --seed must be 0 or more, not {seed}\n"
+
+
+def test_a_puzzle_names_the_deck_of_its_player_count() -> None:
+    from solver.cli.puzzle import deck_words
+
+    assert deck_words(Variant.manipulation(players=2)) == "1 deck, 1 joker: the deck of 2 players"
+    assert deck_words(Variant.named("manipulation")) == "2 decks, 2 jokers: the deck of 3-5 players"
+    assert deck_words(Variant.named("rummikub")) == "2 decks, 2 jokers"  # every count's deck
+    assert deck_words(Variant.named("machiavelli")) == "2 decks, no jokers"

@@ -34,6 +34,7 @@ from solver.cli.common import (
     VariantOption,
     app,
     choices,
+    counted,
     err,
     fail,
     load_variant,
@@ -44,6 +45,7 @@ from solver.cli.common import (
 from solver.cli.faces import FacesConsole, Verbatim
 from solver.flow import summary_lines
 from solver.puzzles.grade import BANDS, DIFFICULTIES, MAX_COUNT, parse_difficulty
+from solver.variants import MACHIAVELLI_MAX_PLAYERS, Variant
 
 if TYPE_CHECKING:  # the generator (and OR-Tools) loads when puzzles are asked for, not for --help
     from solver.puzzles.generate import Puzzle
@@ -101,12 +103,35 @@ def _features_text(puzzle: Puzzle, *, solution: bool = True) -> str:
     )
 
 
+def deck_words(variant: Variant) -> str:
+    """The deck a puzzle is dealt from, e.g. ``2 decks, 2 jokers: the deck of 3-5 players``: a table
+    with two 2♠ is no puzzle of the 2-player game's one deck, and the title says so (the
+    player counts only where they deal different decks)."""
+    jokers = counted(variant.jokers, "joker") if variant.jokers else "no jokers"
+    said = f"{counted(variant.decks, 'deck')}, {jokers}"
+    if variant.players is not None:
+        return f"{said}: the deck of {variant.players} players"
+    decks = {}
+    for players in range(2, MACHIAVELLI_MAX_PLAYERS + 1):  # the most players any variant takes
+        try:
+            other = Variant.named(variant.preset, players=players)
+        except ValueError:
+            continue
+        decks[players] = (other.decks, other.jokers)
+    same = [players for players, deck in decks.items() if deck == (variant.decks, variant.jokers)]
+    if not same or len(same) == len(decks):
+        return said
+    counts = f"{same[0]}-{same[-1]}" if len(same) > 1 else str(same[0])
+    return f"{said}: the deck of {counts} players"
+
+
 def print_puzzle(
     puzzle: Puzzle, number: int, count: int, *, solution: bool = True, console: Console = out
 ) -> None:
     """One puzzle for a person: position, grade, then (unless ``solution`` is False) the
     decoys, the solution and its steps."""
-    title = f"Puzzle {number} of {count}: {puzzle.difficulty} ({puzzle.variant.preset})"
+    game = f"{puzzle.variant.preset}, {deck_words(puzzle.variant)}"
+    title = f"Puzzle {number} of {count}: {puzzle.difficulty} ({game})"
     console.print(Text(title, style="bold underline"))
     print_table("Table", puzzle.position.table, console)
     console.print(Text("Hand  ", style="bold") + styled_meld(puzzle.position.hand.pieces))
