@@ -422,6 +422,20 @@ def test_undo_back_to_the_table_as_it_was_is_no_play_yet() -> None:
     assert "you have changed the table" not in text  # draw is not refused
 
 
+def test_a_decline_that_is_no_move_now_says_why_edits_or_not() -> None:
+    """A pass mid-turn was refused with "undo each change before pass", and after the undo
+    with a bare "illegal: pass": it is no move there, edits or not, and the rule says so."""
+    settings = GameSettings.manipulation(2)
+    state = scripted(settings, ["8h Kc 2d 9s Ah", "2s 3s 4s"], "5c 6c 7c 9c", dealer=1)
+    state.table = Table.parse("5h 6h 7h")
+    player, screen = terminal(lines("1 + 8h", "pass", "undo", "pass", "knock", "draw"))
+    assert player.act(state.view(0)) == Draw()
+    text = screen.getvalue()
+    assert text.count("pass is not a move now: a turn does not end here without a draw") == 2
+    assert "knock is not a move now: a player knocks only at the end of a turn" in text
+    assert "undo each change before pass" not in text and "illegal:" not in text
+
+
 def test_a_whole_table_typed_keeps_the_order_typed() -> None:
     draft = Draft(Table.parse("5h 6h 7h | Qs Qh Qd"), Hand.parse("8h 9h Qc"))
     draft.edit("Qs Qh Qd Qc | 5h 6h 7h 8h")

@@ -222,7 +222,13 @@ class TerminalPlayer:
         return None
 
     def _decline(self, typed: _Typed) -> Action | None:
-        """``draw``, ``knock`` or ``pass``: refused while the table has edits in place."""
+        """``draw``, ``knock`` or ``pass``: refused, with the rule's reason, where it is no move
+        now (a pass mid-turn, which undoing the edits would not make one), and while the
+        table has edits in place."""
+        reasons = typed.view.problems(_DECLINES[typed.word])
+        if reasons:
+            self._say(f"{typed.word} is not a move now: {'; '.join(reasons)}")
+            return None
         if typed.draft is not None and typed.draft.changed:
             self._say(
                 f"you have changed the table: type done to play it, or undo each change before {typed.word}"
