@@ -165,7 +165,7 @@ def test_hint_alternatives_in_text_and_json() -> None:
     position = "5h 6h 7h | 9s 9d 9c / 8h 9h Kc Kd Ks 4h"
     code, out, _ = run("hint", position, "--alternatives", "3")
     assert code == 0 and "Alternatives" in out
-    assert "2. play 8♥ 9♥ K♠ K♦ K♣  (hand points 4" in out and "4. play" in out and "5. play" not in out
+    assert "2. play K♠ 8♥ 9♥ K♦ K♣  (hand points 4" in out and "4. play" in out and "5. play" not in out
     code, out, _ = run("hint", position, "--alternatives", "2", "--json")
     answer = json.loads(out)
     assert code == 0 and [other["hand_points"] for other in answer["alternatives"]] == [4, 8]

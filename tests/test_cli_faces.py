@@ -171,7 +171,7 @@ def test_play_replay_and_review_show_tiles(tmp_path: Path) -> None:
     help_part = played[played.index("Commands (one per line)") : played.index("Hint: play")]
     rest = played.replace(help_part, "")
     rummikub_text(rest)  # the help's examples are notation, to type; the rest shows tiles
-    assert "Bot 1 (greedy) melds k11 k12 ★k13 r10 r11 r12." in played
+    assert "Bot 1 (greedy) melds k11 k12 r10 r11 r12 ★k13." in played
     assert "from their rack" in played and "14 tiles" in played
     assert "N + TILES" in played and "Hint: play k1 k2 k3 b10 b11 b12" in played
     assert "(100 points, 14 tiles)" in played and "You draw o12." in played

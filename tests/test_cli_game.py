@@ -647,7 +647,9 @@ def test_meld_numbers_are_the_ones_the_player_saw_all_game() -> None:
     game = scripted_game(settings, hands, "Kd Qd Jd 10d 4s 8s 7s", dealer=1, listeners=[record, narrator])
     play_scripted(game, [me, bot])
     text = screen.getvalue()
-    assert "You meld 6♠ 6♥ 6♦ 6♣ 2♥ 3♥ 4♥." in text  # in the order built
+    # The cards in the hand's order, as the hand line and the hint show them (the melds as
+    # built are in the steps).
+    assert "You meld 6♠ 2♥ 3♥ 4♥ 6♥ 6♦ 6♣." in text
     assert steps_after("Bot 1 melds 5♣ 7♣.", text) == [
         "  1. Leave meld 2 as it is (new meld 2).",
         "  2. Meld 1 becomes new meld 1, 6♠ 6♥ 6♦: take out 6♣ for new meld 3.",

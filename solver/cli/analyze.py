@@ -27,6 +27,7 @@ from solver.cli.common import (
     print_table,
     say_empty_hand,
     styled_meld,
+    styled_played,
 )
 from solver.engine import DEFAULT_TIME_LIMIT
 from solver.facts import describe
@@ -82,7 +83,7 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     out.print(f"Game: {found.variant.preset}, {facts}; {unseen}", markup=False)
     out.print()
     if best.has_play:
-        out.print(Text("Best play now  ", style="bold green") + styled_meld(best.played))
+        out.print(Text("Best play now  ", style="bold green") + styled_played(best.played))
         out.print(Text("Hand left      ", style="bold") + styled_meld(best.hand.pieces))
     else:
         out.print(Text("No legal play now.", style="bold yellow"))

@@ -19,7 +19,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup, TyperOption
 from typer.models import CommandFunctionType
 
-from solver.cards import TILE_NOTATION, Piece
+from solver.cards import TILE_NOTATION, Piece, piece_sort_key
 from solver.cli import INTERRUPTED
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
 from solver.facts import EMPTY_HAND, variant_for
@@ -365,6 +365,13 @@ def styled_piece(piece: Piece) -> Text:
 def styled_meld(meld: Meld | tuple[Piece, ...]) -> Text:
     pieces = meld.pieces if isinstance(meld, Meld) else meld
     return Text(" ").join(styled_piece(piece) for piece in pieces) if pieces else Text("(empty)")
+
+
+def styled_played(pieces: Iterable[Piece]) -> Text:
+    """The pieces a play takes from the hand, in the hand's order (suit, then rank, jokers
+    last) as the hand line shows them, whatever order the engine or the table has them in
+    (``A♠ 2♠ 3♠ 10♠ 10♥ 10♦ A♣``, not ``A♠ A♣ 2♠ ...``)."""
+    return styled_meld(tuple(sorted(pieces, key=piece_sort_key)))
 
 
 def print_melds(table: Table, console: Console = out) -> None:

@@ -40,6 +40,7 @@ from solver.cli.common import (
     print_table,
     say_empty_hand,
     styled_meld,
+    styled_played,
 )
 from solver.cli.faces import Verbatim
 from solver.engine import (
@@ -133,7 +134,7 @@ def print_hint(result: Hint, before: Position | None = None, *, opened: bool = T
         else:
             out.print(Text("No legal play: draw.", style="bold yellow"))
         return
-    out.print(Text("Play ", style="bold green") + styled_meld(result.played))
+    out.print(Text("Play ", style="bold green") + styled_played(result.played))
     print_table("Table after", result.table)
     out.print(Text("Hand left  ", style="bold") + styled_meld(result.hand.pieces))
     out.print(Text("Steps", style="bold"))
@@ -247,5 +248,5 @@ def _print_alternatives(others: tuple[Hint, ...]) -> None:
         out.print("  none: no other set of cards can be played")
     for rank, other in enumerate(others, start=2):
         notes = f"hand points {other.hand_points}, {other.melds_broken} old meld(s) broken"
-        out.print(Text(f"  {rank}. play ") + styled_meld(other.played) + Text(f"  ({notes})"))
+        out.print(Text(f"  {rank}. play ") + styled_played(other.played) + Text(f"  ({notes})"))
         out.print(f"     table: {other.table.pretty}", markup=False)

@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cards import Joker, Piece
+from solver.cards import Joker, Piece, piece_sort_key
 from solver.cli.common import counted, styled_meld, styled_piece
 from solver.game import Draw, GameSettings, Knock, Pass, Play, RoundState
 from solver.game.game import Acted, Dealt, GameEnded, GameEvent, RoundEnded
@@ -46,8 +46,9 @@ def _ordinal(number: int) -> str:
 
 
 def _played(before: Table, after: Table) -> tuple[Piece, ...]:
-    """The pieces a play added to the table, in their order on the new table; a hand
-    joker shows the card it now stands for."""
+    """The pieces a play added to the table, in the hand's order (as the hint's ``play``
+    line and the hand line show them: suit, then rank, jokers last); a hand joker shows
+    the card it now stands for."""
     real, jokers = played_pieces(Position(before, Hand()), after)
     old_jokers = Counter(piece for piece in before.pieces if isinstance(piece, Joker))
     new_jokers = Counter(piece for piece in after.pieces if isinstance(piece, Joker))
@@ -63,7 +64,7 @@ def _played(before: Table, after: Table) -> tuple[Piece, ...]:
             real[piece] -= 1
             pieces.append(piece)
     pieces.extend([Joker()] * jokers)  # a hand joker that took a moved table joker's place
-    return tuple(pieces)
+    return tuple(sorted(pieces, key=piece_sort_key))
 
 
 class Narrator:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from solver.cli.common import counted, print_melds, print_table, styled_meld
+from solver.cli.common import counted, print_melds, print_table, styled_meld, styled_played
 from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.engine import Hint
@@ -307,7 +307,7 @@ class TerminalPlayer:
             return _Suggestion(found, found.table)
         before = Position(self.shown.of(view.table), view.hand)
         table = arranged(before, found.table, variant=view.variant)
-        self.console.print(Text("Hint: play ", style="bold green") + styled_meld(found.played))
+        self.console.print(Text("Hint: play ", style="bold green") + styled_played(found.played))
         print_melds(table, self.console)
         self.console.print(Text("Steps", style="bold"))
         plan = plan_play(before, table, variant=view.variant)
