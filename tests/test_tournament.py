@@ -141,7 +141,7 @@ def test_play_a_full_game_against_two_bots_in_the_terminal(tmp_path: Path) -> No
     text = outcome.stdout
     assert "Your turn" in text and "Hand" in text and "Table" in text
     assert "not understood" in text  # 'bogus' re-prompts
-    assert "illegal" in text  # e.g. knock mid-turn: the referee's reason, then a new prompt
+    assert "knock is not a move now: " in text  # mid-turn: the referee's reason, then a new prompt
     assert "Game over" in text and "Game left" not in text
     assert "♠" in text or "♥" in text
     replayed = runner.invoke(app, ["replay", str(log)])
@@ -171,6 +171,12 @@ def test_play_accepts_typed_melds_and_can_be_left(tmp_path: Path) -> None:
     log.write_text("\n".join(truncated) + "\n")
     stopped = runner.invoke(app, ["replay", str(log)])
     assert stopped.exit_code == 1 and "stops before the end" in stopped.stderr
+    # Cut before its first deal line too: a log that stops early (it was called a mismatch,
+    # "the log has 0 deal/round/end lines, the replay made 1").
+    log.write_text(truncated[0] + "\n")
+    header_only = runner.invoke(app, ["replay", str(log)])
+    assert header_only.exit_code == 1 and "stops before the end" in header_only.stderr
+    assert "mismatch" not in header_only.output
 
 
 def test_play_rejects_a_mismatched_bot_list() -> None:
