@@ -316,3 +316,18 @@ def test_an_unopened_player_without_an_opening_is_told_why() -> None:
     assert code == 0 and "No opening meld" not in out and "goes out" in out
     code, out, _ = run("hint", "/ r10 r11 r12", "--variant", "rummikub", "--not-opened")
     assert code == 0 and "No opening meld" not in out and "goes out" in out
+
+
+@pytest.mark.parametrize("command", [["hint", "--batch"], ["puzzle", "--solutions-to"], ["review"]])
+def test_every_jobs_option_has_the_same_ceiling(tmp_path: Path, command: list[str]) -> None:
+    """``--jobs 300`` started 300 worker processes for hint, puzzle and review, where
+    tournament and match refuse more than 256."""
+    lines = tmp_path / "in.txt"
+    lines.write_text("Kh Kd Kc / Ac\n", encoding="utf-8")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("", encoding="utf-8")  # the option is checked before any log is read
+    target = {"hint": [str(lines)], "puzzle": [str(tmp_path / "s.txt")], "review": [str(folder)]}[command[0]]
+    outcome = CliRunner().invoke(app, [*command, *target, "--jobs", "300"])
+    assert outcome.exit_code == 2, outcome.output
+    assert "--jobs must be between 1 and 256, not 300" in outcome.stderr

@@ -49,8 +49,20 @@ SchedulerFileOption = Annotated[
 ]
 
 
+MAX_JOBS = 256
+"""The most worker processes one command starts (``--jobs``)."""
+
+
+def check_jobs(jobs: int | None) -> None:
+    """Exit 2 unless ``--jobs`` is 1 to ``MAX_JOBS`` (or not given), as for ``tournament``
+    and ``match``: 300 was taken at its word.  A command checks it before reading its input."""
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+
+
 def backend_from_options(jobs: int | None, scheduler: str | None, scheduler_file: Path | None) -> Backend:
     """The backend the options ask for, or exit 2 naming the bad option."""
+    check_jobs(jobs)
     try:
         return make_backend(jobs=jobs, scheduler=scheduler, scheduler_file=scheduler_file)
     except ValueError as error:

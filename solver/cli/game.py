@@ -19,6 +19,7 @@ from solver.cli.backend import (
     SchedulerFileOption,
     SchedulerOption,
     backend_from_options,
+    check_jobs,
     interruptible,
 )
 from solver.cli.common import GameVariantOption, app, check_time_limit, counted, err, fail, out, use_faces
@@ -53,8 +54,6 @@ TimeLimitOption = Annotated[float, typer.Option(help="Seconds per hint-engine ca
 
 MAX_GAMES = 1_000_000
 """The most games one tournament command plays (its game list is built up front)."""
-MAX_JOBS = 256
-"""The most worker processes a tournament starts."""
 
 
 def _bot_list(text: str) -> list[str]:
@@ -261,8 +260,7 @@ def tournament(
     """
     if not 1 <= games <= MAX_GAMES:
         fail(f"--games must be between 1 and {MAX_GAMES}, not {games}")
-    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    check_jobs(jobs)
     check_time_limit(time_limit)
     _check_seed(seed)
     names = _bot_list(bots)

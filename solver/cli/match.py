@@ -16,10 +16,10 @@ from solver.cli.backend import (
     SchedulerFileOption,
     SchedulerOption,
     backend_from_options,
+    check_jobs,
     interruptible,
 )
 from solver.cli.common import GameVariantOption, app, check_time_limit, err, fail, out, use_faces
-from solver.cli.game import MAX_JOBS
 from solver.game import GameSettings
 from solver.strategy import BOTS
 from solver.strategy.bots import BOT_TIME_LIMIT
@@ -227,8 +227,7 @@ def match(
     --scheduler-file; Ctrl-C stops every worker at once.
     """
     settings = _settings(bots, players, pairs, variant)
-    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        fail(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    check_jobs(jobs)
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
     check_time_limit(time_limit)

@@ -18,6 +18,7 @@ from solver.cli.backend import (
     SchedulerFileOption,
     SchedulerOption,
     backend_from_options,
+    check_jobs,
     interruptible,
 )
 from solver.cli.common import JsonOption, app, err, fail, out, use_faces
@@ -198,6 +199,7 @@ def review_command(
         fail("--plot draws one game: give one log, not a folder")
     if not folder and (jobs is not None or scheduler is not None or scheduler_file is not None):
         fail("--jobs, --scheduler and --scheduler-file spread the logs of a folder: give a folder")
+    check_jobs(jobs)
     logs = [_read(path) for path in paths]
     _use_game_faces(logs[0][0])
     if not folder:
