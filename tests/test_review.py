@@ -131,6 +131,8 @@ def test_cli_review_is_the_same_with_a_plot(log_text: str, tmp_path: Path) -> No
     plotted = runner.invoke(app, ["review", str(log), "--samples", "2", "--plot", str(tmp_path / "r.png")])
     assert plain.exit_code == 0 and plotted.exit_code == 0, plotted.output
     assert plotted.stdout.replace(f"Plot written to {tmp_path / 'r.png'}\n", "") == plain.stdout
+    # The log is cut after round 1: the review says its decisions stop there, as replay does.
+    assert "Note: the log stops before the end of the game: the decisions up to there" in plain.stdout
 
 
 def test_a_log_that_does_not_replay_is_refused(log_text: str) -> None:

@@ -214,17 +214,32 @@ def review_command(
             luck=luck,
         )
         reviews = _review_many(job, logs, paths, backend_from_options(jobs, scheduler, scheduler_file))
-    for path, found in zip(paths, reviews, strict=True):
+    for path, found, records in zip(paths, reviews, logs, strict=True):
         if json_output:
             print(json.dumps({"log": path.name, **found.to_dict()} if folder else found.to_dict()))
         else:
             if folder:
                 out.print(Text(f"{path.name}", style="bold underline"))
             print_review(found)
+            _say_where_the_log_stops(records)
     if plot is not None:
         write_plot(reviews[0], plot, quiet=json_output)
     if puzzles is not None:
         write_puzzles(list(zip(reviews, logs, paths, strict=True)), puzzles, quiet=json_output)
+
+
+def _say_where_the_log_stops(records: Sequence[dict[str, object]]) -> None:
+    """A log that ends before its game does (left at a prompt, or cut short) is reviewed
+    up to its last action; say so, as ``rummy replay`` does, so that a short review is not
+    read as a whole game's."""
+    report = replay(records)
+    if report.result is not None:
+        return
+    if report.quit is not None:
+        where = f"the game was left in round {report.quit.round_number}"
+    else:
+        where = "the log stops before the end of the game"
+    out.print(f"Note: {where}: the decisions up to there are reviewed.", markup=False)
 
 
 def _read(path: Path) -> list[dict[str, object]]:
