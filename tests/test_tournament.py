@@ -183,3 +183,22 @@ def test_play_rejects_a_mismatched_bot_list() -> None:
     bad = runner.invoke(app, ["play", "--players", "4", "--bots", "greedy,random"])
     assert bad.exit_code == 2
     assert "4 players need 3 bots" in bad.stderr
+
+
+def test_a_log_short_of_lines_stops_early_unless_its_game_ended() -> None:
+    """A log cut short replays as one that stops before the end (not a mismatch), but a
+    log whose actions finish the game must hold every line: without its final ``end``
+    line it is a mismatch, not a clean replay."""
+    settings = GameSettings.manipulation(2)
+    stream = io.StringIO()
+    writer = LogWriter(stream, settings, seed=5, players=["greedy", "greedy"])
+    play_game(settings, make_bots(["greedy", "greedy"], 5), seed=5, listeners=[writer])
+    lines = stream.getvalue().splitlines()
+    assert replay(read_log(lines)).ok
+    no_end = replay(read_log(lines[:-1]))
+    assert no_end.result is not None and not no_end.ok
+    assert no_end.mismatches == ["the log has 16 deal/round/end lines, the replay made 17"]
+    header_only = replay(read_log(lines[:1]))
+    assert header_only.result is None and header_only.mismatches == []
+    mid_game = replay(read_log(lines[:40]))
+    assert mid_game.result is None and mid_game.mismatches == []

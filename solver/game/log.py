@@ -255,7 +255,8 @@ def replay(records: Sequence[dict[str, object]], *, listeners: Iterable[Listener
             )
     # A log cut short (a crash, a copy stopped midway) lacks the lines the replay made after
     # its last one: that is a log that stops before the end (``result`` None), not a mismatch.
-    if len(expected) > len(made):
+    # A game the actions finish must have every line, its end included.
+    if len(expected) > len(made) or (len(expected) < len(made) and game.result is not None):
         report.mismatches.append(
             f"the log has {len(expected)} deal/round/end lines, the replay made {len(made)}"
         )
