@@ -904,6 +904,9 @@ def test_a_knock_puzzle_link_opens_the_knock_decision(watched: Watched) -> None:
     assert data["decision"] == "knock" and [o["kind"] for o in data["options"]] == ["knock", "pass"]
     page.wait_for_selector("#advice-options")
     assert page.inner_text("#advice-heading").startswith("Knock or pass")
+    # Each option says what it is (both read "Pass: no meld", so following the advice passed).
+    whats = page.locator("#advice-options .advice-what").all_inner_texts()
+    assert whats == ["Knock: end the round now", "Pass: do not knock"]
     # The address keeps it; a hand over the knock threshold is told so, not its hand sizes.
     assert "decision=knock" in page.url
     page.fill("#notation", "5s 6s 7s / Kh Kd 2c")

@@ -24,10 +24,16 @@ function interval(range, format = number, level = "95%") {
 }
 
 /** What to do, in words, with the cards drawn: "Play 8♠ 9♠ ★, then knock", "Draw". */
-function what(option) {
+function what(option, decision = "meld") {
   const line = el("span", "advice-what");
+  if (option.kind === "knock") {
+    line.append("Knock: end the round now");
+    return line;
+  }
   if (option.kind !== "play") {
-    line.append(option.kind === "draw" ? term("Draw a card instead of melding") : "Pass: no meld");
+    // A pass after the turn's melds declines the knock; at a meld decision it declines the meld.
+    const pass = decision === "knock" ? "Pass: do not knock" : "Pass: no meld";
+    line.append(option.kind === "draw" ? term("Draw a card instead of melding") : pass);
     return line;
   }
   line.append("Play ", miniCards(option.played));
@@ -64,11 +70,11 @@ function tableAfter(option) {
   return box;
 }
 
-function optionItem(option, index, level) {
+function optionItem(option, index, level, decision = "meld") {
   const item = el("li", "advice-option");
   item.dataset.label = option.label;
   const head = el("p", "advice-head");
-  head.append(el("span", "advice-rank", `${index + 1}.`), " ", what(option));
+  head.append(el("span", "advice-rank", `${index + 1}.`), " ", what(option, decision));
   if (index === 0) head.append(" ", el("span", "advice-best", "best"));
   else if (option.about_as_good) head.append(" ", el("span", "advice-tie", "about as good"));
   const figures = el("dl", "facts advice-figures");
@@ -154,7 +160,9 @@ export function renderAdvice(root, data) {
   );
   const list = el("ol", "advice-options");
   list.id = "advice-options";
-  data.options.forEach((option, index) => list.append(optionItem(option, index, level)));
+  // A knock decision's pass declines the knock (a game's advice may not say which it weighed).
+  const decision = data.decision === "knock" || data.options.some((o) => o.kind === "knock") ? "knock" : "meld";
+  data.options.forEach((option, index) => list.append(optionItem(option, index, level, decision)));
   const facts = el("div", "advice-facts-box");
   facts.append(el("h3", "", "Game facts used"), factsList(data));
   const note = el(

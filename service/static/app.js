@@ -452,7 +452,8 @@ async function main() {
       $("advice-heading").focus();
       const best = data.options[0];
       const words = best.kind === "play" ? `play ${best.played.map(pieceText).join(" ")}` : best.kind;
-      status.textContent = `Advice: ${words} is best of ${data.options.length} options.`;
+      const count = data.options.length;
+      status.textContent = `Advice: ${words} is best of ${count} option${count === 1 ? "" : "s"}.`;
     });
   });
   $("example-button").addEventListener("click", () => {
