@@ -223,6 +223,9 @@ def _refused_then_going_out(page: Page) -> None:
 def _the_end_and_the_review(page: Page) -> None:
     page.wait_for_selector("#game-result:not([hidden])")
     assert page.inner_text("#result-winners") == "You win!"
+    # The final score the winner is named by (the rounds' sum alone could show the winner
+    # behind, once a Manipulation game's bonuses are added).
+    assert "Final score" in page.inner_text("#game-result")
     assert "Round 1 is over" in page.inner_text("#round-end")
     assert "You went out" in page.inner_text("#round-end")
     assert "109" in page.inner_text("#round-end .scores")

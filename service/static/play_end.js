@@ -30,8 +30,11 @@ export function renderPlayers(list, state) {
     item.dataset.seat = String(player.seat);
     if (player.seat === state.to_move && !state.over) item.setAttribute("aria-current", "true");
     const count = el("span", "player-cards", `${player.cards} ${term(player.cards === 1 ? "card" : "cards")}`);
+    // Once the game is over, its final score (the end-of-game bonuses in): the winner's.
+    const final = state.result && state.result.final ? state.result.final[player.seat] : undefined;
+    const total = final ?? player.total;
     item.append(el("span", "player-name", playerName(player, state)), " ", count, " ",
-      el("span", "player-total", `${player.total} points`));
+      el("span", "player-total", `${total} points`));
     return item;
   }));
 }
@@ -99,6 +102,14 @@ export function renderResult(root, state) {
     : `${winners.join(" and ")} win${winners.length === 1 && !youWon ? "s" : ""}.`;
   const line = el("p", "result-winners", words);
   line.id = "result-winners";
-  const totals = scoreTable(state, [["Final total", "score-total", (index) => String((result.totals || [])[index] ?? "")]]);
-  root.replaceChildren(heading, line, totals);
+  // The rounds' sum, the end-of-game bonuses (100 for reaching the target, 25 a round won)
+  // and the final score the winner is named by: the rounds' sum alone could show the
+  // winner behind (139 against 152, then 339 against 252 with the bonuses).
+  const at = (list, index) => String((list || [])[index] ?? "");
+  const columns = [["Rounds", "score-rounds", (index) => at(result.totals, index)]];
+  if ((result.bonuses || []).some((bonus) => bonus)) {
+    columns.push(["Bonuses", "score-bonus", (index) => at(result.bonuses, index)]);
+  }
+  columns.push(["Final score", "score-total", (index) => at(result.final || result.totals, index)]);
+  root.replaceChildren(heading, line, scoreTable(state, columns));
 }
