@@ -432,6 +432,11 @@ def test_an_imported_game_opens_read_only_with_its_review(
 
 
 def test_an_unknown_game_says_so(watched: Watched, fake: FakeGames) -> None:
-    page = _open(watched, "/play/no-such-game")
-    page.wait_for_selector("#game-error:not([hidden])")
-    assert "No such game" in page.inner_text("#game-error")
+    """The reason, above the new-game form and the kept games: no board whose buttons
+    act on no game (they did, and a press threw "Cannot read properties of null")."""
+    for path in ("/play/no-such-game", "/replay/no-such-replay"):
+        page = _open(watched, path)
+        page.wait_for_selector("#open-error:not([hidden])")
+        assert "No such" in page.inner_text("#open-error"), path
+        assert page.is_hidden("#game-view") and page.is_visible("#new-game-form")
+        assert page.is_hidden("#act-play") and page.is_hidden("#act-draw")

@@ -64,8 +64,11 @@ export class PlayMode {
       const state = route.kind === "replay" ? await loadReplay(route.id) : await loadGame(route.id);
       await this.game.show(state, { source: this.sourceOf(state) });
     } catch (error) {
+      // No game to show: the start view (new game, kept games) with the reason, not an
+      // empty board whose buttons act on nothing.
       $("game-status").textContent = "";
-      this.showError($("game-error"), error);
+      this.startView();
+      this.showError($("open-error"), error);
     }
   }
 
@@ -77,6 +80,7 @@ export class PlayMode {
   }
 
   startView() {
+    this.showError($("open-error"), null);
     this.game.hide();
     $("play-start").hidden = false;
     renderKept($("kept-games"));
