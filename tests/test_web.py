@@ -384,6 +384,10 @@ def test_a_puzzle_round_trip(watched: Watched) -> None:
     page.wait_for_selector("#puzzle-verdict.ok")
     assert "Solved" in page.inner_text("#puzzle-verdict")
     _shot(page, "7-puzzle-solved")
+    # The next puzzle starts with its solution hidden (the last one's stayed on screen).
+    page.click("#puzzle-new")
+    page.wait_for_function("document.querySelector('#puzzle-solution').hidden")
+    assert page.is_hidden("#puzzle-solution")
 
 
 # --- layout ---------------------------------------------------------------------------------------

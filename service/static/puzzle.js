@@ -79,6 +79,8 @@ export class PuzzleMode {
   start(puzzle, seed) {
     this.puzzle = puzzle;
     this.seed = seed;
+    // A new puzzle starts with its solution hidden (the last one's stayed on screen).
+    this.view.querySelector("#puzzle-solution").hidden = true;
     this.table = parseTable(puzzle.table);
     this.startHand = puzzle.hand.map((token) => parseHand(token)[0]);
     this.reset();
