@@ -142,7 +142,7 @@ def test_check_and_show_show_tiles() -> None:
 
 def test_analyze_shows_tiles_and_no_knocking() -> None:
     shown = invoke(["analyze", "5h 6h 7h | Kc Kd Ks / 8h 2c 9d 12d *", "-v", "rummikub", "--draws"])
-    assert "Playable tiles" in rummikub_text(shown) and "│ o13 " in shown
+    assert "Playable tiles now" in rummikub_text(shown) and "│ o13 " in shown
 
 
 def test_advise_shows_tiles() -> None:
@@ -205,7 +205,7 @@ def test_manipulation_still_shows_cards() -> None:
     assert "1. Meld 1 becomes new meld 1, J♥ Q♥ K♥: take out K♦ for new meld 2" in shown
     assert "Hand left  (empty)" in shown and not TILE.search(shown)
     analysis = invoke(["analyze", "5h 6h 7h | Kc Kd Ks / 8h 2c 9d"])
-    assert "Next card lets you knock" in analysis and "Playable cards" in analysis
+    assert "Next card lets you knock" in analysis and "Playable cards now" in analysis
     played = invoke(["play", "--bots", "greedy", "--seed", "1"], input="help\nquit\n")
     assert "knock          end the round" in played
 

@@ -338,6 +338,8 @@ def test_analysis_shows_draw_or_meld_and_the_outs_with_their_chances(watched: Wa
         == f"{copies}/{unseen} · {_percent(copies / unseen)}"
     )
     assert page.inner_text("#analysis-facts") == "2 players (assumed): 1 deck, 1 joker; 42 unseen cards."
+    # "Now": a draw above may make a card playable ("Never playable" read as a contradiction).
+    assert "Not playable now: " in page.inner_text("#analysis-view")
     _shot(page, "5-analysis")
 
 

@@ -113,7 +113,7 @@ export function renderAnalysis(root, data, rules = {}) {
   }
 
   const playable = el("p", "playable");
-  playable.append(term("Playable hand cards: "), miniCards(data.playable), ". Never playable: ",
+  playable.append(term("Hand cards playable now: "), miniCards(data.playable), ". Not playable now: ",
     miniCards(data.never_playable), ".");
   const note = el("p", "note",
     data.exact ? "Every figure is exact." : "A time limit stopped some solve: the figures are estimates.");

@@ -91,8 +91,10 @@ def print_analysis(found: Analysis, *, show_draws: bool) -> None:
     plays = RichTable(title="Plays", show_header=False, title_justify="left")
     plays.add_column(style="bold")
     plays.add_column()
-    plays.add_row("Playable cards", _pieces(found.playable))
-    plays.add_row("Never playable", _pieces(found.never_playable))
+    # "Now": the draws below may make a card playable (it read "Never playable" beside
+    # draws that play those very cards).
+    plays.add_row("Playable cards now", _pieces(found.playable))
+    plays.add_row("Not playable now", _pieces(found.never_playable))
     more = "+" if found.optimal_plays_capped else ""
     plays.add_row("Best plays", f"{found.optimal_plays}{more} distinct set(s) of played cards")
     out.print(plays)
