@@ -774,7 +774,8 @@ def test_rummikub_shows_tiles_and_no_knocking(watched: Watched) -> None:
     assert page.inner_text("label[for=notation]") == "Position (table / rack)"
     assert page.text_content("label[for=hand-sizes]") == "Other rack sizes"  # in the closed facts box
     assert "r7" in page.inner_text("#tiles-help")
-    assert "Manipulation (2 decks, 2 jokers)" in page.inner_text("#variant")
+    # The decks its player counts use: 1 for 2 players, 2 for 3-5 (it said the largest alone).
+    assert "Manipulation (1-2 decks, 1-2 jokers)" in page.inner_text("#variant")
     page.fill("#notation", "r10 r11 r12 / r13 o5 ★")
     page.click("#hint-button")
     page.wait_for_function("document.querySelector('#status').innerText.startsWith('Best play')")

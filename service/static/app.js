@@ -164,10 +164,20 @@ function setupTabs(onSelect) {
   return select;
 }
 
-/** "Manipulation (2 decks, 2 jokers)", "Rummikub (2 sets, 2 jokers)" for one entry of /v1/variants. */
-function variantOption(item) {
-  const jokers = item.jokers ? `, ${item.jokers} joker${item.jokers === 1 ? "" : "s"}` : ", no jokers";
-  const decks = termFor(item.name, `${item.decks} deck${item.decks === 1 ? "" : "s"}`);
+/** "Manipulation (1-2 decks, 1-2 jokers)", "Rummikub (2 sets, 2 jokers)" for one entry of
+ * /v1/variants: the decks its player counts use (the entry alone is the largest, which read
+ * as the 2-player game's deck beside a player count of 1 deck). */
+function variantOption(item, counts = []) {
+  const span = (key) => {
+    const values = counts.length ? counts.map((n) => n[key]) : [item[key]];
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return { text: low === high ? String(high) : `${low}-${high}`, one: low === high && high === 1 };
+  };
+  const deckSpan = span("decks");
+  const jokerSpan = span("jokers");
+  const jokers = item.jokers ? `, ${jokerSpan.text} joker${jokerSpan.one ? "" : "s"}` : ", no jokers";
+  const decks = termFor(item.name, `${deckSpan.text} deck${deckSpan.one ? "" : "s"}`);
   return new Option(`${item.name[0].toUpperCase()}${item.name.slice(1)} (${decks}${jokers})`, item.name);
 }
 
@@ -528,7 +538,8 @@ async function main() {
     const answer = await get("/v1/variants");
     variants = answer.variants;
     playerCounts = answer.player_counts || {};
-    for (const select of [variant, $("puzzle-variant")]) select.replaceChildren(...variants.map(variantOption));
+    const option = (item) => variantOption(item, playerCounts[item.name] || []);
+    for (const select of [variant, $("puzzle-variant")]) select.replaceChildren(...variants.map(option));
     if (given.variant && info(given.variant)) variant.value = given.variant;
     usePlayerCounts(given.players || "");
   } catch (error) {
