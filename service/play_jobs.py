@@ -87,14 +87,18 @@ def _session(ref: GameRef, entries: list[Entry]) -> Session:
 
 
 def state_payload(ref: GameRef, session: Session) -> dict[str, Any]:
-    """The game's state as ``GameState`` states it: the ids, then the library's state."""
+    """The game's state as ``GameState`` states it: the ids, then the library's state (a
+    read-only game, imported or a replay, allows no action: ``can`` is empty)."""
+    state = game_state(session)
+    if ref.read_only:
+        state["can"] = []
     return {
         "id": ref.game_id,
         "replay_id": ref.replay_id,
         "read_only": ref.read_only,
         "source": ref.source,
         "seed": ref.seed if session.over else None,
-        **game_state(session),
+        **state,
     }
 
 

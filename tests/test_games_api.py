@@ -110,6 +110,13 @@ def test_a_whole_game_against_a_bot_to_its_end(
         f"/v1/games/{copy['id']}/act", json={"turn": copy["state"]["turn"], "action": {"type": "draw"}}
     )
     assert error_of(refused, 409)["type"] == "read_only"
+    # A log cut mid-game imports read-only too: its state offers no action (it listed the
+    # player's, which every press then refused).
+    cut = "\n".join(exported.text.splitlines()[:3]) + "\n"
+    partial = client.post("/v1/games/import", content=cut, headers={"content-type": "application/x-ndjson"})
+    assert partial.status_code == 201, partial.text
+    assert partial.json()["state"]["read_only"] and not partial.json()["state"]["over"]
+    assert partial.json()["state"]["can"] == []
     # The replay link shows the game as its player saw it, without the secret id.
     shown = client.get(f"/v1/replays/{replay}").json()
     assert shown["id"] is None and shown["read_only"] and shown["hand"] == final["hand"]
