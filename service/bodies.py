@@ -100,14 +100,24 @@ def _not_utf8(body: bytes) -> BodyProblem | None:
 
 
 def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
-    """A 400 for a JSON body that is not UTF-8 text, else None.  The JSON parser would guess
+    """A 415 for a JSON body declared compressed (``content-encoding`` other than identity),
+    a 400 for a JSON body that is not UTF-8 text, else None.  The JSON parser would guess
     UTF-16 or UTF-32 from the NUL bytes of such text and read it; JSON sent over the wire
     must be UTF-8 (RFC 8259), and a NUL byte is never part of valid UTF-8 JSON (a string
     holds it escaped), so one names the encoding mistake."""
     if not body or not _is_json(headers.get("content-type")):
         return None
-    if _encoding(headers) is not None or body.startswith(_GZIP_MAGIC):
-        return None  # compressed: ``unreadable`` names it (415)
+    encoding = _encoding(headers)
+    if encoding is not None:
+        # Declared compressed: refused whatever the bytes (a plain body that says "br" was
+        # read as it came, and answered 200, where the README promises 415).
+        return BodyProblem(
+            415,
+            "unsupported_media_type",
+            f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
+        )
+    if body.startswith(_GZIP_MAGIC):
+        return None  # compressed without saying so: ``unreadable`` names it (415)
     bad_bytes = _not_utf8(body)
     if bad_bytes is not None:
         return bad_bytes

@@ -109,6 +109,24 @@ def test_a_gzip_body_says_compression_is_not_supported(client: TestClient, decla
     assert "nested" not in error["message"]
 
 
+@pytest.mark.parametrize("encoding", ["br", "gzip", "deflate"])
+def test_a_body_declared_compressed_is_refused_even_when_plain(client: TestClient, encoding: str) -> None:
+    """The header says compressed, the bytes are plain JSON: 415 as the README says (it was
+    read as it came and answered 200)."""
+    headers = {**JSON, "content-encoding": encoding}
+    answer = client.post("/v1/hint", content=json.dumps({"position": WORKED}).encode(), headers=headers)
+    error = error_of(answer, 415)
+    assert f"content-encoding {encoding!r} is not supported" in error["message"]
+    assert (
+        client.post(
+            "/v1/hint",
+            content=json.dumps({"position": WORKED}).encode(),
+            headers={**JSON, "content-encoding": "identity"},
+        ).status_code
+        == 200
+    )
+
+
 def test_a_deeply_nested_body_says_so(client: TestClient) -> None:
     body = b"[" * 20_000 + b"]" * 20_000
     error = error_of(client.post("/v1/hint", content=body, headers=JSON), 400)
