@@ -607,6 +607,18 @@ def test_the_options_reach_the_hint(watched: Watched) -> None:
     assert page.eval_on_selector_all("#players option", "o => o.map(x => x.value)")[:3] == ["", "2", "3"]
 
 
+def test_the_example_has_a_play_in_every_variant(watched: Watched) -> None:
+    """Rummikub has no ace-high: the card games' example (Ac after three kings) had no
+    legal play there."""
+    page = _open(watched)
+    for name in ("manipulation", "machiavelli", "rummikub"):
+        page.select_option("#variant", name)
+        page.click("#example-button")
+        page.click("#hint-button")
+        page.wait_for_function("document.querySelector('#status').innerText.startsWith('Best play')")
+        assert page.is_visible("#after-board"), name
+
+
 def test_analysis_says_a_draw_ends_the_turn_in_machiavelli(watched: Watched) -> None:
     """Machiavelli and Rummikub are meld *or* draw: the drawn card is played next turn, so
     the analysis may not say "draw first" (Manipulation Rummy's turn, which goes on after a

@@ -13,6 +13,9 @@ import { PuzzleMode } from "./puzzle.js";
 import { term, termFor, usingTiles, useTiles } from "./terms.js";
 
 const EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / Ac";
+/** Rummikub has no ace-high (K-A is no sequence there): its example plays two tiles into
+ * the same three groups, turned into runs (the README's). */
+const RUMMIKUB_EXAMPLE = "Kh Kd Kc | Qh Qd Qc | Jh Jd Jc / 10h 10d";
 const $ = (id) => document.getElementById(id);
 
 const ERROR_LEADS = {
@@ -467,8 +470,9 @@ async function main() {
     });
   });
   $("example-button").addEventListener("click", () => {
-    field.value = EXAMPLE;
-    entry.setPosition(EXAMPLE);
+    const example = variant.value === "rummikub" ? RUMMIKUB_EXAMPLE : EXAMPLE;
+    field.value = example;
+    entry.setPosition(example);
     showError(entryError, null, field);
     note.textContent = "";
     remember();
