@@ -160,7 +160,11 @@ class FakeGames:
         if what == "/export":
             return 200, '{"kind": "header"}\n{"kind": "action"}\n'
         if body.get("turn") != self.turn:
-            return _error(409, "stale", f"The game is at turn {self.turn}, not {body.get('turn')}.")
+            # The service's words (service/routes/games.py: _stale).
+            message = (
+                f"the game is at turn {self.turn}, not {body.get('turn')}: reload the game and act again"
+            )
+            return _error(409, "stale", message)
         if self.imported:
             return _error(409, "read_only", "An imported game cannot be played.")
         if what == "/help":

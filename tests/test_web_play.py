@@ -141,6 +141,12 @@ def test_a_new_game_opens_at_its_address_and_is_kept_in_the_browser(
     page.fill("#game-seed", "seven")
     page.click("#new-game")
     assert "whole number" in page.inner_text("#new-game-error")
+    # Over the service's ceiling: said here, in words (the service's 422 read "The request is
+    # incomplete. Input should be less than or equal to 9007199254740991").
+    page.fill("#game-seed", "99999999999999999999")
+    page.click("#new-game")
+    assert "from 0 to 9007199254740991" in page.inner_text("#new-game-error")
+    assert "incomplete" not in page.inner_text("#new-game-error")
     _start(page)
     _settled(page)
     created = [body for method, path, body in fake.requests if path == "/v1/games"]
@@ -393,6 +399,10 @@ def test_a_stale_counter_shows_the_game_as_it_stands(watched: Watched, fake: Fak
     page.click("#act-draw")
     page.wait_for_selector("#act-error:not([hidden])")
     assert "moved on" in page.inner_text("#act-error")
+    # The page has shown the game as it stands: it does not also ask for a reload.
+    assert "reload" not in page.inner_text("#act-error") and "act again from here" in page.inner_text(
+        "#act-error"
+    )
     assert sorted(_hand(page)) == ["*", "2s", "3s"]
 
 

@@ -22,7 +22,7 @@ const ERROR_LEADS = {
   notation: "This position cannot be read.",
   position: "This position cannot happen.",
   variant: "These rules cannot be used.",
-  validation: "The request is incomplete.",
+  validation: "A value of the request cannot be used.",
   busy: "The service is busy: try again in a moment.",
   network: "No connection.",
   limit: "Over a limit of the service.",
@@ -120,6 +120,8 @@ function showError(box, error, input = null) {
   message.className = "error-message";
   // The box sits next to the input at fault: "position: bad card ..." needs no "position: ".
   let text = error.field ? error.message.replace(`${error.field}: `, "") : error.message;
+  // The page has already shown the game as it stands: the service's "reload" is done.
+  if (error.type === "stale") text = text.replace(/: reload the game and act again$/, "; act again from here");
   // Each problem is said once: when the message already joins them all, one problem stays
   // in the sentence, several go to the list below the sentence's head.
   let problems = (error.problems || []).filter((problem) => problem !== error.message);

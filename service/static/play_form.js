@@ -56,8 +56,9 @@ export class NewGameForm {
   /** The request body; throws a validation error (field "seed") for a seed that is not a whole number. */
   body() {
     const text = this.seed.value.trim();
-    if (text && !/^\d+$/.test(text)) {
-      throw formError("seed", `The seed is a whole number, 0 or more, or nothing for a random deal; not '${text}'.`);
+    // The service's ceiling: the largest whole number a page's numbers hold exactly.
+    if (text && (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))) {
+      throw formError("seed", `The seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or nothing for a random deal; not '${text}'.`);
     }
     return {
       variant: this.variant.value,
