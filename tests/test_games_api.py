@@ -395,6 +395,18 @@ def test_a_corrupt_log_is_refused_on_import(client: TestClient, log: str, words:
     )
 
 
+@pytest.mark.parametrize("declared", [None, "text/plain", "application/json"])
+def test_an_import_must_say_it_is_a_game_log(client: TestClient, declared: str | None) -> None:
+    """The documented type only (the export's own), as the JSON endpoints hold theirs: a
+    log sent as text/plain or JSON was taken."""
+    headers = {"content-type": declared} if declared else {}
+    refused = error_of(client.post("/v1/games/import", content="{}\n", headers=headers), 415)
+    assert refused["type"] == "unsupported_media_type" and "application/x-ndjson" in refused["message"]
+    with_charset = {"content-type": "application/x-ndjson; charset=utf-8"}
+    empty = client.post("/v1/games/import", content="", headers=with_charset)
+    assert error_of(empty, 422)["type"] == "bad_log"
+
+
 def test_the_games_api_is_in_the_openapi_document(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in (

@@ -409,6 +409,9 @@ async def get_export(game_id: GameId, keeper: KeeperDep) -> Response:
     )
 
 
+IMPORT_MEDIA_TYPE = "application/x-ndjson"
+"""What an imported log's body is declared as (the export's own type)."""
+
 IMPORT_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -426,6 +429,7 @@ IMPORT_BODY: dict[str, Any] = {
         **READ_ERRORS,
         400: ERROR_RESPONSES[400],
         413: ERROR_RESPONSES[413],
+        415: {"model": ErrorResponse, "description": "The body is not declared as application/x-ndjson."},
         422: ERROR_RESPONSES[422],
     },
     openapi_extra=IMPORT_BODY,
@@ -433,7 +437,17 @@ IMPORT_BODY: dict[str, Any] = {
 )
 async def post_import(request: Request, keeper: KeeperDep) -> Response:
     """A JSON-lines game log, checked by replaying it (422 ``bad_log`` naming the line and
-    the problem), kept as a read-only game (``source`` imported): its ids and its state."""
+    the problem), kept as a read-only game (``source`` imported): its ids and its state.
+    The body must say it is one (``application/x-ndjson``, as documented): 415 otherwise,
+    as the JSON endpoints answer a body of another type."""
+    declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if declared != IMPORT_MEDIA_TYPE:
+        got = f"content-type {declared!r}" if declared else "no content-type"
+        raise ServiceError(
+            f"a game log is sent with 'content-type: {IMPORT_MEDIA_TYPE}'; this request has {got}",
+            kind="unsupported_media_type",
+            status=415,
+        )
     try:
         text = (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
