@@ -404,6 +404,10 @@ def test_a_stale_counter_shows_the_game_as_it_stands(watched: Watched, fake: Fak
         "#act-error"
     )
     assert sorted(_hand(page)) == ["*", "2s", "3s"]
+    # A help asked after it reads the game again: the old error goes (it stayed beside it).
+    page.click("#help-1")
+    page.wait_for_selector("#help-view:not([hidden]) .help-verdict")
+    assert page.is_hidden("#act-error")
 
 
 def test_the_replay_link_shows_the_game_and_no_way_to_act(watched: Watched, fake: FakeGames) -> None:

@@ -59,9 +59,11 @@ export class TurnView {
     this.render();
   }
 
-  /** The state read again (after a help): the counter and the help used change, the draft stays. */
+  /** The state read again (after a help): the counter and the help used change, the draft
+   * stays; an earlier move's error is out of date (it stayed beside the help's answer). */
   refresh(state) {
     this.state = state;
+    this.showError($("act-error"), null);
     this.render();
   }
 
