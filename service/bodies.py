@@ -61,14 +61,19 @@ def _media_type(headers: Mapping[str, str]) -> BodyProblem | None:
             "unsupported_media_type",
             f"the body must be JSON sent with 'content-type: application/json'; this request has {got}",
         )
+    return _compressed(headers)
+
+
+def _compressed(headers: Mapping[str, str]) -> BodyProblem | None:
+    """A 415 when the body is declared compressed (``content-encoding`` other than identity)."""
     encoding = _encoding(headers)
-    if encoding is not None:
-        return BodyProblem(
-            415,
-            "unsupported_media_type",
-            f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
-        )
-    return None
+    if encoding is None:
+        return None
+    return BodyProblem(
+        415,
+        "unsupported_media_type",
+        f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
+    )
 
 
 def _json_kind(value: Any) -> str:
@@ -107,15 +112,11 @@ def not_utf8_json(headers: Mapping[str, str], body: bytes) -> BodyProblem | None
     holds it escaped), so one names the encoding mistake."""
     if not body or not _is_json(headers.get("content-type")):
         return None
-    encoding = _encoding(headers)
-    if encoding is not None:
-        # Declared compressed: refused whatever the bytes (a plain body that says "br" was
-        # read as it came, and answered 200, where the README promises 415).
-        return BodyProblem(
-            415,
-            "unsupported_media_type",
-            f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
-        )
+    # Declared compressed: refused whatever the bytes (a plain body that says "br" was read
+    # as it came, and answered 200, where the README promises 415).
+    compressed = _compressed(headers)
+    if compressed is not None:
+        return compressed
     if body.startswith(_GZIP_MAGIC):
         return None  # compressed without saying so: ``unreadable`` names it (415)
     bad_bytes = _not_utf8(body)
