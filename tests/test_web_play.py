@@ -213,6 +213,7 @@ def _refused_then_going_out(page: Page) -> None:
     page.click("#act-play")
     page.wait_for_selector("#act-error:not([hidden])")
     assert "referee" in page.inner_text("#act-error") and "at least 3 tiles" in page.inner_text("#act-error")
+    assert page.inner_text("#game-status").startswith("That move was not made")  # not a help's status
     assert _melds(page)[-1] == ["2s"], "a refused play leaves the arrangement as it was"
     _press(page, "#play-hand", "3s")
     _press(page, "#play-hand", "*")

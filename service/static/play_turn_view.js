@@ -142,6 +142,8 @@ export class TurnView {
       await this.onAct(action);
     } catch (error) {
       this.showError($("act-error"), error);
+      // The status line says what happened now, not an earlier help's "options below".
+      $("game-status").textContent = "That move was not made: the reason is under the move buttons.";
       $("act-error").focus?.();
     } finally {
       this.setBusy(false);
