@@ -1,0 +1,101 @@
+"""Experiment (not the bot's default): the search bot with its own hoarding continuation
+never forced to meld by its hand's size inside a rollout.
+
+    python -m benchmarks.unforced_continuation hoarder --pairs 100 --seed 77
+    rummy match benchmarks/unforced_continuation.py:PimcUnforced hoarder --pairs 100 --seed 77
+
+Why: ``rollout.hoarder_action`` melds once the hand holds ``hand_size + HOARD_MARGIN``
+cards.  As the player's own continuation that threshold made a value depend on where the
+forced meld fell against the rollouts' horizon (a 10-card Manipulation hand valued -13.4,
+the same hand with a dead ace -41.6: README, Advice).  Here the player's own hoarding
+line melds only to go out, to knock, or at the last chance; the other players modelled
+as hoarders keep ``hoarder_action`` (real hoarders are forced by size).  The script plays
+``pimc`` and this bot against one opponent on the same deals and prints each and their
+paired difference (``benchmarks/results/coach-experiments.md`` has the runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from solver.game.actions import Action, Knock
+from solver.game.settings import GameSettings
+from solver.strategy.evaluator import RACE_6, Evaluator
+from solver.strategy.match import run_match
+from solver.strategy.pimc import PimcBot
+from solver.strategy.rollout import (
+    PlayedHint,
+    Rollout,
+    RolloutSettings,
+    _best,
+    _decline,
+    greedy_action,
+    rollout_points,
+)
+
+THIS_BOT = "benchmarks/unforced_continuation.py:PimcUnforced"
+
+
+def unforced_hoarder(state: Rollout, settings: RolloutSettings) -> Action | PlayedHint:
+    """``hoarder_action`` without the forced meld at ``hand_size + HOARD_MARGIN`` cards: the
+    best play only when it goes out or allows a knock, or at the last chance (a final
+    turn, an empty stock); knock whenever allowed."""
+    if state.phase == "knock":
+        return Knock()
+    variant = state.settings.variant
+    last_chance = state.final_turn or not state.stock
+    if not last_chance:
+        known = rollout_points(state, state.to_move)
+        if known is not None and not (
+            known.has_play and (known.points == 0 or variant.may_knock(known.points, melded=True))
+        ):
+            return _decline(state)
+    found = _best(state, settings)
+    if not found.has_play:
+        return _decline(state)
+    return PlayedHint(found) if found.goes_out or found.can_knock or last_chance else _decline(state)
+
+
+UNFORCED = Evaluator(first_out=RACE_6, continuations=(greedy_action, unforced_hoarder))
+"""The search bot's evaluator with the unforced hoarding continuation."""
+
+
+class PimcUnforced(PimcBot):
+    """``pimc`` weighing its candidates with ``UNFORCED``."""
+
+    name = "pimc-unforced"
+    evaluator = UNFORCED
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("opponent")
+    parser.add_argument("--pairs", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--variant", default="manipulation")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    settings = GameSettings.named(args.variant, 2)
+    scores: dict[str, list[float]] = {}
+    for bot in ("pimc", THIS_BOT):
+        started = time.perf_counter()
+        found = run_match(
+            bot, args.opponent, pairs=args.pairs, seed=args.seed, settings=settings, jobs=args.jobs
+        )
+        scores[bot] = [pair.score for pair in found.pairs]
+        low, high = 100 * found.score.low, 100 * found.score.high
+        took = time.perf_counter() - started
+        print(f"{bot}: {100 * found.score.estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s", flush=True)
+    gains = [new - old for old, new in zip(scores["pimc"], scores[THIS_BOT], strict=True)]
+    mean = statistics.fmean(gains) / 2
+    spread = 1.96 * statistics.stdev(gains) / 2 / math.sqrt(len(gains))
+    changed = sum(1 for gain in gains if gain)
+    said = f"{100 * mean:+.1f} +- {100 * spread:.1f} points over {len(gains)} pairs ({changed} differ)"
+    print(f"paired difference: {said}")
+
+
+if __name__ == "__main__":
+    main()
