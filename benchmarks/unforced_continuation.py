@@ -21,20 +21,12 @@ import math
 import statistics
 import time
 
-from solver.game.actions import Action, Knock
+from solver.game.actions import Action
 from solver.game.settings import GameSettings
 from solver.strategy.evaluator import RACE_6, Evaluator
 from solver.strategy.match import run_match
 from solver.strategy.pimc import PimcBot
-from solver.strategy.rollout import (
-    PlayedHint,
-    Rollout,
-    RolloutSettings,
-    _best,
-    _decline,
-    greedy_action,
-    rollout_points,
-)
+from solver.strategy.rollout import PlayedHint, Rollout, RolloutSettings, greedy_action, hoarding_action
 
 THIS_BOT = "benchmarks/unforced_continuation.py:PimcUnforced"
 
@@ -43,20 +35,7 @@ def unforced_hoarder(state: Rollout, settings: RolloutSettings) -> Action | Play
     """``hoarder_action`` without the forced meld at ``hand_size + HOARD_MARGIN`` cards: the
     best play only when it goes out or allows a knock, or at the last chance (a final
     turn, an empty stock); knock whenever allowed."""
-    if state.phase == "knock":
-        return Knock()
-    variant = state.settings.variant
-    last_chance = state.final_turn or not state.stock
-    if not last_chance:
-        known = rollout_points(state, state.to_move)
-        if known is not None and not (
-            known.has_play and (known.points == 0 or variant.may_knock(known.points, melded=True))
-        ):
-            return _decline(state)
-    found = _best(state, settings)
-    if not found.has_play:
-        return _decline(state)
-    return PlayedHint(found) if found.goes_out or found.can_knock or last_chance else _decline(state)
+    return hoarding_action(state, settings, forced_by_size=False)
 
 
 UNFORCED = Evaluator(first_out=RACE_6, continuations=(greedy_action, unforced_hoarder))

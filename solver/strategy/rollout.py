@@ -38,6 +38,7 @@ __all__ = [
     "determinize",
     "greedy_action",
     "hoarder_action",
+    "hoarding_action",
     "play_out",
     "race_chances",
     "round_score",
@@ -490,11 +491,21 @@ def hoarder_action(state: Rollout, settings: RolloutSettings) -> Action | Played
     its undercut estimate): the best play only when it goes out, allows a knock, comes at
     the last chance (a final turn, an empty stock) or the hand holds ``HOARD_MARGIN``
     cards over the dealt size; knock whenever allowed."""
+    return hoarding_action(state, settings, forced_by_size=True)
+
+
+def hoarding_action(
+    state: Rollout, settings: RolloutSettings, *, forced_by_size: bool
+) -> Action | PlayedHint:
+    """``hoarder_action``, with the meld its hand's size forces (``HOARD_MARGIN`` cards over
+    the dealt size) only when ``forced_by_size`` (``benchmarks/unforced_continuation.py``
+    tries the player's own hoarding line without it)."""
     if state.phase == "knock":
         return Knock()
     hand = state.hands[state.to_move]
     variant = state.settings.variant
-    must = state.final_turn or not state.stock or len(hand) >= variant.hand_size + HOARD_MARGIN
+    oversized = forced_by_size and len(hand) >= variant.hand_size + HOARD_MARGIN
+    must = state.final_turn or not state.stock or oversized
     if not must:
         # The decision needs only the best play's points (the play itself only when made).
         known = rollout_points(state, state.to_move)
