@@ -19,6 +19,9 @@ from solver.strategy.rollout import (
     GAME_WIN_WEIGHT,
     RolloutSettings,
     determinize,
+    greedy_action,
+    hoarder_action,
+    patient_hoarder_action,
     play_out,
     race_chances,
     rollout_hint,
@@ -91,6 +94,21 @@ def test_the_evaluator_takes_its_first_out_settings_for_first_out_games_only() -
     assert Evaluator().rollout_for(RUMMIKUB) is SETTLED_3
     assert EVALUATOR.rollout_for(GameSettings.manipulation(2)) is EVALUATOR.rollout
     assert EVALUATOR.rollout_for(RUMMIKUB) is RACE_6 and RACE_6.race and RACE_6.race_slope == 0.0
+
+
+def test_the_own_hoarding_line_is_patient_in_manipulation_and_forced_in_first_out_games() -> None:
+    """Manipulation Rummy weighs the player's own later turns with the patient hoarding line
+    (no meld forced by the hand's size); first-out games keep the hoarder's forced meld until
+    their strength tables are measured with the patient one (``evaluator.EVALUATOR``)."""
+    manipulation = GameSettings.manipulation(2)
+    assert EVALUATOR.continuations_for(manipulation) == (greedy_action, patient_hoarder_action)
+    for first_out in (RUMMIKUB, GameSettings.machiavelli(2)):
+        assert EVALUATOR.continuations_for(first_out) == (greedy_action, hoarder_action)
+    assert Evaluator().continuations_for(RUMMIKUB) == Evaluator().continuations
+    names = [EVALUATOR.continuation_name(index) for index in range(2)]
+    assert names == ["greedy", "hoarding"]
+    with pytest.raises(ValueError, match="name alike"):
+        Evaluator(first_out_continuations=(hoarder_action, greedy_action))
 
 
 # -- guessed hands without plays ----------------------------------------------------

@@ -203,7 +203,7 @@ def test_the_search_bot_judges_each_candidate_by_its_better_continuation(
     continuation) mean: here drawing, which wins only with the hoarding continuation."""
     view = meld_view("3h 4h 5h 9c 9d 9s 2s 7d 8c Jd")
     seen: list[tuple[str, str]] = []
-    worth = {("best", "greedy_action"): 5.0, ("draw", "hoarder_action"): 7.0}
+    worth = {("best", "greedy_action"): 5.0, ("draw", "patient_hoarder_action"): 7.0}
 
     def scripted_play(
         state: Rollout, candidate: Candidate, settings: RolloutSettings, policies: Mapping[int, Policy]
@@ -224,5 +224,5 @@ def test_the_search_bot_judges_each_candidate_by_its_better_continuation(
     assert {"best", "draw"} <= labels
     for label in labels:
         assert Counter(own for seen_label, own in seen if seen_label == label) == Counter(
-            {"greedy_action": QuickPimc.samples, "hoarder_action": QuickPimc.samples}
+            {"greedy_action": QuickPimc.samples, "patient_hoarder_action": QuickPimc.samples}
         )

@@ -6,8 +6,10 @@ one that asks the hint engine for every decision."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
+from gamescript import scripted
 
 from solver.game import Game, GameSettings, PlayerView
 from solver.game.actions import Draw, Knock, Pass
@@ -20,6 +22,7 @@ from solver.strategy.rollout import (
     RolloutSettings,
     determinize,
     hoarder_action,
+    patient_hoarder_action,
     play_out,
     race_chances,
     rollout_hint,
@@ -63,8 +66,11 @@ def hinted(state: Rollout, seat: int) -> tuple[int, bool, bool]:
     return points, found.has_play, found.goes_out
 
 
-def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | Knock | PlayedHint:
-    """The hoarder's policy decided from the best play alone, every time (no points program)."""
+def hoarder_by_hint(
+    state: Rollout, settings: RolloutSettings, *, forced_by_size: bool = True
+) -> Draw | Pass | Knock | PlayedHint:
+    """The hoarder's policy decided from the best play alone, every time (no points
+    program); without ``forced_by_size`` the patient line (no meld forced by the hand's size)."""
     if state.phase == "knock":
         return Knock()
     seat = state.to_move
@@ -74,12 +80,14 @@ def hoarder_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | 
     decline = Pass() if state.final_turn else Draw()
     if not found.has_play:
         return decline
-    must = (
-        state.final_turn
-        or not state.stock
-        or len(state.hands[seat]) >= state.settings.variant.hand_size + HOARD_MARGIN
-    )
+    oversized = len(state.hands[seat]) >= state.settings.variant.hand_size + HOARD_MARGIN
+    must = state.final_turn or not state.stock or (forced_by_size and oversized)
     return PlayedHint(found) if found.goes_out or found.can_knock or must else decline
+
+
+def patient_by_hint(state: Rollout, settings: RolloutSettings) -> Draw | Pass | Knock | PlayedHint:
+    """The patient hoarding line decided from the best play alone, every time."""
+    return hoarder_by_hint(state, settings, forced_by_size=False)
 
 
 @pytest.mark.parametrize("settings", TWO_DECKS, ids=lambda s: f"{s.variant.name}-{s.players}")
@@ -98,10 +106,17 @@ def test_the_points_number_is_the_best_plays(settings: GameSettings) -> None:
     assert answered >= 10
 
 
+LINES = [(hoarder_action, hoarder_by_hint), (patient_hoarder_action, patient_by_hint)]
+
+
+@pytest.mark.parametrize("lines", LINES, ids=["hoarder", "patient"])
 @pytest.mark.parametrize("settings", TWO_DECKS, ids=lambda s: f"{s.variant.name}-{s.players}")
 def test_hoarders_play_out_as_with_the_best_play_every_turn(
-    settings: GameSettings, monkeypatch: pytest.MonkeyPatch
+    settings: GameSettings,
+    lines: tuple[rollout.Policy, rollout.Policy],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    policy, reference_policy = lines
     turns: list[int] = []  # the quick hoarders' turns, and their best plays asked for
     asked: list[int] = []
     best = rollout._best
@@ -112,7 +127,7 @@ def test_hoarders_play_out_as_with_the_best_play_every_turn(
 
     def quick_hoarder(state: Rollout, settings: RolloutSettings) -> object:
         turns.append(1)
-        return hoarder_action(state, settings)
+        return policy(state, settings)
 
     settled = 0
     for index, view in enumerate(views(settings, 5)):
@@ -123,7 +138,7 @@ def test_hoarders_play_out_as_with_the_best_play_every_turn(
             with monkeypatch.context() as patched:
                 patched.setattr(rollout, "_best", counted_best)
                 play_out(quick, RACE, {seat: quick_hoarder for seat in seats})  # type: ignore[misc]
-            play_out(slow, RACE, {seat: hoarder_by_hint for seat in seats})
+            play_out(slow, RACE, {seat: reference_policy for seat in seats})
             assert quick.hands == slow.hands
             assert sorted(map(str, quick.table.melds)) == sorted(map(str, slow.table.melds))
             assert (quick.end, quick.turns, quick.stock) == (slow.end, slow.turns, slow.stock)
@@ -175,3 +190,24 @@ def test_the_settled_race_names_a_hand_that_goes_out() -> None:
             assert state.race == race_chances([0 if out else 1 for _, _, out in reference], state.to_move)
             decided += any(out for _, _, out in reference)
     assert decided >= 3
+
+
+def test_the_patient_line_is_not_forced_to_meld_by_a_big_hand() -> None:
+    """With the dealt size plus ``HOARD_MARGIN`` cards and a play that neither goes out nor
+    allows a knock, the hoarder melds (its size rule) and the patient line draws; with the
+    same play and a smaller hand both draw."""
+    manipulation = GameSettings.manipulation(2)
+    size = manipulation.variant.hand_size + HOARD_MARGIN
+    big = "3h 4h 5h Kc Kd Qs Qd Jc Jd 9s 9d 8c 7s 6d 2c Ks 10h Qc Jh 9h 8s 7d 6c"
+    pieces = big.split()[: size - 1]  # the turn's first draw (Kh) makes the size
+    view = scripted(manipulation, [" ".join(pieces), "As"], "Kh 5d 7d", dealer=1).view(0)
+    assert view.phase == "meld" and len(view.hand.pieces) == size
+    dealt = determinize(view, random.Random(1))
+    assert isinstance(hoarder_action(dealt, RACE), PlayedHint)
+    assert isinstance(patient_hoarder_action(dealt, RACE), Draw)
+    smaller = replace(
+        view, hand=Hand.parse(" ".join([*pieces[:-1], "Kh"])), hand_sizes=(size - 1, *view.hand_sizes[1:])
+    )
+    small = determinize(smaller, random.Random(1))
+    assert isinstance(hoarder_action(small, RACE), Draw)
+    assert isinstance(patient_hoarder_action(small, RACE), Draw)

@@ -8,8 +8,9 @@ candidate with the best mean utility (the round score against the other players 
 bonus weights for winning the round and the game: ``rollout.utility``).
 
 Its own later turns in a rollout are played two ways (*continuations*, policy switching):
-the greedy policy (meld everything at once) and the hoarder's (``rollout.hoarder_action``:
-meld only to go out, to knock, at the last chance or with a big hand).  A candidate is
+the greedy policy (meld everything at once) and a hoarding one (meld only to go out, to
+knock or at the last chance: ``rollout.patient_hoarder_action``; in first-out games still
+``rollout.hoarder_action``, which also melds with a big hand: ``solver.strategy.evaluator``).  A candidate is
 worth its better continuation's mean; the bot is not bound to it, since it searches again
 at its next decision.  With the greedy continuation alone, declining now was judged as
 "draw, then lay everything next turn", which gives the other players the table material
@@ -251,7 +252,7 @@ class PimcBot(Bot):
             budget_seconds=self.time_budget,
         )
         chosen = weighed[self.prior_choice(view, weighed)]
-        if self.evaluator.continuations[chosen.continuation] is hoarder_action:
+        if self.evaluator.continuation_name(chosen.continuation) == "hoarding":
             self.counters["hoarding_line"] += 1
         return chosen.candidate
 

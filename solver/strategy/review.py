@@ -396,7 +396,11 @@ luck: the better of two noisy means is too high, the more so the fewer the deals
 two sides have different numbers of deals."""
 
 
-LUCK_EVALUATOR = replace(EVALUATOR, continuations=(EVALUATOR.continuations[LUCK_LINE],))
+LUCK_EVALUATOR = replace(
+    EVALUATOR,
+    continuations=(EVALUATOR.continuations[LUCK_LINE],),
+    first_out_continuations=None,  # the luck is measured in draw-first games alone
+)
 """The evaluator of the luck's own evaluations: the same rollouts, the one continuation."""
 
 
