@@ -38,7 +38,9 @@ def decision(
     kind: str = "play",
     table: str | None = "9d 10d Jd Qd Kd | 4s 4d 4c",
     samples: int = 16,
+    confirmed: Interval | str | None = "same",
 ) -> Decision:
+    """A reviewed decision; ``confirmed`` its loss measured again (by default ``loss``)."""
     return Decision(
         round_number=1,
         seat=0,
@@ -55,6 +57,7 @@ def decision(
         advised_kind=kind,
         advised_table=table,
         facts=FACTS,
+        confirmed=loss if confirmed == "same" else confirmed,  # type: ignore[arg-type]
     )
 
 
@@ -83,6 +86,19 @@ def test_only_clear_mistakes_become_puzzles() -> None:
         "seat": 0,
         "player": "me",
     }
+
+
+def test_a_puzzle_reports_its_loss_measured_again_and_needs_it() -> None:
+    """The review's loss chooses the puzzles; the one measured again on deals of its own
+    is what a puzzle reports (with its band), and a decision not measured again, or whose
+    advice is not better on those deals, is no puzzle."""
+    found = a_review(
+        decision(Interval(40.0, 20.0, 60.0), "blunder", confirmed=Interval(12.0, 3.0, 21.0)),
+        decision(Interval(50.0, 30.0, 70.0), "blunder", confirmed=Interval(4.0, -6.0, 14.0)),
+        decision(Interval(50.0, 30.0, 70.0), "blunder", confirmed=None),
+    )
+    (puzzle,) = mistake_puzzles(found, Variant.manipulation(players=2), game={})
+    assert puzzle.loss == Interval(12.0, 3.0, 21.0) and puzzle.band == "inaccuracy"
 
 
 def test_a_puzzle_reads_back_and_judges_answers() -> None:
@@ -201,15 +217,23 @@ def test_review_puzzles_then_puzzle_from(game_log: Path, tmp_path: Path) -> None
     lines = puzzles.read_text(encoding="utf-8").splitlines()
     assert lines, "the game has clear mistakes"
     assert f"{len(lines)} puzzle(s) written to {puzzles}" in done.stdout
-    found = review(read_log(game_log.read_text(encoding="utf-8").splitlines()), luck=False)
-    clear = [
+    records = read_log(game_log.read_text(encoding="utf-8").splitlines())
+    found = review(records, luck=False, confirm=True)
+    plain = review(records, luck=False)
+    # Measuring again changes no verdict: only the clear mistakes gain their second measure.
+    assert [dataclasses.replace(d, confirmed=None) for d in found.decisions] == list(plain.decisions)
+    chosen = [
         d
         for d in found.decisions
         if d.band in ("mistake", "blunder") and d.loss.low >= 15 and d.samples >= 16
     ]
+    assert all(d.confirmed is not None for d in chosen)
+    assert all(d.confirmed is None for d in found.decisions if d not in chosen)
+    clear = [d for d in chosen if d.confirmed is not None and d.confirmed.low > 0]
     assert len(lines) == len(clear)
     for line, source in zip(lines, clear, strict=True):
         data = json.loads(line)
+        assert source.confirmed is not None and data["loss"] == source.confirmed.to_dict(2)
         assert data["position"] == source.position and data["game"]["action"] == source.action
         assert data["game"]["turn"] == source.turn  # the number the review's table shows
         assert Position.parse(data["position"])

@@ -74,7 +74,8 @@ def _show_puzzle(puzzle: MistakePuzzle, number: int, count: int) -> None:
 
 def _show_answer(puzzle: MistakePuzzle) -> None:
     out.print(
-        f"Advised: {puzzle.answer} (the move made lost {puzzle.loss.estimate:.1f} in expected value)",
+        f"Advised: {puzzle.answer} (the move made lost {puzzle.loss.estimate:.1f} in expected value, "
+        f"{puzzle.loss.low:.1f} to {puzzle.loss.high:.1f})",
         markup=False,
     )
     if puzzle.answer_table is not None:

@@ -203,7 +203,7 @@ def review_command(
     logs = [_read(path) for path in paths]
     _use_game_faces(logs[0][0])
     if not folder:
-        found = _review_one(logs[0], paths[0], seat, budget, samples, seed, luck)
+        found = _review_one(logs[0], paths[0], seat, budget, samples, seed, luck, confirm=puzzles is not None)
         reviews = [found]
     else:
         job = ReviewJob(
@@ -212,6 +212,7 @@ def review_command(
             seed=seed,
             budget_seconds=budget,
             luck=luck,
+            confirm=puzzles is not None,  # a puzzle reports its loss measured again
         )
         reviews = _review_many(job, logs, paths, backend_from_options(jobs, scheduler, scheduler_file))
     for path, found, records in zip(paths, reviews, logs, strict=True):
@@ -265,6 +266,8 @@ def _review_one(
     samples: int,
     seed: int,
     luck: bool,
+    *,
+    confirm: bool,
 ) -> Review:
     columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
@@ -277,6 +280,7 @@ def _review_one(
                 samples=samples,
                 seed=seed,
                 luck=luck,
+                confirm=confirm,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
     except (LogError, ValueError) as error:
@@ -331,7 +335,8 @@ def write_puzzles(
     if not made:
         said.print(
             f"No puzzle: no mistake or blunder was clear enough (its loss interval above the band's "
-            f"floor, over {PUZZLE_MIN_DEALS} deals or more); {path} was not written.",
+            f"floor, over {PUZZLE_MIN_DEALS} deals or more, and the advice better again on deals of "
+            f"its own); {path} was not written.",
             markup=False,
         )
         return

@@ -87,7 +87,11 @@ def review_game(
         raise NotOver("the review comes when the game is over")
     setup = session.setup
     found = review(
-        log_records(session), seats=[session.human], samples=samples, budget_seconds=budget_seconds
+        log_records(session),
+        seats=[session.human],
+        samples=samples,
+        budget_seconds=budget_seconds,
+        confirm=True,  # its mistakes become puzzles, which report the loss measured again
     )
     summary = found.summaries[0]
     try:

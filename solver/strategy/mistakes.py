@@ -5,11 +5,16 @@ band whose advised option is *clearly* better (the lower end of the loss's 95% i
 at or above the mistake band's floor, 15, measured on at least ``PUZZLE_MIN_DEALS``
 deals: a t interval over a handful of deals of heavy-tailed values can look narrow by
 chance), so a puzzle never asks for an answer the deals could not tell apart from the
-move made.  Each puzzle is the
-decision's position and public facts (the other hands' sizes, the stock, the scores,
-the draws left), the move the player made, the advised answer (a play with its table
-and steps, or draw, pass, knock), the expected loss, and where it came from (the game's
-seed and players, the round, the action's index, the seat).
+move made.  The loss a puzzle reports is measured again on deals of its own
+(``Decision.confirmed``, ``review(confirm=True)``): the review's loss chose the puzzles,
+and among many decisions the clearest are those whose estimate came out high by chance
+(a puzzle once said 98.1 where ``rummy advise`` measured 35.7).  A decision whose
+advice is not better on those deals too (the interval reaches 0) is not a puzzle.  Each
+puzzle is the decision's position and public facts (the other hands' sizes, the stock,
+the scores, the draws left), the move the player made, the advised answer (a play with
+its table and steps, or draw, pass, knock), the expected loss (the measure again, with
+its band), and where it came from (the game's seed and players, the round, the action's
+index, the seat).
 
 The file format is JSON lines, one puzzle an object with ``"kind": "mistake"`` beside
 the generated puzzles' fields that apply (``variant``, ``position``, ``table``, ``hand``,
@@ -34,7 +39,7 @@ from solver.game.deck import unseen_pieces
 from solver.game.settings import GameSettings
 from solver.position import Position, Table
 from solver.referee import check_play, played_pieces
-from solver.strategy.review import DEFAULT_SAMPLES, FLOOR, Decision, Review
+from solver.strategy.review import PUZZLE_MIN_DEALS, Review, band_of, clearly_a_mistake
 from solver.strategy.stats import Interval
 from solver.variants import PEER_VARIANT, Variant
 
@@ -48,11 +53,6 @@ __all__ = [
     "mistake_puzzles",
     "read_puzzles",
 ]
-
-PUZZLE_MIN_DEALS = DEFAULT_SAMPLES
-"""The fewest deals a decision's loss must be measured on to become a puzzle: the
-review's default (``rummy review --samples 4`` once called a move a 70-point blunder
-that 400 deals put at 5 to 7 points)."""
 
 FORMAT = 2
 """The version of the mistake-puzzle records written: 2 names the peer's game
@@ -291,23 +291,17 @@ def _bound(value: object, missing: float) -> float:
     return float(value)
 
 
-def clearly_a_mistake(decision: Decision) -> bool:
-    """A mistake or blunder whose loss interval, over at least ``PUZZLE_MIN_DEALS`` deals,
-    lies above the mistake band's floor."""
-    return (
-        decision.band in ("mistake", "blunder")
-        and decision.loss.low >= FLOOR["mistake"]
-        and decision.samples >= PUZZLE_MIN_DEALS
-    )
-
-
 def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) -> list[MistakePuzzle]:
-    """The review's clear mistakes and blunders as puzzles (module docstring); ``game``
-    says where the log came from (its name, seed)."""
+    """The review's clear mistakes and blunders as puzzles (module docstring), from a
+    review that confirmed them (``review(confirm=True)``); ``game`` says where the log
+    came from (its name, seed)."""
     puzzles: list[MistakePuzzle] = []
     for decision in found.decisions:
         if not clearly_a_mistake(decision) or decision.advised_kind == "":
             continue
+        confirmed = decision.confirmed
+        if confirmed is None or confirmed.low <= 0:
+            continue  # not measured again, or the advice not better on deals of its own
         puzzles.append(
             MistakePuzzle(
                 variant=variant,
@@ -318,8 +312,8 @@ def mistake_puzzles(found: Review, variant: Variant, *, game: dict[str, Any]) ->
                 answer_kind=decision.advised_kind,
                 answer=decision.advised,
                 answer_table=None if decision.advised_table is None else Table.parse(decision.advised_table),
-                loss=decision.loss,
-                band=decision.band,
+                loss=confirmed,
+                band=band_of(confirmed),
                 game={
                     **game,
                     "players": list(found.players),

@@ -118,8 +118,10 @@ from solver.strategy.verdict import verdict, verdict_confidence
 __all__ = [
     "ACCURACY_SCALE",
     "BANDS",
+    "CONFIRM_SAMPLES",
     "DEFAULT_SAMPLES",
     "MORE_SAMPLES",
+    "PUZZLE_MIN_DEALS",
     "Band",
     "Decision",
     "DrawLuck",
@@ -128,6 +130,7 @@ __all__ = [
     "SeatSummary",
     "accuracy",
     "band_of",
+    "clearly_a_mistake",
     "decision_accuracy",
     "review",
     "review_logs",
@@ -159,6 +162,26 @@ fresh deals (``solver.strategy.verdict``: 16, then 48 while the loss is at least
 inaccuracy floor but its interval still reaches 0).  The two verdict looks share the 5%:
 a move is called worse when the loss's one-sided 97.5% lower bound is above 0.  (Every
 option on more deals, as before, cost 11 rollouts a deal instead of 2.)"""
+
+
+PUZZLE_MIN_DEALS = DEFAULT_SAMPLES
+"""The fewest deals a decision's loss must be measured on to be a clear mistake: the
+review's default (``rummy review --samples 4`` once called a move a 70-point blunder
+that 400 deals put at 5 to 7 points)."""
+
+CONFIRM_SAMPLES = MORE_SAMPLES
+"""The independent deals a clear mistake's loss is measured again on, in multiples of
+``samples`` (64 at the default)."""
+
+
+def clearly_a_mistake(decision: Decision) -> bool:
+    """A mistake or blunder whose loss interval, over at least ``PUZZLE_MIN_DEALS`` deals,
+    lies above the mistake band's floor: a puzzle's question."""
+    return (
+        decision.band in ("mistake", "blunder")
+        and decision.loss.low >= FLOOR["mistake"]
+        and decision.samples >= PUZZLE_MIN_DEALS
+    )
 
 
 def band_of(loss: Interval | float) -> Band:
@@ -220,9 +243,14 @@ class Decision:
     turn: int = 0
     """The turn of the round it was made in, counting every player's turns from 1 (as
     ``rummy replay --show`` numbers them)."""
+    confirmed: Interval | None = None
+    """A clear mistake's loss measured again on independent deals (``review(confirm=True)``):
+    ``loss`` chose the decision, so among many decisions the clearest are those whose
+    estimate came out high by chance; this one did not choose it (None: not measured)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "confirmed": None if self.confirmed is None else self.confirmed.to_dict(2),
             "cut": self.cut,
             "turn": self.turn,
             "advised_kind": self.advised_kind,
@@ -502,10 +530,12 @@ class _Evaluations:
         made_labels: Sequence[str] = (),
         *,
         luck: bool = False,
+        deals: int | None = None,
     ) -> tuple[tuple[Option, ...], int, bool]:
         """The ranked options, the deals played and whether the budget cut them; with
         ``made_labels`` more deals while the move made might be an error; ``luck``
-        evaluations use the luck's evaluator and half the samples."""
+        evaluations use the luck's evaluator and half the samples; ``deals`` (None:
+        ``samples``) sets the deals of any other."""
         state = self.game.round
         others = [s for s in range(self.game.settings.players) if s != view.seat]
         deal = deal_from_key(
@@ -533,7 +563,7 @@ class _Evaluations:
             view,
             candidates,
             deal,
-            samples=max(MIN_SAMPLES, self.samples // 2) if luck else self.samples,
+            samples=max(MIN_SAMPLES, self.samples // 2) if luck else (deals or self.samples),
             evaluator=LUCK_EVALUATOR if luck else EVALUATOR,
             budget_seconds=self.budget_seconds,
             others=policies,
@@ -624,6 +654,28 @@ def _draw_luck(
     )
 
 
+def _confirmed(
+    evaluations: _Evaluations,
+    view: PlayerView,
+    evaluated: tuple[tuple[Option, ...], int, bool],
+    made: Sequence[str],
+    place: str,
+) -> Interval:
+    """A clear mistake's loss measured again (``Decision.confirmed``): the advice and the
+    move, each with the continuation its verdict chose, on ``CONFIRM_SAMPLES`` times
+    ``samples`` deals of their own (keyed apart from the decision's), paired, at 95%."""
+    found = verdict(evaluated[0], made, evaluations.confidence)
+    pair = [found.advice.candidate, found.move.candidate]
+    deals = CONFIRM_SAMPLES * evaluations.samples
+    again = {
+        option.label: option
+        for option in evaluations.evaluated(view, pair, place + "|confirm", deals=deals)[0]
+    }
+    ours = again[found.advice.label].lines[found.advice_line]
+    theirs = again[found.move.label].lines[found.move_line]
+    return mean_interval([a - b for a, b in zip(ours, theirs, strict=True)])
+
+
 def _review_action(
     evaluations: _Evaluations,
     seat: int,
@@ -632,10 +684,11 @@ def _review_action(
     done: int,
     time_limit: float,
     luck: bool,
+    confirm: bool = False,
 ) -> tuple[Decision | None, DrawLuck | None]:
     """Action ``done`` of a reviewed seat (its ``view``), before it is applied: its
-    decision when it had a choice, and with ``luck`` the luck of the card drawn just
-    before it."""
+    decision when it had a choice (with ``confirm``, a clear mistake's loss measured
+    again), and with ``luck`` the luck of the card drawn just before it."""
     game = evaluations.game
     place = f"round {game.round.round_number}|action {done}"
     found = _decision_candidates(view, action, time_limit)
@@ -646,6 +699,8 @@ def _review_action(
         evaluated = evaluations.evaluated(view, candidates, place, made)
         options = evaluated[0]
         decision = _decision(game, seat, view, evaluated, made, done, evaluations.confidence)
+        if confirm and clearly_a_mistake(decision):
+            decision = replace(decision, confirmed=_confirmed(evaluations, view, evaluated, made, place))
     draw = _draw_luck(evaluations, seat, view, options, place, done) if luck and _just_drew(view) else None
     return decision, draw
 
@@ -682,13 +737,16 @@ def review(
     time_limit: float = 1.0,
     progress: Callable[[int, int], None] | None = None,
     luck: bool = True,
+    confirm: bool = False,
 ) -> Review:
     """Review the decisions of ``seats`` (every seat by default) in a parsed log
     (``solver.game.log.read_log``); ``samples`` deals per evaluation (a decision's
     options; with ``luck``, each measured draw adds one evaluation of the draw, and one
     of the options when the decision had no choice); ``budget_seconds`` (off by default)
     caps each evaluation, and a decision it cut says so (``Decision.cut``);
-    ``progress(done, total)`` hears of each action before it is reviewed.
+    ``progress(done, total)`` hears of each action before it is reviewed; ``confirm``
+    measures each clear mistake's loss again on deals of its own (``Decision.confirmed``:
+    what a puzzle made of it reports), which changes nothing else.
     LogError when the log does not replay clean."""
     started = time.perf_counter()
     settings, players, chosen = _checked_log(records, seats, budget_seconds, samples)
@@ -708,7 +766,7 @@ def review(
         view = game.view(seat)
         models[seat].observe(view)
         if seat in chosen:
-            decision, draw = _review_action(evaluations, seat, view, action, done, time_limit, luck)
+            decision, draw = _review_action(evaluations, seat, view, action, done, time_limit, luck, confirm)
             if decision is not None:
                 decisions.append(decision)
             if draw is not None:
@@ -727,6 +785,8 @@ class ReviewJob:
     seed: int = 0
     budget_seconds: float | None = None
     luck: bool = True
+    confirm: bool = False
+    """Measure each clear mistake's loss again (for puzzles: ``review(confirm=True)``)."""
 
 
 def review_logs(job: ReviewJob, chunk: Chunk[Sequence[dict[str, object]]]) -> list[Review]:
@@ -741,6 +801,7 @@ def review_logs(job: ReviewJob, chunk: Chunk[Sequence[dict[str, object]]]) -> li
             seed=job.seed,
             budget_seconds=job.budget_seconds,
             luck=job.luck,
+            confirm=job.confirm,
         )
         for records in chunk.items
     ]

@@ -49,6 +49,10 @@ class Verdict:
     loss: Interval
     fresh: int
     """The fresh deals the loss was measured on (0 when the move was the advice)."""
+    advice_line: int = 0
+    """The continuation the advice is measured with (chosen on the first deals)."""
+    move_line: int = 0
+    """The continuation the move is measured with (chosen on the first deals)."""
 
     @property
     def move_is_advice(self) -> bool:
@@ -88,12 +92,13 @@ def verdict(options: Sequence[Option], made: Sequence[str], confidence: float) -
     advice, advice_line = _chosen(options, first)
     move, move_line = _chosen([option for option in options if option.label in made], first)
     if advice is move:
-        return Verdict(advice, move, NO_LOSS, 0)
+        return Verdict(advice, move, NO_LOSS, 0, advice_line, move_line)
     ours, theirs = advice.lines[advice_line], move.lines[move_line]
     fresh = [a - b for a, b in zip(ours[first:], theirs[first:], strict=False)]
     if len(fresh) >= 2:
-        return Verdict(advice, move, mean_interval(fresh, confidence), len(fresh))
+        return Verdict(advice, move, mean_interval(fresh, confidence), len(fresh), advice_line, move_line)
     # Too few fresh deals for an interval (the budget cut them): the estimate as it is,
     # the loss unresolved.
     shown = fresh or [a - b for a, b in zip(ours[:first], theirs[:first], strict=False)]
-    return Verdict(advice, move, Interval(statistics.fmean(shown), -math.inf, math.inf), len(fresh))
+    unresolved = Interval(statistics.fmean(shown), -math.inf, math.inf)
+    return Verdict(advice, move, unresolved, len(fresh), advice_line, move_line)
