@@ -26,6 +26,7 @@ from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
 from solver.position import Hand, Position, Table
+from solver.strategy.dead_cards import hopeless
 from solver.variants import Variant
 
 __all__ = [
@@ -515,6 +516,8 @@ def hoarding_action(
     variant = state.settings.variant
     oversized = forced_by_size and len(hand) >= variant.hand_size + HOARD_MARGIN
     must = state.final_turn or not state.stock or oversized
+    if not must and hopeless(state.table.pieces, hand, variant):
+        return _decline(state)  # its dead cards alone keep it from going out and knocking
     if not must:
         # The decision needs only the best play's points (the play itself only when made).
         known = rollout_points(state, state.to_move)
