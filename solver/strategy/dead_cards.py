@@ -31,6 +31,7 @@ MELD_SIZE = 3
 """The fewest cards of a group or a sequence."""
 ACE_HIGH = 14
 """An ace's place above the king in a sequence."""
+SUITS = 4
 
 
 def dead_points(table: Iterable[Piece], hand: Iterable[Piece], variant: Variant) -> int:
@@ -39,23 +40,28 @@ def dead_points(table: Iterable[Piece], hand: Iterable[Piece], variant: Variant)
     beyond what the jokers' melds could hold (each joker lies in one meld, and a meld
     holds one rank or one suit)."""
     cards = list(hand)
-    pool: Counter[tuple[int, int]] = Counter()
-    ranks: Counter[int] = Counter()
+    present = [False] * (SUITS * (ACE_HIGH + 1))  # by place in a sequence (1-14) and suit
+    ranks = [0] * (ACE_HIGH + 1)
     jokers = 0
     for piece in (*table, *cards):
         if isinstance(piece, Joker):
             jokers += 1
             continue
-        pool[(piece.rank, piece.suit)] += 1
+        present[piece.rank * SUITS + piece.suit] = True
+        if piece.rank == 1:
+            present[ACE_HIGH * SUITS + piece.suit] = True
         ranks[piece.rank] += 1
     dead = 0
     by_rank: Counter[int] = Counter()  # the cards only a joker could meld, by rank and by suit
     by_suit: Counter[int] = Counter()
     for piece in cards:
-        if not isinstance(piece, Card) or _live(piece, pool, ranks, 0):
+        if isinstance(piece, Joker):
+            continue
+        need = _jokers_needed(piece, present, ranks)
+        if need == 0:
             continue
         points = variant.piece_points(piece)
-        if jokers and _live(piece, pool, ranks, jokers):
+        if need <= jokers:
             by_rank[piece.rank] += points
             by_suit[piece.suit] += points
         else:
@@ -70,20 +76,17 @@ def hopeless(table: Iterable[Piece], hand: Iterable[Piece], variant: Variant) ->
     return dead_points(table, hand, variant) > allowed
 
 
-def _live(card: Card, pool: Counter[tuple[int, int]], ranks: Counter[int], jokers: int) -> bool:
-    """Whether some group or sequence of the pool could hold ``card``."""
-    if ranks[card.rank] + jokers >= MELD_SIZE:
-        return True
+def _jokers_needed(card: Card, present: list[bool], ranks: list[int]) -> int:
+    """The fewest jokers some group or sequence of the pool needs to hold ``card`` (0: the
+    pool's cards alone can)."""
+    fewest = max(0, MELD_SIZE - ranks[card.rank])
+    suit = card.suit
     places = (card.rank, ACE_HIGH) if card.rank == 1 else (card.rank,)
     for place in places:
-        for start in range(place - MELD_SIZE + 1, place + 1):
-            if start < 1 or start + MELD_SIZE - 1 > ACE_HIGH:
-                continue
-            missing = sum(
-                1
-                for other in range(start, start + MELD_SIZE)
-                if other != place and not pool[(1 if other == ACE_HIGH else other, card.suit)]
-            )
-            if missing <= jokers:
-                return True
-    return False
+        for start in range(max(1, place - MELD_SIZE + 1), min(place, ACE_HIGH - MELD_SIZE + 1) + 1):
+            missing = 0
+            for other in range(start, start + MELD_SIZE):
+                if other != place and not present[other * SUITS + suit]:
+                    missing += 1
+            fewest = min(fewest, missing)
+    return fewest
