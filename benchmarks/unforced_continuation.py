@@ -1,21 +1,23 @@
-"""Experiment (not the bot's default in first-out games): the search bot with its own
-hoarding continuation never forced to meld by its hand's size, in Machiavelli and Rummikub.
+"""Experiment: the search bot with its own hoarding continuation forced to meld by its
+hand's size (the line it used before 2026-11-28) beside ``pimc``, which weighs with the
+patient line in every game.
 
     python -m benchmarks.unforced_continuation hoarder --pairs 100 --seed 77 --variant rummikub
-    rummy match benchmarks/unforced_continuation.py:PimcUnforced hoarder --variant rummikub
+    rummy match benchmarks/unforced_continuation.py:PimcForced hoarder --variant rummikub
 
 Why: ``rollout.hoarder_action`` melds once the hand holds ``hand_size + HOARD_MARGIN``
 cards.  As the player's own continuation that threshold made a value depend on where the
 forced meld fell against the rollouts' horizon (a 10-card Manipulation hand valued -13.4,
 the same hand with a dead ace -41.6: README, Advice).  ``rollout.patient_hoarder_action``
-melds only to go out, to knock, or at the last chance; it is the search bot's own
-hoarding line in Manipulation Rummy since 2026-11-28 (this script's screens there: 98.0%
-and 97.0% against ``hoarder`` where ``pimc`` won 80.5% and 77.5%).  First-out games keep
-the forced line (``evaluator.EVALUATOR``) until their strength tables are measured again;
-``PimcUnforced`` plays them with the patient line.  The other players modelled as
-hoarders keep ``hoarder_action`` (real hoarders are forced by size).  The script plays
-``pimc`` and this bot against one opponent on the same deals and prints each and their
-paired difference (``benchmarks/results/coach-experiments.md`` has the runs).
+melds only to go out, to knock or at the last chance.  This script's screens (100 pairs,
+against ``hoarder``): Manipulation Rummy 98.0% and 97.0% with the patient line where the
+forced one won 80.5% and 77.5% (seeds 77 and 78); Rummikub 53.5% against 47.0% and
+Machiavelli 60.0% against 50.5% (seed 77).  The patient line became the bot's in
+Manipulation Rummy and then in first-out games (``evaluator.EVALUATOR``).  The other
+players modelled as hoarders keep ``hoarder_action`` (real hoarders are forced by size).
+The script plays ``PimcForced`` and ``pimc`` against one opponent on the same deals and
+prints each and their paired difference (``benchmarks/results/coach-experiments.md``
+has the runs).
 """
 
 from __future__ import annotations
@@ -30,18 +32,23 @@ from solver.game.settings import GameSettings
 from solver.strategy.evaluator import EVALUATOR, Evaluator
 from solver.strategy.match import run_match
 from solver.strategy.pimc import PimcBot
+from solver.strategy.rollout import greedy_action, hoarder_action
 
-THIS_BOT = "benchmarks/unforced_continuation.py:PimcUnforced"
+FORCED_BOT = "benchmarks/unforced_continuation.py:PimcForced"
 
-UNFORCED: Evaluator = replace(EVALUATOR, first_out_continuations=None)
-"""The search bot's evaluator with the patient hoarding line in every game."""
+FORCED: Evaluator = replace(
+    EVALUATOR,
+    continuations=(greedy_action, hoarder_action),
+    first_out_continuations=None,
+)
+"""The search bot's evaluator with the forced hoarding line in every game."""
 
 
-class PimcUnforced(PimcBot):
-    """``pimc`` weighing its candidates with ``UNFORCED``."""
+class PimcForced(PimcBot):
+    """``pimc`` weighing its candidates with ``FORCED``."""
 
-    name = "pimc-unforced"
-    evaluator = UNFORCED
+    name = "pimc-forced"
+    evaluator = FORCED
 
 
 def main() -> None:
@@ -54,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = GameSettings.named(args.variant, 2)
     scores: dict[str, list[float]] = {}
-    for bot in ("pimc", THIS_BOT):
+    for bot in (FORCED_BOT, "pimc"):
         started = time.perf_counter()
         found = run_match(
             bot, args.opponent, pairs=args.pairs, seed=args.seed, settings=settings, jobs=args.jobs
@@ -63,11 +70,11 @@ def main() -> None:
         low, high = 100 * found.score.low, 100 * found.score.high
         took = time.perf_counter() - started
         print(f"{bot}: {100 * found.score.estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s", flush=True)
-    gains = [new - old for old, new in zip(scores["pimc"], scores[THIS_BOT], strict=True)]
+    gains = [new - old for old, new in zip(scores[FORCED_BOT], scores["pimc"], strict=True)]
     mean = statistics.fmean(gains) / 2
     spread = 1.96 * statistics.stdev(gains) / 2 / math.sqrt(len(gains))
     changed = sum(1 for gain in gains if gain)
-    said = f"{100 * mean:+.1f} +- {100 * spread:.1f} points over {len(gains)} pairs ({changed} differ)"
+    said = f"pimc {100 * mean:+.1f} +- {100 * spread:.1f} points over {len(gains)} pairs ({changed} differ)"
     print(f"paired difference: {said}")
 
 

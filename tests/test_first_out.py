@@ -96,14 +96,15 @@ def test_the_evaluator_takes_its_first_out_settings_for_first_out_games_only() -
     assert EVALUATOR.rollout_for(RUMMIKUB) is RACE_6 and RACE_6.race and RACE_6.race_slope == 0.0
 
 
-def test_the_own_hoarding_line_is_patient_in_manipulation_and_forced_in_first_out_games() -> None:
-    """Manipulation Rummy weighs the player's own later turns with the patient hoarding line
-    (no meld forced by the hand's size); first-out games keep the hoarder's forced meld until
-    their strength tables are measured with the patient one (``evaluator.EVALUATOR``)."""
-    manipulation = GameSettings.manipulation(2)
-    assert EVALUATOR.continuations_for(manipulation) == (greedy_action, patient_hoarder_action)
-    for first_out in (RUMMIKUB, GameSettings.machiavelli(2)):
-        assert EVALUATOR.continuations_for(first_out) == (greedy_action, hoarder_action)
+def test_the_own_hoarding_line_is_patient_in_every_game() -> None:
+    """Every game weighs the player's own later turns with the patient hoarding line (no
+    meld forced by the hand's size); an evaluator can still give first-out games a line
+    of their own (``benchmarks/unforced_continuation.py`` plays the forced one there)."""
+    for settings in (GameSettings.manipulation(2), RUMMIKUB, GameSettings.machiavelli(2)):
+        assert EVALUATOR.continuations_for(settings) == (greedy_action, patient_hoarder_action)
+    forced = Evaluator(first_out_continuations=(greedy_action, hoarder_action))
+    assert forced.continuations_for(RUMMIKUB) == (greedy_action, hoarder_action)
+    assert forced.continuations_for(GameSettings.manipulation(2)) == forced.continuations
     assert Evaluator().continuations_for(RUMMIKUB) == Evaluator().continuations
     names = [EVALUATOR.continuation_name(index) for index in range(2)]
     assert names == ["greedy", "hoarding"]

@@ -9,8 +9,8 @@ bonus weights for winning the round and the game: ``rollout.utility``).
 
 Its own later turns in a rollout are played two ways (*continuations*, policy switching):
 the greedy policy (meld everything at once) and a hoarding one (meld only to go out, to
-knock or at the last chance: ``rollout.patient_hoarder_action``; in first-out games still
-``rollout.hoarder_action``, which also melds with a big hand: ``solver.strategy.evaluator``).  A candidate is
+knock or at the last chance: ``rollout.patient_hoarder_action``, never because the hand
+has grown as ``rollout.hoarder_action`` does: ``solver.strategy.evaluator``).  A candidate is
 worth its better continuation's mean; the bot is not bound to it, since it searches again
 at its next decision.  With the greedy continuation alone, declining now was judged as
 "draw, then lay everything next turn", which gives the other players the table material
