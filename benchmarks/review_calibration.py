@@ -75,6 +75,8 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
             [
                 {
                     "bot": bots[decision.seat],
+                    "game": index,
+                    "seat": decision.seat,
                     "loss": decision.loss.estimate,
                     "low": decision.loss.low,
                     "high": decision.loss.high,
