@@ -91,17 +91,27 @@ def test_the_bound_never_passes_what_the_best_play_keeps(settings: GameSettings)
 def test_one_deck_hoarding_lines_play_as_with_the_best_play_every_turn(
     forced: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """2-player Manipulation Rummy (one deck: no points program, the bound alone spares
-    searches): the hoarding lines play the same rollouts as a policy that asks for the
-    best play every turn, and the bound decided some of their turns."""
+    """2-player Manipulation Rummy (one deck: no points program; the bound and the capped
+    search spare the best play): the hoarding lines play the same rollouts as a policy
+    that asks for the best play every turn, and the bound and the capped search each
+    decided some of their turns."""
     spared: list[bool] = []
+    capped: list[bool | None] = []
 
     def counted(*given: Any) -> bool:
         answer = hopeless(*given)
         spared.append(answer)
         return answer
 
+    original = rollout.rollout_reaches
+
+    def reaches(*given: Any) -> bool | None:
+        answer = original(*given)
+        capped.append(answer)
+        return answer
+
     monkeypatch.setattr(rollout, "hopeless", counted)
+    monkeypatch.setattr(rollout, "rollout_reaches", reaches)
     settings = GameSettings.manipulation(2)
     policy = hoarder_action if forced else patient_hoarder_action
     reference = hoarder_by_hint if forced else patient_by_hint
@@ -116,3 +126,4 @@ def test_one_deck_hoarding_lines_play_as_with_the_best_play_every_turn(
             assert sorted(map(str, quick.table.melds)) == sorted(map(str, slow.table.melds))
             assert (quick.end, quick.turns, quick.stock) == (slow.end, slow.turns, slow.stock)
     assert sum(spared) >= 10
+    assert capped.count(False) >= 10 and capped.count(True) >= 1

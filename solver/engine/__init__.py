@@ -19,6 +19,7 @@ from solver.engine.dispatch import (
     check_options,
     hint,
     hint_of_valid,
+    leaves_at_most,
 )
 from solver.engine.draws import DRAW_BUDGET, PointsLeft, best_after_draws, points_left
 from solver.engine.result import Engine, Hint, HintStatus
@@ -46,6 +47,7 @@ __all__ = [
     "check_options",
     "hint",
     "hint_of_valid",
+    "leaves_at_most",
     "points_left",
     "usable_pieces",
 ]

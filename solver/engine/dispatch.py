@@ -28,6 +28,7 @@ __all__ = [
     "check_options",
     "hint",
     "hint_of_valid",
+    "leaves_at_most",
 ]
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -99,6 +100,18 @@ def hint_of_valid(position: Position, variant: Variant, *, opened: bool, time_li
         opened=opened,
         fast_path=True,
     )
+
+
+def leaves_at_most(position: Position, variant: Variant, points: int, *, opened: bool) -> bool | None:
+    """Whether some play of a valid position leaves the hand at most ``points`` (the
+    fewest-points objective), by the search with its cost capped there
+    (``fastpath.leaves_at_most``); None where the search does not apply or outgrows its
+    budget: the caller asks ``hint`` then.  A player who melds only to go out or knock
+    asks it every turn (``solver.strategy.rollout.hoarding_action``): no, mostly, and
+    proved well below the best play's cost."""
+    if not len(position.hand) or not fastpath.applies(position, variant, keep_jokers=False, opened=opened):
+        return None
+    return fastpath.leaves_at_most(position, variant, points, opened=opened)
 
 
 def _answer(

@@ -21,7 +21,9 @@ position's linear relaxation (``search/lp_bound.c``, solved by HiGHS from the OR
 opened without importing OR-Tools' Python side).  A search that outgrows
 ``STATE_BUDGET`` expansions in all, or ``ROUND_BUDGET`` in one round of its deepening once
 it has the prices, goes to CP-SAT: ``search`` returns None and the engine
-(``solver.engine``) carries on there.
+(``solver.engine``) carries on there.  ``leaves_at_most`` asks the same search a yes/no
+question (some play leaves at most so many points?) with its cost capped there, which
+a hoarding rollout player asks every turn.
 
 A backend: it returns the neutral ``solver.solution.Solution`` and never imports the
 other backend (``solver.cpsat``) or the engine.
@@ -35,6 +37,7 @@ import itertools
 import operator
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -46,7 +49,15 @@ from solver.position import Hand, Position, Table
 from solver.solution import Objective, Solution
 from solver.variants import Variant
 
-__all__ = ["LP_AFTER", "ROUND_BUDGET", "STATE_BUDGET", "applies", "prices_available", "search"]
+__all__ = [
+    "LP_AFTER",
+    "ROUND_BUDGET",
+    "STATE_BUDGET",
+    "applies",
+    "leaves_at_most",
+    "prices_available",
+    "search",
+]
 
 STATE_BUDGET = 10_000
 """Expansions the search may make, over all its configurations, before it gives the
@@ -260,47 +271,20 @@ def search(
     many expansions (the C module's default, 20, when None; -1 never); ``points_floor``:
     in a position without jokers, the points program bounds those states too;
     ``round_budget``: a round's expansions once it has the prices (``ROUND_BUDGET``)."""
-    opening = _opening(variant, opened)
-    counts = _Counts.of(position, opening=opening)
-    costs, joker_cost = _costs(variant, objective)
-    blocks = [meld.block for meld in counts.melds]  # none for an opening
-    values, need = (_values(variant), variant.opening_points) if opening else (None, 0)
-    weight = len(blocks) + 1  # the search's: cost = primary * weight + broken
+    problem = _Problem.of(
+        position, variant, objective, opened, _tuning(prices_after, resolve_work, round_budget, points_floor)
+    )
+    weight = problem.weight
     solve_start = time.perf_counter()
     left = STATE_BUDGET if budget is None else budget
-    tuning = _tuning(prices_after, resolve_work, round_budget, points_floor)
     best: _Best | None = None
-    for config in configurations(
-        counts.hand,
-        counts.hand_jokers,
-        counts.table_real,
-        counts.table_jokers,
-        costs,
-        joker_cost,
-        keep_jokers=keep_jokers,
-    ):
+    for config in problem.configurations(keep_jokers):
         base = config.cost * weight
         if best is not None and base >= best[0]:
             continue
         if left <= 0:
             return None
-        result = _search.search(
-            variant.ace_high,
-            config.optional,
-            costs,
-            config.jokers,
-            joker_cost,
-            blocks,
-            left,
-            forced=config.forced,
-            free=config.free,
-            wild=config.wild,
-            played=config.played,
-            values=values,
-            need=need,
-            cap=-1 if best is None else best[0] - base,
-            **tuning,
-        )
+        result = problem.run(config, left, cap=-1 if best is None else best[0] - base)
         status, primary, broken, found = result
         left -= result.expansions
         if status == _search.OVER_BUDGET:
@@ -310,7 +294,100 @@ def search(
             total = base + primary * weight + broken
             if best is None or total < best[0]:
                 best = (total, config, found, result.freed)
+    counts, opening = problem.counts, problem.opening
     return _solution(position, counts, best, weight, opening, started, solve_start, time.perf_counter())
+
+
+def leaves_at_most(
+    position: Position, variant: Variant, points: int, *, opened: bool = True, budget: int | None = None
+) -> bool | None:
+    """Whether some play leaves the hand at most ``points`` (the fewest-points objective),
+    for a position ``applies`` accepts: True at the first such play found, False when no
+    play does (none at all included), None when the search needed more than ``budget``
+    expansions (``STATE_BUDGET`` by default).  The same search as ``search``, its cost
+    capped above ``points`` (``cap``: the deepening stops there), and no play built: a
+    player who melds only to go out or knock asks this every turn, and the answer is
+    mostly no, which the cap proves far sooner than the best play's least cost."""
+    problem = _Problem.of(position, variant, "points", opened, _tuning(None, None, None, True))
+    bound = (points + 1) * problem.weight  # a total below it leaves at most ``points``
+    left = STATE_BUDGET if budget is None else budget
+    for config in problem.configurations(False):
+        base = config.cost * problem.weight
+        if base >= bound:
+            continue
+        if left <= 0:
+            return None
+        result = problem.run(config, left, cap=bound - base)
+        left -= result.expansions
+        if result[0] == _search.OVER_BUDGET:
+            return None
+        if result[0] == _search.PLAY:
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    """A position as every configuration's search reads it (``search``, ``leaves_at_most``)."""
+
+    variant: Variant
+    counts: _Counts
+    opening: bool
+    costs: tuple[int, ...]
+    joker_cost: int
+    blocks: list[tuple[int, int, int, int, int]]
+    values: tuple[int, ...] | None
+    need: int
+    tuning: _Tuning
+
+    @staticmethod
+    def of(
+        position: Position, variant: Variant, objective: Objective, opened: bool, tuning: _Tuning
+    ) -> _Problem:
+        opening = _opening(variant, opened)
+        counts = _Counts.of(position, opening=opening)
+        costs, joker_cost = _costs(variant, objective)
+        blocks = [meld.block for meld in counts.melds]  # none for an opening
+        values, need = (_values(variant), variant.opening_points) if opening else (None, 0)
+        return _Problem(variant, counts, opening, costs, joker_cost, blocks, values, need, tuning)
+
+    @property
+    def weight(self) -> int:
+        """The search's: cost = primary * weight + broken."""
+        return len(self.blocks) + 1
+
+    def configurations(self, keep_jokers: bool) -> Iterator[Config]:
+        counts = self.counts
+        return configurations(
+            counts.hand,
+            counts.hand_jokers,
+            counts.table_real,
+            counts.table_jokers,
+            self.costs,
+            self.joker_cost,
+            keep_jokers=keep_jokers,
+        )
+
+    def run(self, config: Config, left: int, *, cap: int) -> _search.SearchResult:
+        """One configuration's search with ``left`` expansions, counting costs below ``cap``
+        only (-1: every cost)."""
+        return _search.search(
+            self.variant.ace_high,
+            config.optional,
+            self.costs,
+            config.jokers,
+            self.joker_cost,
+            self.blocks,
+            left,
+            forced=config.forced,
+            free=config.free,
+            wild=config.wild,
+            played=config.played,
+            values=self.values,
+            need=self.need,
+            cap=cap,
+            **self.tuning,
+        )
 
 
 class _Tuning(TypedDict, total=False):

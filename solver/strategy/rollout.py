@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.cards import Card, Joker, Piece
-from solver.engine import Hint, PointsLeft, hint_of_valid, points_left
+from solver.engine import Hint, PointsLeft, hint_of_valid, leaves_at_most, points_left
 from solver.game.actions import Action, Draw, Knock, Pass, Play
 from solver.game.scoring import EndReason, RoundEnd, RoundScore, score_round
 from solver.game.state import RoundState
@@ -398,6 +398,7 @@ def clear_cache() -> None:
     """Forget the remembered rollout hints and points (benchmarks time a cold review with it)."""
     _cache.clear()
     _points_cache.clear()
+    _reach_cache.clear()
 
 
 def rollout_hint(
@@ -464,6 +465,29 @@ def rollout_points(state: Rollout, seat: int) -> PointsLeft | None:
     return answer
 
 
+_reach_cache: dict[tuple[int, Hand, Variant, bool, int], tuple[Table, bool | None]] = {}
+
+
+def rollout_reaches(state: Rollout, seat: int, points: int) -> bool | None:
+    """Whether ``seat``'s hand has a play leaving at most ``points`` on the rollout's table
+    (``solver.engine.leaves_at_most``: the search with its cost capped, exact), remembered
+    as ``rollout_hint`` remembers hints; None where the search does not tell.  A player
+    who melds only to go out or knock asks it where the points program does not answer
+    (one deck): mostly the answer is no, proved for a fraction of the best play's cost."""
+    pieces = state.hands[seat]
+    table, variant, opened = state.table, state.settings.variant, state.opened[seat]
+    hand = Hand.of(pieces)
+    key = (id(table), hand, variant, opened, points)
+    entry = _reach_cache.get(key)
+    if entry is not None and entry[0] is table:
+        return entry[1]
+    if len(_reach_cache) >= CACHE_SIZE:
+        _reach_cache.clear()
+    answer = leaves_at_most(Position(table, hand), variant, points, opened=opened)
+    _reach_cache[key] = (table, answer)
+    return answer
+
+
 def _best(state: Rollout, settings: RolloutSettings) -> Hint:
     seat = state.to_move
     return rollout_hint(
@@ -524,6 +548,10 @@ def hoarding_action(
         if known is not None and not (
             known.has_play and (known.points == 0 or variant.may_knock(known.points, melded=True))
         ):
+            return _decline(state)
+        # Where the number is not asked: no play leaves few enough points to knock (or
+        # none at all, to go out) means no play worth making.
+        if known is None and rollout_reaches(state, state.to_move, variant.knock_threshold or 0) is False:
             return _decline(state)
     found = _best(state, settings)
     if not found.has_play:
