@@ -77,6 +77,7 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
                     "bot": bots[decision.seat],
                     "game": index,
                     "seat": decision.seat,
+                    "round": decision.round_number,
                     "loss": decision.loss.estimate,
                     "low": decision.loss.low,
                     "high": decision.loss.high,
