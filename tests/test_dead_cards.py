@@ -87,43 +87,68 @@ def test_the_bound_never_passes_what_the_best_play_keeps(settings: GameSettings)
     assert positive >= len(positions) // 4, "the bound should often say something"
 
 
-@pytest.mark.parametrize("forced", [True, False], ids=["hoarder", "patient"])
-def test_one_deck_hoarding_lines_play_as_with_the_best_play_every_turn(
-    forced: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """2-player Manipulation Rummy (one deck: no points program; the bound and the capped
-    search spare the best play): the hoarding lines play the same rollouts as a policy
-    that asks for the best play every turn, and the bound and the capped search each
-    decided some of their turns."""
-    spared: list[bool] = []
-    capped: list[bool | None] = []
-
-    def counted(*given: Any) -> bool:
-        answer = hopeless(*given)
-        spared.append(answer)
-        return answer
-
-    original = rollout.rollout_reaches
-
-    def reaches(*given: Any) -> bool | None:
-        answer = original(*given)
-        capped.append(answer)
-        return answer
-
-    monkeypatch.setattr(rollout, "hopeless", counted)
-    monkeypatch.setattr(rollout, "rollout_reaches", reaches)
-    settings = GameSettings.manipulation(2)
+def _play_both_ways(settings: GameSettings, forced: bool) -> None:
+    """Rollouts of ``settings`` with the hoarding line and with its best-play-every-turn
+    reference, deal for deal: the same hands, table, end, turns and stock."""
     policy = hoarder_action if forced else patient_hoarder_action
     reference = hoarder_by_hint if forced else patient_by_hint
     race = RolloutSettings(horizon=6, settle=True)
+    seats = range(settings.players)
     for index, view in enumerate(views(settings, 5)):
         for deal in range(2):
             quick = determinize(view, random.Random(7 * index + deal))
             slow = determinize(view, random.Random(7 * index + deal))
-            play_out(quick, race, {seat: policy for seat in range(2)})
-            play_out(slow, race, {seat: reference for seat in range(2)})
+            play_out(quick, race, {seat: policy for seat in seats})
+            play_out(slow, race, {seat: reference for seat in seats})
             assert quick.hands == slow.hands
             assert sorted(map(str, quick.table.melds)) == sorted(map(str, slow.table.melds))
             assert (quick.end, quick.turns, quick.stock) == (slow.end, slow.turns, slow.stock)
-    assert sum(spared) >= 10
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[list[bool], list[bool | None]]:
+    """The answers of the bound and of the capped search, as the hoarding lines ask them."""
+    spared: list[bool] = []
+    capped: list[bool | None] = []
+    bound, reaches = hopeless, rollout.rollout_reaches
+
+    def counted_bound(*given: Any) -> bool:
+        spared.append(bound(*given))
+        return spared[-1]
+
+    def counted_reaches(*given: Any) -> bool | None:
+        capped.append(reaches(*given))
+        return capped[-1]
+
+    monkeypatch.setattr(rollout, "hopeless", counted_bound)
+    monkeypatch.setattr(rollout, "rollout_reaches", counted_reaches)
+    return spared, capped
+
+
+@pytest.mark.parametrize("forced", [True, False], ids=["hoarder", "patient"])
+def test_one_deck_hoarding_lines_play_as_with_the_best_play_every_turn(
+    forced: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2-player Manipulation Rummy (one deck: no points program; the capped search spares
+    the best play, and is cheaper there than the bound, which is not asked): the hoarding
+    lines play the same rollouts as a policy that asks for the best play every turn, and
+    the capped search decided some of their turns."""
+    spared, capped = _counting(monkeypatch)
+    _play_both_ways(GameSettings.manipulation(2), forced)
+    assert spared == []
     assert capped.count(False) >= 10 and capped.count(True) >= 1
+
+
+@pytest.mark.parametrize("forced", [True, False], ids=["hoarder", "patient"])
+@pytest.mark.parametrize(
+    "settings",
+    [GameSettings.manipulation(4), GameSettings.rummikub(2)],
+    ids=lambda s: f"{s.variant.name}-{s.players}",
+)
+def test_two_deck_hoarding_lines_play_as_with_the_best_play_every_turn(
+    settings: GameSettings, forced: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two decks: the bound declines first (cheaper than the points program), and the
+    rollouts are still those of the best play every turn."""
+    spared, _ = _counting(monkeypatch)
+    _play_both_ways(settings, forced)
+    assert sum(spared) >= 10

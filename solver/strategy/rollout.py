@@ -540,8 +540,10 @@ def hoarding_action(
     variant = state.settings.variant
     oversized = forced_by_size and len(hand) >= variant.hand_size + HOARD_MARGIN
     must = state.final_turn or not state.stock or oversized
-    if not must and hopeless(state.table.pieces, hand, variant):
-        return _decline(state)  # its dead cards alone keep it from going out and knocking
+    # Its dead cards alone keep it from going out and knocking: cheaper than the points
+    # program (two decks); with one deck the capped search below is cheaper still.
+    if not must and variant.decks > 1 and hopeless(state.table.pieces, hand, variant):
+        return _decline(state)
     if not must:
         # The decision needs only the best play's points (the play itself only when made).
         known = rollout_points(state, state.to_move)
