@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from solver.cards import Card, Joker, Piece
 from solver.engine import Hint, PointsLeft, hint_of_valid, leaves_at_most, points_left
@@ -28,6 +29,8 @@ from solver.game.view import PlayerView
 from solver.position import Hand, Position, Table
 from solver.strategy.dead_cards import hopeless
 from solver.variants import Variant
+
+_T = TypeVar("_T")
 
 __all__ = [
     "HOARD_MARGIN",
@@ -413,14 +416,28 @@ def rollout_hint(
     another object is simply replaced."""
     hand = Hand.of(pieces)
     key = (id(table), hand, variant.name, variant.knock_only_after_meld, variant.round_bonus_to_all, opened)
-    entry = _cache.get(key)
+    return _remembered(
+        _cache,
+        key,
+        table,
+        lambda: hint_of_valid(Position(table, hand), variant, opened=opened, time_limit=time_limit),
+    )
+
+
+def _remembered(
+    cache: dict[Any, tuple[Table, _T]], key: Hashable, table: Table, work: Callable[[], _T]
+) -> _T:
+    """The answer ``cache`` keeps under ``key`` for this very ``table`` object, else
+    ``work()``, kept (the caches of ``rollout_hint``, ``rollout_points`` and
+    ``rollout_reaches``: keyed by the table's identity, emptied when full)."""
+    entry = cache.get(key)
     if entry is not None and entry[0] is table:
         return entry[1]
-    if len(_cache) >= CACHE_SIZE:
-        _cache.clear()
-    found = hint_of_valid(Position(table, hand), variant, opened=opened, time_limit=time_limit)
-    _cache[key] = (table, found)
-    return found
+    if len(cache) >= CACHE_SIZE:
+        cache.clear()
+    answer = work()
+    cache[key] = (table, answer)
+    return answer
 
 
 _points_cache: dict[tuple[int, Hand, Variant], tuple[Table, PointsLeft | None]] = {}
@@ -455,14 +472,7 @@ def rollout_points(state: Rollout, seat: int) -> PointsLeft | None:
     table, variant = state.table, state.settings.variant
     hand = Hand.of(pieces)
     key = (id(table), hand, variant)  # the whole variant: the points it counts are its own
-    entry = _points_cache.get(key)
-    if entry is not None and entry[0] is table:
-        return entry[1]
-    if len(_points_cache) >= CACHE_SIZE:
-        _points_cache.clear()
-    answer = points_left(Position(table, hand), variant)
-    _points_cache[key] = (table, answer)
-    return answer
+    return _remembered(_points_cache, key, table, lambda: points_left(Position(table, hand), variant))
 
 
 _reach_cache: dict[tuple[int, Hand, Variant, bool, int], tuple[Table, bool | None]] = {}
@@ -478,14 +488,12 @@ def rollout_reaches(state: Rollout, seat: int, points: int) -> bool | None:
     table, variant, opened = state.table, state.settings.variant, state.opened[seat]
     hand = Hand.of(pieces)
     key = (id(table), hand, variant, opened, points)
-    entry = _reach_cache.get(key)
-    if entry is not None and entry[0] is table:
-        return entry[1]
-    if len(_reach_cache) >= CACHE_SIZE:
-        _reach_cache.clear()
-    answer = leaves_at_most(Position(table, hand), variant, points, opened=opened)
-    _reach_cache[key] = (table, answer)
-    return answer
+    return _remembered(
+        _reach_cache,
+        key,
+        table,
+        lambda: leaves_at_most(Position(table, hand), variant, points, opened=opened),
+    )
 
 
 def _best(state: Rollout, settings: RolloutSettings) -> Hint:
