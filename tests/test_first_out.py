@@ -218,6 +218,72 @@ def test_the_prior_keeps_the_hoarders_choice_unless_the_search_is_sure() -> None
     )
 
 
+TIES = replace(EVALUATOR, hoarder_breaks_ties=True)
+
+
+def test_ties_go_to_the_hoarders_choice_in_first_out_games_only() -> None:
+    """``Evaluator.preferred``: with ``hoarder_breaks_ties``, options of equal mean at a
+    first-out meld decision go to the hoarder's choice (here the draw), in the bot's choice
+    (``best_index``) and in the advice's order (``advice.rank``) alike; a better mean still
+    wins; Manipulation Rummy and the flag off keep the first listed."""
+    from solver.strategy.advice import rank
+    from solver.strategy.evaluator import best_index
+
+    view = midgame_view()
+    tied = _weighed(view, {"best": [0.0, 0.0], "draw": [0.0, 0.0], "hold:meld": [0.0, 0.0]})
+    prefer = TIES.preferred(view, [outcome.candidate for outcome in tied])
+    assert prefer == 1
+    assert best_index(tied, prefer) == 1 and rank(tied, evaluator=TIES, prefer=prefer)[0].label == "draw"
+    assert best_index(tied) == 0 and EVALUATOR.preferred(view, [o.candidate for o in tied]) is None
+    ahead = _weighed(view, {"best": [1.0, 0.0], "draw": [0.0, 0.0]})
+    assert best_index(ahead, prefer) == 0 and rank(ahead, evaluator=TIES, prefer=prefer)[0].label == "best"
+    big = replace(view, hand=replace(view.hand, pieces=view.hand.pieces * 3))
+    assert TIES.preferred(big, [outcome.candidate for outcome in tied]) == 0  # the hoarder melds it
+    manipulation = midgame_view(GameSettings.manipulation(2), plies=6)
+    assert TIES.preferred(manipulation, [outcome.candidate for outcome in tied]) is None
+
+
+def test_the_bot_and_the_advice_break_ties_alike_in_first_out_games() -> None:
+    """One evaluator in first-out games too: on the same deals and candidates the advice's
+    first option is the search bot's choice, with and without the hoarder's tie-break, on
+    views of Rummikub and Machiavelli (some of them early, where every option ties)."""
+    from solver.strategy.advice import evaluate
+    from solver.strategy.candidates import BOT_SET, meld_candidates
+    from solver.strategy.evaluator import deal_from_seed
+    from solver.strategy.pimc import PimcBot
+
+    seeds = [11, 22, 33, 44]
+    views = [(RUMMIKUB, 2, 3), (RUMMIKUB, 10, 5), (RUMMIKUB, 4, 7)]
+    views += [(GameSettings.machiavelli(2), plies, seed) for plies, seed in ((2, 3), (16, 5), (24, 4))]
+    choices: dict[tuple[str, int, int], list[str]] = {}
+    for evaluator in (EVALUATOR, TIES):
+
+        class Fixed(PimcBot):
+            samples = len(seeds)
+
+            def deal_seeds(self, view: PlayerView) -> list[int]:
+                return list(seeds)
+
+        Fixed.evaluator = evaluator
+        for settings, plies, seed in views:
+            view = midgame_view(settings, plies=plies, seed=seed)
+            bot = Fixed(random.Random(0))
+            bot.junk_deals = False  # the advice deals uniform guesses
+            best = bot.best_play(view)
+            assert view.phase == "meld" and best.has_play and not best.goes_out
+            choice = bot.act(view)
+            candidates = meld_candidates(view, BOT_SET, best=best, time_limit=5.0)
+            deal = deal_from_seed(view, seeds, others_opened=bot._others_opened(view))
+            options, _, _ = evaluate(
+                view, candidates, deal, samples=len(seeds), budget_seconds=None, evaluator=evaluator
+            )
+            assert options[0].candidate.action == choice, (settings.variant.name, plies, options[0].label)
+            choices.setdefault((settings.variant.name, plies, seed), []).append(options[0].label)
+    # Early in a round the six-turn rollouts see nobody go out: every option ties, and the
+    # tie-break decides (the best play first, or the hoarder's draw).
+    assert sum(labels == ["best", "draw"] for labels in choices.values()) >= 2, choices
+
+
 def test_the_prior_plays_where_the_hoarder_must_meld() -> None:
     from solver.strategy.pimc import PimcBot
 

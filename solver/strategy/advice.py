@@ -745,10 +745,11 @@ def evaluate(
     procedure calls a difference that is not there at most 5% of the time."""
     level = looks_confidence(samples, most if more is not None else None)
     labels = [candidate.label for candidate in candidates]
+    prefer = evaluator.preferred(view, candidates)
 
     def open_ones(found: list[Outcomes]) -> list[int]:
         assert more is not None
-        named = set(more(rank(found, level, evaluator)))
+        named = set(more(rank(found, level, evaluator, prefer)))
         return [index for index, label in enumerate(labels) if label in named]
 
     weighed, stopped = weigh(
@@ -764,7 +765,7 @@ def evaluate(
         most=most,
         step=None,
     )
-    ranked = rank(weighed, level, evaluator)
+    ranked = rank(weighed, level, evaluator, prefer)
     return ranked, max(len(outcome.values) for outcome in weighed), stopped
 
 
@@ -785,7 +786,10 @@ def looks_confidence(samples: int, most: int | None) -> float:
 
 
 def rank(
-    weighed: Sequence[Outcomes], confidence: float = CONFIDENCE, evaluator: Evaluator = EVALUATOR
+    weighed: Sequence[Outcomes],
+    confidence: float = CONFIDENCE,
+    evaluator: Evaluator = EVALUATOR,
+    prefer: int | None = None,
 ) -> tuple[Option, ...]:
     """The options best first, each with its intervals (at ``confidence``) and its loss
     against the best.
@@ -794,11 +798,12 @@ def rank(
     play that goes out before all else); every loss is paired over the deals both played
     (the other's, a prefix of the best's), and the rest follow by their means (on their
     own deals, as the values shown).  When every option played the same deals this is
-    simply the order of their means."""
+    simply the order of their means.  Among equal means ``prefer`` (``Evaluator.preferred``:
+    the bot's choice among equals) comes first, then the options' order."""
     played = max(len(outcome.values) for outcome in weighed)
     top_index = min(
         (i for i in range(len(weighed)) if len(weighed[i].values) == played),
-        key=lambda i: (not goes_out(weighed[i].candidate.found), -weighed[i].mean, i),
+        key=lambda i: (not goes_out(weighed[i].candidate.found), -weighed[i].mean, i != prefer, i),
     )
     top = weighed[top_index]
 
@@ -808,7 +813,13 @@ def rank(
     losses = [mean_interval(loss_values(mine), confidence) for mine in weighed]
     order = sorted(
         range(len(weighed)),
-        key=lambda i: (i != top_index, not goes_out(weighed[i].candidate.found), -weighed[i].mean, i),
+        key=lambda i: (
+            i != top_index,
+            not goes_out(weighed[i].candidate.found),
+            -weighed[i].mean,
+            i != prefer,
+            i,
+        ),
     )
     ranked: list[Option] = []
     for i in order:

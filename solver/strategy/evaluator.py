@@ -47,6 +47,7 @@ from solver.game.scoring import RoundEnd, score_round
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.strategy.candidates import Candidate
+from solver.strategy.hoarder import HoarderBot
 from solver.strategy.rollout import (
     Policy,
     Rollout,
@@ -66,6 +67,7 @@ __all__ = [
     "Outcomes",
     "deal_from_key",
     "deal_from_seed",
+    "hoarders_choice",
     "play_candidate",
     "weigh",
 ]
@@ -89,6 +91,9 @@ class Evaluator:
     continuations: tuple[Policy, ...] = (greedy_action, patient_hoarder_action)
     first_out: RolloutSettings | None = None
     first_out_continuations: tuple[Policy, ...] | None = None
+    hoarder_breaks_ties: bool = False
+    """First-out games: among meld options of equal mean, the hoarder's choice comes
+    first (``preferred``) rather than the first listed (the best play)."""
 
     def rollout_for(self, settings: GameSettings) -> RolloutSettings:
         """The rollout settings for a game under ``settings``."""
@@ -108,6 +113,22 @@ class Evaluator:
             c is greedy_action for c in self.continuations
         ]:
             raise ValueError("the first-out continuations must name alike: greedy where the others are")
+
+    def preferred(self, view: PlayerView, candidates: Sequence[Candidate]) -> int | None:
+        """The candidate that wins a tie of means (``best_index``, ``advice.rank``): with
+        ``hoarder_breaks_ties``, at a meld decision of a first-out game, the hoarder's
+        choice (``HoarderBot``: the best play where the hand must meld, else the decline);
+        None elsewhere (the first listed wins).
+
+        Why: in first-out games a rollout that sees no hand go out within its six turns
+        values the round even, so early in a round every option is often worth exactly
+        the same, and the first listed, the best play, lays everything at once; against
+        ``greedy`` the hoarder's rule is the stronger (71.4% against ``pimc``'s 65.0% in
+        Rummikub).  Off in ``EVALUATOR`` until its screens pass the test declared for them
+        (``solver.strategy.pimc``, benchmarks/results/firstout-experiments.md)."""
+        if not self.hoarder_breaks_ties or view.settings.scoring != "first_out":
+            return None
+        return hoarders_choice(view, candidates)
 
     def continuation_name(self, index: int) -> str:
         """``greedy`` for the greedy line, ``hoarding`` for a line that holds melds back (the
@@ -357,6 +378,20 @@ def _outcomes(
     return weighed
 
 
-def best_index(weighed: Sequence[Outcomes]) -> int:
-    """The candidate with the highest mean value (the first of equals)."""
-    return max(range(len(weighed)), key=lambda i: (weighed[i].mean, -i))
+def hoarders_choice(view: PlayerView, candidates: Sequence[Candidate]) -> int | None:
+    """The index of the candidate ``HoarderBot`` would take at a meld decision: the best
+    play where the hand must meld, else the decline (draw, or pass); None when it is not
+    among them or ``view`` is not a meld decision."""
+    if view.phase != "meld":
+        return None
+    plays = HoarderBot.must_meld(view)
+    for index, candidate in enumerate(candidates):
+        if (candidate.label == "best") if plays else (candidate.kind in ("draw", "pass")):
+            return index
+    return None
+
+
+def best_index(weighed: Sequence[Outcomes], prefer: int | None = None) -> int:
+    """The candidate with the highest mean value: among equals ``prefer`` if it is one of
+    them (``Evaluator.preferred``), else the first."""
+    return max(range(len(weighed)), key=lambda i: (weighed[i].mean, i == prefer, -i))

@@ -54,9 +54,16 @@ issue's targets (70% and 80%) are not reached.  On the measuring seed (400 pairs
 it wins 65.0% against ``greedy`` and 50.6% against ``hoarder`` (2026-11-28, with
 ``stuck_deals``; 44.6% before): the hoarder's own rule does better against ``greedy``
 (71.4%) and is even against itself.  Where no 6-turn rollout
-sees a hand go out, every candidate is worth the same and the first, ``best``, is
-played; ``prior_margin`` (off: not better on 40-pair screens) keeps the hoarder's choice
-unless the search is sure of another.
+sees a hand go out, every candidate is worth exactly the same (early in a round, most
+searches), and the first listed, ``best``, is played: the bot lays everything at once.
+``Evaluator.hoarder_breaks_ties`` would take the hoarder's choice there instead (decline
+unless the hand must meld), for the bot and the advice alike; screened in Rummikub
+(seeds 1111 and 1112, not the measuring seed) it gained 14.0 +- 8.9 points against
+``hoarder`` over 100 pairs and 4.4 points against ``greedy`` over 160 (95% interval -2.9
+to +11.6), which failed the test declared before the runs, so it is off in ``EVALUATOR``
+while a second test runs (benchmarks/results/firstout-experiments.md).
+``prior_margin`` (off: not better on 40-pair screens) goes further: it keeps the
+hoarder's choice unless the search is sure of another.
 
 Candidates at a meld decision (when the hint engine finds a play):
 
@@ -100,8 +107,16 @@ from solver.game.actions import Action, Play
 from solver.game.view import PlayerView
 from solver.strategy.bots import BOT_TIME_LIMIT, Bot
 from solver.strategy.candidates import BOT_SET, Candidate, CandidateSet, knock_candidates, meld_candidates
-from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, best_index, deal_from_seed, weigh
-from solver.strategy.hoarder import HoarderBot
+from solver.strategy.evaluator import (
+    EVALUATOR,
+    Deal,
+    Evaluator,
+    Outcomes,
+    best_index,
+    deal_from_seed,
+    hoarders_choice,
+    weigh,
+)
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import Policy, hoarder_action
 
@@ -260,10 +275,11 @@ class PimcBot(Bot):
         """The index of the chosen candidate: the best mean, or in first-out games with a
         ``prior_margin`` the hoarder's choice unless the best mean leads it by more than
         that many standard errors of their paired differences."""
-        chosen = best_index(weighed)
-        if self.prior_margin is None or view.settings.scoring != "first_out" or view.phase != "meld":
+        candidates = [outcome.candidate for outcome in weighed]
+        chosen = best_index(weighed, self.evaluator.preferred(view, candidates))
+        if self.prior_margin is None or view.settings.scoring != "first_out":
             return chosen
-        prior = _hoarders_choice(weighed, plays=HoarderBot.must_meld(view))
+        prior = hoarders_choice(view, candidates)
         if prior is None or prior == chosen:
             return chosen
         lead = [a - b for a, b in zip(weighed[chosen].values, weighed[prior].values, strict=True)]
@@ -283,12 +299,3 @@ class PimcBot(Bot):
         if hoarders:
             self.counters["modelled_hoarder"] += 1
         return {seat: hoarder_action for seat in hoarders}
-
-
-def _hoarders_choice(weighed: list[Outcomes], *, plays: bool) -> int | None:
-    """The index of the candidate the hoarder would take: the best play when the hand must
-    meld, else the decline (draw, or pass); None when it is not among them."""
-    for index, outcome in enumerate(weighed):
-        if (outcome.candidate.label == "best") if plays else (outcome.candidate.kind in ("draw", "pass")):
-            return index
-    return None
