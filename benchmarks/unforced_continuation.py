@@ -22,15 +22,10 @@ has the runs).
 
 from __future__ import annotations
 
-import argparse
-import math
-import statistics
-import time
 from dataclasses import replace
 
-from solver.game.settings import GameSettings
+from benchmarks.paired_screen import arguments, screen
 from solver.strategy.evaluator import EVALUATOR, Evaluator
-from solver.strategy.match import run_match
 from solver.strategy.pimc import PimcBot
 from solver.strategy.rollout import greedy_action, hoarder_action
 
@@ -52,30 +47,7 @@ class PimcForced(PimcBot):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("opponent")
-    parser.add_argument("--pairs", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=77)
-    parser.add_argument("--variant", default="rummikub")
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    settings = GameSettings.named(args.variant, 2)
-    scores: dict[str, list[float]] = {}
-    for bot in (FORCED_BOT, "pimc"):
-        started = time.perf_counter()
-        found = run_match(
-            bot, args.opponent, pairs=args.pairs, seed=args.seed, settings=settings, jobs=args.jobs
-        )
-        scores[bot] = [pair.score for pair in found.pairs]
-        low, high = 100 * found.score.low, 100 * found.score.high
-        took = time.perf_counter() - started
-        print(f"{bot}: {100 * found.score.estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s", flush=True)
-    gains = [new - old for old, new in zip(scores[FORCED_BOT], scores["pimc"], strict=True)]
-    mean = statistics.fmean(gains) / 2
-    spread = 1.96 * statistics.stdev(gains) / 2 / math.sqrt(len(gains))
-    changed = sum(1 for gain in gains if gain)
-    said = f"pimc {100 * mean:+.1f} +- {100 * spread:.1f} points over {len(gains)} pairs ({changed} differ)"
-    print(f"paired difference: {said}")
+    screen(FORCED_BOT, "pimc", arguments(__doc__.splitlines()[0], seed=77))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,38 @@
+"""``benchmarks.paired_screen``: two versions of a bot on the same deals, and their paired
+difference; the tie rule's experiment class plays with the tie-break on."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.paired_screen import screen  # noqa: E402
+from benchmarks.tie_rule import PimcTies  # noqa: E402
+from solver.strategy.evaluator import EVALUATOR  # noqa: E402
+
+
+def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = argparse.Namespace(opponent="random", pairs=4, seed=3, variant="manipulation", jobs=1)
+    screen("greedy", "expert", args)
+    printed = capsys.readouterr().out
+    rates = [float(rate) for rate in re.findall(r": ([\d.]+)% \(", printed)]
+    difference = re.search(
+        r"paired difference \(expert - greedy\): ([+-][\d.]+) \+- ([\d.]+) points over 4 pairs", printed
+    )
+    assert len(rates) == 2 and difference is not None, printed
+    assert float(difference.group(1)) == pytest.approx(rates[1] - rates[0], abs=0.06)
+
+
+def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
+    assert PimcTies.evaluator.hoarder_breaks_ties and not EVALUATOR.hoarder_breaks_ties
+    assert PimcTies.evaluator.first_out == EVALUATOR.first_out
