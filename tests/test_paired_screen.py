@@ -1,5 +1,5 @@
 """``benchmarks.paired_screen``: two versions of a bot on the same deals, and their paired
-difference; the tie rule's experiment class plays with the tie-break on."""
+difference; the tie rule's experiment classes play with the tie-break on and off."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.paired_screen import screen  # noqa: E402
-from benchmarks.tie_rule import PimcTies  # noqa: E402
-from solver.strategy.evaluator import EVALUATOR  # noqa: E402
+from benchmarks.tie_rule import PimcFirstListed, PimcTies  # noqa: E402
 
 
 def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
@@ -34,5 +33,5 @@ def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
 
 
 def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
-    assert PimcTies.evaluator.hoarder_breaks_ties and not EVALUATOR.hoarder_breaks_ties
-    assert PimcTies.evaluator.first_out == EVALUATOR.first_out
+    assert PimcTies.evaluator.hoarder_breaks_ties and not PimcFirstListed.evaluator.hoarder_breaks_ties
+    assert PimcTies.evaluator.first_out == PimcFirstListed.evaluator.first_out
