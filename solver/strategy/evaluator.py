@@ -124,8 +124,8 @@ class Evaluator:
         values the round even, so early in a round every option is often worth exactly
         the same, and the first listed, the best play, lays everything at once; against
         ``greedy`` the hoarder's rule is the stronger (71.4% against ``pimc``'s 65.0% in
-        Rummikub).  Off in ``EVALUATOR`` until its screens pass the test declared for them
-        (``solver.strategy.pimc``, benchmarks/results/firstout-experiments.md)."""
+        Rummikub).  On in ``EVALUATOR`` since its screens passed the test declared for
+        them (``solver.strategy.pimc``, benchmarks/results/firstout-experiments.md)."""
         if not self.hoarder_breaks_ties or view.settings.scoring != "first_out":
             return None
         return hoarders_choice(view, candidates)
@@ -140,12 +140,14 @@ RACE_6 = RolloutSettings(horizon=6, time_limit=1.0, settle=True, race=True, race
 """First-out games: six more turns, then the race (``rollout.race_chances``): a hand that
 goes out with its next play wins, else the round is even (module docstring)."""
 
-EVALUATOR = Evaluator(first_out=RACE_6)
+EVALUATOR = Evaluator(first_out=RACE_6, hoarder_breaks_ties=True)
 """The evaluator of the search bot, the advice and the review.  The player's own hoarding
 line is ``patient_hoarder_action`` (never forced to meld by its hand's size) in every
 game: adopted in Manipulation Rummy and then in first-out games on 2026-11-28 after the
 screens of ``benchmarks/unforced_continuation.py`` (which still plays the forced line,
-``hoarder_action``, for comparison)."""
+``hoarder_action``, for comparison).  In first-out games ties go to the hoarder's choice
+(``hoarder_breaks_ties``, adopted on 2026-11-28 after the screens of
+``benchmarks/tie_rule.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

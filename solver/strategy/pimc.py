@@ -55,13 +55,12 @@ it wins 65.0% against ``greedy`` and 50.6% against ``hoarder`` (2026-11-28, with
 ``stuck_deals``; 44.6% before): the hoarder's own rule does better against ``greedy``
 (71.4%) and is even against itself.  Where no 6-turn rollout
 sees a hand go out, every candidate is worth exactly the same (early in a round, most
-searches), and the first listed, ``best``, is played: the bot lays everything at once.
-``Evaluator.hoarder_breaks_ties`` would take the hoarder's choice there instead (decline
-unless the hand must meld), for the bot and the advice alike; screened in Rummikub
-(seeds 1111 and 1112, not the measuring seed) it gained 14.0 +- 8.9 points against
-``hoarder`` over 100 pairs and 4.4 points against ``greedy`` over 160 (95% interval -2.9
-to +11.6), which failed the test declared before the runs, so it is off in ``EVALUATOR``
-while a second test runs (benchmarks/results/firstout-experiments.md).
+searches); the first listed, ``best``, was then played, laying everything at once.  Since
+2026-11-28 the evaluator takes the hoarder's choice there (``Evaluator.preferred``:
+decline unless the hand must meld), for the bot and the advice alike.  Screened in
+Rummikub (seeds 1111-1113, not the measuring seed; ``benchmarks/tie_rule.py``) it gained
+12.3 points against ``hoarder`` over 200 pairs (95% interval 5.9 to 18.6) and 4.7 against
+``greedy`` over 310 (-0.3 to 9.6; benchmarks/results/firstout-experiments.md).
 ``prior_margin`` (off: not better on 40-pair screens) goes further: it keeps the
 hoarder's choice unless the search is sure of another.
 
