@@ -35,3 +35,16 @@ def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
 def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
     assert PimcTies.evaluator.hoarder_breaks_ties and not PimcFirstListed.evaluator.hoarder_breaks_ties
     assert PimcTies.evaluator.first_out == PimcFirstListed.evaluator.first_out
+
+
+def test_a_four_player_screen_compares_win_shares_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    opponents = "random,random,random"
+    args = argparse.Namespace(opponent=opponents, pairs=2, seed=5, variant="manipulation", jobs=1)
+    screen("greedy", "expert", args)
+    printed = capsys.readouterr().out
+    shares = [float(share) for share in re.findall(r": ([\d.]+)% \(", printed)]
+    difference = re.search(
+        r"paired difference \(expert - greedy\): ([+-][\d.]+) \+- ([\d.]+) points over 2 deals", printed
+    )
+    assert len(shares) == 2 and difference is not None, printed
+    assert float(difference.group(1)) == pytest.approx(shares[1] - shares[0], abs=0.06)
