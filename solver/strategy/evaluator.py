@@ -299,6 +299,7 @@ def weigh(
     more: Callable[[list[Outcomes]], Collection[int]] | None = None,
     most: int | None = None,
     step: int | None = 8,
+    dead_heat_after: int | None = None,
 ) -> tuple[list[Outcomes], bool]:
     """Play every candidate in deals ``0 .. deals-1`` with every continuation; the
     outcomes in the candidates' order (each with its best continuation) and whether
@@ -311,7 +312,12 @@ def weigh(
     it was worth most with when the first more deals began (which it keeps); the others
     keep the deals they had (a prefix of the same deals).  The rule sees only the outcomes,
     which come from the deals alone, so the number of deals played is as reproducible as
-    the rest."""
+    the rest.
+
+    ``dead_heat_after``: play the first that many deals first, and stop there if they are a
+    dead heat (``dead_heat``: every candidate with every continuation worth exactly the
+    same in each); otherwise the rest of the ``deals`` for every line, so that a decision
+    the first deals split is weighed exactly as without it."""
     started = time.perf_counter()
     seat = view.seat
     rollout = evaluator.rollout_for(view.settings)
@@ -336,9 +342,14 @@ def weigh(
                 results[line].append(outcome(state, seat))
         return False
 
-    stopped = play(0, deals, range(len(lines)))
+    played = deals if dead_heat_after is None else min(deals, max(1, dead_heat_after))
+    stopped = play(0, played, range(len(lines)))
+    if not stopped and played < deals:
+        if dead_heat(results):
+            return _outcomes(candidates, results, width), False
+        stopped = play(played, deals, range(len(lines)))
+        played = deals
     weighed = _outcomes(candidates, results, width)
-    played = deals
     limit = deals if most is None else most
     while not stopped and more is not None and played < limit:
         # Only candidates that have played every deal so far go on (the same deals), each
@@ -352,6 +363,15 @@ def weigh(
         played = upto
         weighed = _outcomes(candidates, results, width)
     return weighed, stopped
+
+
+def dead_heat(results: Sequence[Sequence[tuple[float, float, float]]]) -> bool:
+    """Whether every line of ``weigh``'s results (a candidate with a continuation) is worth
+    exactly the same in each deal: early in a first-out round no rollout sees a hand go
+    out, and the race's value is the same for every option (the evaluator's tie-break,
+    ``Evaluator.preferred``, then chooses)."""
+    first = [value for value, _, _ in results[0]] if results else []
+    return all([value for value, _, _ in line] == first for line in results)
 
 
 def _outcomes(

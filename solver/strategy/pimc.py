@@ -147,6 +147,13 @@ class PimcBot(Bot):
     only when the hand must meld, else decline: ``HoarderBot``) unless another candidate's
     paired lead over it, over the same deals, exceeds this many standard errors; None:
     the candidate with the best mean (``prior_choice``)."""
+    dead_heat_deals: int | None = None
+    """First-out games: weigh the first that many deals first, and decide on them alone when
+    they are a dead heat (every option worth exactly the same in each: the evaluator's
+    tie-break chooses); a decision they split plays all ``samples`` deals as without it.
+    None (the default): every decision plays all ``samples``.  Off until screened: it
+    changes the decisions where the first deals tie and the later ones would not
+    (benchmarks/results/firstout-experiments.md)."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
@@ -264,6 +271,7 @@ class PimcBot(Bot):
             evaluator=self.evaluator,
             others=self.policies(view),
             budget_seconds=self.time_budget,
+            dead_heat_after=self.dead_heat_deals if view.settings.scoring == "first_out" else None,
         )
         chosen = weighed[self.prior_choice(view, weighed)]
         if self.evaluator.continuation_name(chosen.continuation) == "hoarding":

@@ -1,0 +1,75 @@
+"""The dead-heat stop of ``weigh`` (``dead_heat_after``; ``PimcBot.dead_heat_deals``): a
+decision whose first deals are a dead heat is decided on them alone, one they split is
+weighed exactly as without the stop."""
+
+from __future__ import annotations
+
+import random
+
+from test_first_out import RUMMIKUB, midgame_view
+
+from solver.game import GameSettings
+from solver.strategy.candidates import BOT_SET, meld_candidates
+from solver.strategy.evaluator import EVALUATOR, dead_heat, deal_from_seed, weigh
+from solver.strategy.pimc import PimcBot
+
+SEEDS = [11, 22, 33, 44, 55, 66, 77, 88]
+
+
+def test_a_dead_heat_is_every_line_worth_the_same_in_each_deal() -> None:
+    assert dead_heat([[(0.5, 1.0, 0.5), (0.5, 2.0, 0.5)], [(0.5, 3.0, 0.5), (0.5, 0.0, 0.5)]])
+    assert not dead_heat([[(0.5, 0.0, 0.5), (0.5, 0.0, 0.5)], [(0.5, 0.0, 0.5), (1.0, 0.0, 1.0)]])
+    # The same mean is not a dead heat: the deals must agree one by one.
+    assert not dead_heat([[(0.0, 0.0, 0.0), (1.0, 0.0, 1.0)], [(1.0, 0.0, 1.0), (0.0, 0.0, 0.0)]])
+    assert dead_heat([])
+
+
+def _weigh_both(settings: GameSettings, plies: int, seed: int) -> tuple[list[int], list[int], bool, bool]:
+    """The deals each candidate played, with the stop after 4 deals and without it, and
+    whether the outcomes are the same and whether the first 4 deals were a dead heat."""
+    view = midgame_view(settings, plies=plies, seed=seed)
+    bot = PimcBot(random.Random(0))
+    best = bot.best_play(view)
+    assert view.phase == "meld" and best.has_play and not best.goes_out
+    candidates = meld_candidates(view, BOT_SET, best=best, time_limit=5.0)
+    deal = deal_from_seed(view, SEEDS, others_opened=bot._others_opened(view))
+    full, _ = weigh(view, candidates, deal, len(SEEDS), evaluator=EVALUATOR)
+    stopped, _ = weigh(view, candidates, deal, len(SEEDS), evaluator=EVALUATOR, dead_heat_after=4)
+    first = [[value for value in line[:4]] for outcome in full for line in outcome.lines]
+    tied = all(line == first[0] for line in first)
+    same = [o.values for o in full] == [o.values for o in stopped] and [o.lines for o in full] == [
+        o.lines for o in stopped
+    ]
+    return [len(o.values) for o in full], [len(o.values) for o in stopped], same, tied
+
+
+def test_a_dead_heat_in_the_first_deals_stops_there_and_a_split_plays_every_deal() -> None:
+    seen_tie = seen_split = False
+    views = [(RUMMIKUB, 2, 3), (RUMMIKUB, 30, 5), (RUMMIKUB, 40, 5), (GameSettings.machiavelli(2), 50, 3)]
+    for settings, plies, seed in views:
+        full, stopped, same, tied = _weigh_both(settings, plies, seed)
+        assert full == [len(SEEDS)] * len(full)
+        if tied:
+            seen_tie = True
+            assert stopped == [4] * len(full), (settings.variant.name, plies, seed)
+        else:
+            seen_split = True
+            assert same and stopped == full, (settings.variant.name, plies, seed)
+    assert seen_tie and seen_split, "the views should show both kinds of decision"
+
+
+def test_the_bot_stops_on_a_dead_heat_in_first_out_games_only() -> None:
+    """With ``dead_heat_deals`` the search bot plays a seeded Rummikub game through, and in
+    Manipulation Rummy it plays exactly as without it."""
+    from solver.game.runner import play_game
+
+    class Stopping(PimcBot):
+        dead_heat_deals = 2
+
+    assert PimcBot.dead_heat_deals is None, "off by default"
+    manipulation = GameSettings.manipulation(2)
+    plain = play_game(manipulation, [PimcBot(random.Random(1)), PimcBot(random.Random(2))], seed=5)
+    stopping = play_game(manipulation, [Stopping(random.Random(1)), Stopping(random.Random(2))], seed=5)
+    assert plain.final == stopping.final and plain.winners == stopping.winners
+    rummikub = play_game(RUMMIKUB, [Stopping(random.Random(1)), PimcBot(random.Random(2))], seed=5)
+    assert rummikub.winners
