@@ -37,7 +37,9 @@ def screen(baseline: str, changed: str, args: argparse.Namespace) -> None:
         scores[bot] = [pair.score / len(pair.games) for pair in found.pairs]
         low, high, estimate = (100 * found.score.low, 100 * found.score.high, 100 * found.score.estimate)
         took = time.perf_counter() - started
-        print(f"{bot}: {estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s", flush=True)
+        median = found.entries[0].median_ms
+        said = f"{estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s, median decision {median:.1f} ms"
+        print(f"{bot}: {said}", flush=True)
     gains = [new - old for old, new in zip(scores[baseline], scores[changed], strict=True)]
     mean = statistics.fmean(gains)
     spread = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
