@@ -18,33 +18,33 @@ from benchmarks.paired_screen import screen  # noqa: E402
 from benchmarks.tie_rule import PimcFirstListed, PimcTies  # noqa: E402
 
 
-def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
-    capsys: pytest.CaptureFixture[str],
+def _screen_differs_by_the_rates(
+    capsys: pytest.CaptureFixture[str], opponent: str, deals: int, unit: str
 ) -> None:
-    args = argparse.Namespace(opponent="random", pairs=4, seed=3, variant="manipulation", jobs=1)
+    """``greedy`` against ``expert`` on ``deals`` deals against ``opponent``: the paired
+    difference printed is the difference of the two printed rates (or shares)."""
+    args = argparse.Namespace(opponent=opponent, pairs=deals, seed=3, variant="manipulation", jobs=1)
     screen("greedy", "expert", args)
     printed = capsys.readouterr().out
     rates = [float(rate) for rate in re.findall(r": ([\d.]+)% \(", printed)]
     difference = re.search(
-        r"paired difference \(expert - greedy\): ([+-][\d.]+) \+- ([\d.]+) points over 4 pairs", printed
+        rf"paired difference \(expert - greedy\): ([+-][\d.]+) \+- ([\d.]+) points over {deals} {unit}",
+        printed,
     )
     assert len(rates) == 2 and difference is not None, printed
     assert float(difference.group(1)) == pytest.approx(rates[1] - rates[0], abs=0.06)
 
 
-def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
-    assert PimcTies.evaluator.hoarder_breaks_ties and not PimcFirstListed.evaluator.hoarder_breaks_ties
-    assert PimcTies.evaluator.first_out == PimcFirstListed.evaluator.first_out
+def test_the_paired_difference_is_the_difference_of_the_two_win_rates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _screen_differs_by_the_rates(capsys, "random", 4, "pairs")
 
 
 def test_a_four_player_screen_compares_win_shares_deal_by_deal(capsys: pytest.CaptureFixture[str]) -> None:
-    opponents = "random,random,random"
-    args = argparse.Namespace(opponent=opponents, pairs=2, seed=5, variant="manipulation", jobs=1)
-    screen("greedy", "expert", args)
-    printed = capsys.readouterr().out
-    shares = [float(share) for share in re.findall(r": ([\d.]+)% \(", printed)]
-    difference = re.search(
-        r"paired difference \(expert - greedy\): ([+-][\d.]+) \+- ([\d.]+) points over 2 deals", printed
-    )
-    assert len(shares) == 2 and difference is not None, printed
-    assert float(difference.group(1)) == pytest.approx(shares[1] - shares[0], abs=0.06)
+    _screen_differs_by_the_rates(capsys, "random,random,random", 2, "deals")
+
+
+def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
+    assert PimcTies.evaluator.hoarder_breaks_ties and not PimcFirstListed.evaluator.hoarder_breaks_ties
+    assert PimcTies.evaluator.first_out == PimcFirstListed.evaluator.first_out
