@@ -19,6 +19,7 @@ import time
 
 from solver.game.settings import GameSettings
 from solver.strategy.match import run_match
+from solver.strategy.registry import make_bot
 
 
 def screen(baseline: str, changed: str, args: argparse.Namespace) -> None:
@@ -64,4 +65,11 @@ def arguments(description: str, *, seed: int) -> argparse.Namespace:
         parser.error("--pairs must be at least 2 (the paired difference needs a spread)")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    opponents = args.opponent.split(",")
+    try:  # a bad variant, seat count or bot name: one line and exit 2, not a traceback
+        GameSettings.named(args.variant, 1 + len(opponents))
+        for name in opponents:
+            make_bot(name)
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
     return args

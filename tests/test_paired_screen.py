@@ -48,3 +48,25 @@ def test_a_four_player_screen_compares_win_shares_deal_by_deal(capsys: pytest.Ca
 def test_the_tie_rule_bot_weighs_with_the_tie_break_on() -> None:
     assert PimcTies.evaluator.hoarder_breaks_ties and not PimcFirstListed.evaluator.hoarder_breaks_ties
     assert PimcTies.evaluator.first_out == PimcFirstListed.evaluator.first_out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nosuchbot"],
+        ["greedy,greedy,greedy,greedy,greedy"],
+        ["hoarder", "--variant", "nope"],
+        ["greedy", "--pairs", "1"],
+    ],
+)
+def test_a_bad_screen_option_is_one_line_and_exit_2(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.paired_screen import arguments
+
+    monkeypatch.setattr(sys, "argv", ["screen", *argv])
+    with pytest.raises(SystemExit) as stopped:
+        arguments("screen", seed=1)
+    assert stopped.value.code == 2
+    printed = capsys.readouterr().err
+    assert "Traceback" not in printed and printed.strip().splitlines()[-1].startswith("screen: error: ")
