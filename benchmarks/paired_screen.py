@@ -36,10 +36,10 @@ def screen(baseline: str, changed: str, args: argparse.Namespace) -> None:
         )
         # A deal's score sums the focus's shares of its games: per game, it is the share.
         scores[bot] = [pair.score / len(pair.games) for pair in found.pairs]
-        low, high, estimate = (100 * found.score.low, 100 * found.score.high, 100 * found.score.estimate)
         took = time.perf_counter() - started
-        median = found.entries[0].median_ms
-        said = f"{estimate:.1f}% ({low:.1f}-{high:.1f}) in {took:.0f} s, median decision {median:.1f} ms"
+        rate, median = found.score, found.entries[0].median_ms
+        said = f"{100 * rate.estimate:.1f}% ({100 * rate.low:.1f}-{100 * rate.high:.1f}) in {took:.0f} s"
+        said += f", median decision {median:.1f} ms"
         print(f"{bot}: {said}", flush=True)
     gains = [new - old for old, new in zip(scores[baseline], scores[changed], strict=True)]
     mean = statistics.fmean(gains)
