@@ -9,6 +9,7 @@ import random
 from test_first_out import RUMMIKUB, midgame_view
 
 from solver.game import GameSettings
+from solver.game.view import PlayerView
 from solver.strategy.candidates import BOT_SET, meld_candidates
 from solver.strategy.evaluator import EVALUATOR, dead_heat, deal_from_seed, weigh
 from solver.strategy.pimc import PimcBot
@@ -73,3 +74,40 @@ def test_the_bot_stops_on_a_dead_heat_in_first_out_games_only() -> None:
     assert plain.final == stopping.final and plain.winners == stopping.winners
     rummikub = play_game(RUMMIKUB, [Stopping(random.Random(1)), PimcBot(random.Random(2))], seed=5)
     assert rummikub.winners
+
+
+def test_crowded_samples_count_deals_only_in_first_out_games_of_three_or_more() -> None:
+    """``crowded_samples`` replaces ``samples`` in first-out games of 3 or more players and
+    nowhere else (off by default), and a seeded 3-player Machiavelli game weighs that many
+    deals at each searched decision."""
+    from solver.game.game import Game
+    from solver.game.runner import play_game
+    from solver.strategy.registry import make_bot
+
+    class Crowded(PimcBot):
+        crowded_samples = 2
+
+    assert PimcBot.crowded_samples is None, "off by default"
+    bot = Crowded(random.Random(0))
+    for name, players, deals in [
+        ("manipulation", 3, 8),
+        ("manipulation", 4, 8),
+        ("rummikub", 2, 8),
+        ("machiavelli", 2, 8),
+        ("rummikub", 4, 2),
+        ("machiavelli", 3, 2),
+    ]:
+        view = Game(GameSettings.named(name, players), seed=1).view(0)
+        assert bot.deal_count(view) == deals, (name, players)
+        assert PimcBot(random.Random(0)).deal_count(view) == 8, (name, players)
+    counted: list[int] = []
+
+    class Counting(Crowded):
+        def deal_seeds(self, view: PlayerView) -> list[int]:
+            seeds = super().deal_seeds(view)
+            counted.append(len(seeds))
+            return seeds
+
+    greedy = [make_bot("greedy", rng=random.Random(seat)) for seat in (1, 2)]
+    play_game(GameSettings.named("machiavelli", 3), [Counting(random.Random(0)), *greedy], seed=7)
+    assert counted and set(counted) == {2}, counted

@@ -155,6 +155,12 @@ class PimcBot(Bot):
     changes the decisions where the first deals tie and the later ones would not
     (benchmarks/results/firstout-experiments.md)."""
 
+    crowded_samples: int | None = None
+    """First-out games of 3 or more players: deals per decision in place of ``samples``
+    (each rollout plays every other hand, so a deal costs about twice a 2-player one).
+    None (the default): ``samples``.  Off until screened: fewer deals change decisions
+    (benchmarks/results/firstout-experiments.md)."""
+
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
         self.counters: Counter[str] = Counter()
@@ -240,8 +246,16 @@ class PimcBot(Bot):
         return choice.action
 
     def deal_seeds(self, view: PlayerView) -> list[int]:
-        """The seeds of this decision's deals, drawn from the bot's generator."""
-        return [self.rng.getrandbits(64) for _ in range(self.samples)]
+        """The seeds of this decision's deals, drawn from the bot's generator: ``samples``,
+        or ``crowded_samples`` in first-out games of 3 or more players."""
+        return [self.rng.getrandbits(64) for _ in range(self.deal_count(view))]
+
+    def deal_count(self, view: PlayerView) -> int:
+        """How many deals a decision at ``view`` weighs (``deal_seeds``)."""
+        crowded = view.settings.scoring == "first_out" and view.settings.players >= 3
+        if crowded and self.crowded_samples is not None:
+            return self.crowded_samples
+        return self.samples
 
     def deals(self, view: PlayerView, seeds: list[int]) -> Deal:
         """The deals the candidates are weighed in: the hidden cards guessed from the view,
