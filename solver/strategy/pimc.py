@@ -158,8 +158,10 @@ class PimcBot(Bot):
     crowded_samples: int | None = None
     """First-out games of 3 or more players: deals per decision in place of ``samples``
     (each rollout plays every other hand, so a deal costs about twice a 2-player one).
-    None (the default): ``samples``.  Off until screened: fewer deals change decisions
-    (benchmarks/results/firstout-experiments.md)."""
+    None (the default): ``samples``.  Off: 4 deals halved the median decision in
+    Machiavelli against three ``greedy`` players (203.6 -> 99.5 ms) and lost 6.0 +- 6.3
+    points over 100 deals, failing the test declared for it
+    (benchmarks/results/firstout-experiments.md, ``benchmarks/crowded_deals.py``)."""
 
     def __init__(self, rng: random.Random | None = None, *, time_limit: float = BOT_TIME_LIMIT) -> None:
         super().__init__(rng, time_limit=time_limit)
