@@ -47,7 +47,7 @@ from solver.game.scoring import RoundEnd, score_round
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.strategy.candidates import Candidate
-from solver.strategy.hoarder import HoarderBot
+from solver.strategy.choice_rules import ChoiceRule, hoarders_choice
 from solver.strategy.rollout import (
     Policy,
     Rollout,
@@ -92,8 +92,11 @@ class Evaluator:
     first_out: RolloutSettings | None = None
     first_out_continuations: tuple[Policy, ...] | None = None
     hoarder_breaks_ties: bool = False
-    """First-out games: among meld options of equal mean, the hoarder's choice comes
+    """First-out games: among meld options of equal mean, ``tie_rule``'s choice comes
     first (``preferred``) rather than the first listed (the best play)."""
+    tie_rule: ChoiceRule = hoarders_choice
+    """The rule of thumb whose choice wins ties with ``hoarder_breaks_ties``, and which
+    ``PimcBot.prior_margin`` keeps (``solver.strategy.choice_rules``)."""
 
     def rollout_for(self, settings: GameSettings) -> RolloutSettings:
         """The rollout settings for a game under ``settings``."""
@@ -116,9 +119,9 @@ class Evaluator:
 
     def preferred(self, view: PlayerView, candidates: Sequence[Candidate]) -> int | None:
         """The candidate that wins a tie of means (``best_index``, ``advice.rank``): with
-        ``hoarder_breaks_ties``, at a meld decision of a first-out game, the hoarder's
-        choice (``HoarderBot``: the best play where the hand must meld, else the decline);
-        None elsewhere (the first listed wins).
+        ``hoarder_breaks_ties``, at a meld decision of a first-out game, ``tie_rule``'s
+        choice (by default the hoarder's, ``HoarderBot``: the best play where the hand must
+        meld, else the decline); None elsewhere (the first listed wins).
 
         Why: in first-out games a rollout that sees no hand go out within its six turns
         values the round even, so early in a round every option is often worth exactly
@@ -128,7 +131,7 @@ class Evaluator:
         them (``solver.strategy.pimc``, benchmarks/results/firstout-experiments.md)."""
         if not self.hoarder_breaks_ties or view.settings.scoring != "first_out":
             return None
-        return hoarders_choice(view, candidates)
+        return self.tie_rule(view, candidates)
 
     def continuation_name(self, index: int) -> str:
         """``greedy`` for the greedy line, ``hoarding`` for a line that holds melds back (the
@@ -398,19 +401,6 @@ def _outcomes(
             )
         )
     return weighed
-
-
-def hoarders_choice(view: PlayerView, candidates: Sequence[Candidate]) -> int | None:
-    """The index of the candidate ``HoarderBot`` would take at a meld decision: the best
-    play where the hand must meld, else the decline (draw, or pass); None when it is not
-    among them or ``view`` is not a meld decision."""
-    if view.phase != "meld":
-        return None
-    plays = HoarderBot.must_meld(view)
-    for index, candidate in enumerate(candidates):
-        if (candidate.label == "best") if plays else (candidate.kind in ("draw", "pass")):
-            return index
-    return None
 
 
 def best_index(weighed: Sequence[Outcomes], prefer: int | None = None) -> int:

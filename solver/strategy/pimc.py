@@ -113,7 +113,6 @@ from solver.strategy.evaluator import (
     Outcomes,
     best_index,
     deal_from_seed,
-    hoarders_choice,
     weigh,
 )
 from solver.strategy.opponents import OpponentModel
@@ -143,10 +142,11 @@ class PimcBot(Bot):
     50.6%; against ``greedy`` it changed no game of 72 pairs (it applies only to a player
     modelled as a hoarder; benchmarks/results/firstout-experiments.md)."""
     prior_margin: float | None = None
-    """First-out games: keep the hoarder's choice at a meld decision (play the best play
-    only when the hand must meld, else decline: ``HoarderBot``) unless another candidate's
-    paired lead over it, over the same deals, exceeds this many standard errors; None:
-    the candidate with the best mean (``prior_choice``)."""
+    """First-out games: keep the evaluator's rule of thumb's choice at a meld decision
+    (``Evaluator.tie_rule``; by default the hoarder's: play the best play only when the
+    hand must meld, else decline) unless another candidate's paired lead over it, over the
+    same deals, exceeds this many standard errors; None: the candidate with the best mean
+    (``prior_choice``)."""
     dead_heat_deals: int | None = None
     """First-out games: weigh the first that many deals first, and decide on them alone when
     they are a dead heat (every option worth exactly the same in each: the evaluator's
@@ -296,13 +296,14 @@ class PimcBot(Bot):
 
     def prior_choice(self, view: PlayerView, weighed: list[Outcomes]) -> int:
         """The index of the chosen candidate: the best mean, or in first-out games with a
-        ``prior_margin`` the hoarder's choice unless the best mean leads it by more than
-        that many standard errors of their paired differences."""
+        ``prior_margin`` the evaluator's rule of thumb's choice (``Evaluator.tie_rule``)
+        unless the best mean leads it by more than that many standard errors of their paired
+        differences."""
         candidates = [outcome.candidate for outcome in weighed]
         chosen = best_index(weighed, self.evaluator.preferred(view, candidates))
         if self.prior_margin is None or view.settings.scoring != "first_out":
             return chosen
-        prior = hoarders_choice(view, candidates)
+        prior = self.evaluator.tie_rule(view, candidates)
         if prior is None or prior == chosen:
             return chosen
         lead = [a - b for a, b in zip(weighed[chosen].values, weighed[prior].values, strict=True)]
