@@ -16,6 +16,7 @@ import argparse
 import math
 import statistics
 import time
+from collections.abc import Sequence
 
 from solver.game.settings import GameSettings
 from solver.strategy.match import run_match
@@ -50,9 +51,12 @@ def screen(baseline: str, changed: str, args: argparse.Namespace) -> None:
     print(f"paired difference ({changed} - {baseline}): {said}")
 
 
-def arguments(description: str, *, seed: int) -> argparse.Namespace:
-    """The screens' command line: the opponent, pairs, seed, variant and worker processes."""
+def arguments(description: str, *, seed: int, bots: Sequence[str] = ()) -> argparse.Namespace:
+    """The screens' command line: the opponent, pairs, seed, variant and worker processes
+    (and ``--bot``, one of ``bots``, the first by default, where a script offers several)."""
     parser = argparse.ArgumentParser(description=description)
+    if bots:
+        parser.add_argument("--bot", choices=list(bots), default=bots[0], help="the version to screen")
     parser.add_argument(
         "opponent", help="one bot (mirrored pairs), or 2-3 comma-separated (one game per rotation)"
     )

@@ -70,3 +70,30 @@ def test_a_bad_screen_option_is_one_line_and_exit_2(
     assert stopped.value.code == 2
     printed = capsys.readouterr().err
     assert "Traceback" not in printed and printed.strip().splitlines()[-1].startswith("screen: error: ")
+
+
+def test_a_screen_that_offers_versions_takes_one_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.paired_screen import arguments
+
+    monkeypatch.setattr(sys, "argv", ["screen", "greedy"])
+    assert arguments("screen", seed=1, bots=("ties", "prior")).bot == "ties"
+    monkeypatch.setattr(sys, "argv", ["screen", "greedy", "--bot", "prior"])
+    assert arguments("screen", seed=1, bots=("ties", "prior")).bot == "prior"
+    monkeypatch.setattr(sys, "argv", ["screen", "greedy", "--bot", "nope"])
+    with pytest.raises(SystemExit) as stopped:
+        arguments("screen", seed=1, bots=("ties", "prior"))
+    assert stopped.value.code == 2
+
+
+def test_the_patient_rule_bots_weigh_with_the_patient_rule_and_the_rule_plays_legal_games() -> None:
+    from benchmarks.patient_rule import PatientBot, PimcPatientPrior, PimcPatientTies
+    from solver.game.settings import GameSettings
+    from solver.strategy.choice_rules import patient_choice
+    from solver.strategy.match import run_match
+
+    assert PimcPatientTies.evaluator.tie_rule is patient_choice and PimcPatientTies.prior_margin is None
+    assert PimcPatientPrior.evaluator.tie_rule is patient_choice and PimcPatientPrior.prior_margin == 1.0
+    rummikub = GameSettings.rummikub(2)
+    found = run_match("benchmarks/patient_rule.py:PatientBot", "greedy", pairs=2, seed=4, settings=rummikub)
+    assert len(found.pairs) == 2 and all(len(pair.games) == 2 for pair in found.pairs)
+    assert PatientBot.name == "patient"

@@ -1,0 +1,78 @@
+"""Experiment: the search bot with the patient rule as its rule of thumb, beside ``pimc``.
+
+    python -m benchmarks.patient_rule greedy --pairs 100 --seed 1123 --variant rummikub
+    python -m benchmarks.patient_rule hoarder --pairs 100 --seed 1124 --bot prior
+    rummy match benchmarks/patient_rule.py:PatientBot greedy --variant rummikub
+
+Why: the patient rule (``solver.strategy.choice_rules.patient_choice``: make the opening
+meld at once, then play only to go out or at the last chance) beat ``greedy`` and
+``hoarder`` in Rummikub, Machiavelli and the peer's game, with 2 and 4 players, by far more
+than ``pimc`` does (benchmarks/results/firstout-experiments.md, session 32): it keeps the
+tiles the others need until the stock runs out, which the search's six-turn rollouts do
+not see.  ``PimcPatientTies`` gives the evaluator's ties to that rule instead of the
+hoarder's (``Evaluator.tie_rule``); ``PimcPatientPrior`` also keeps the rule's choice
+unless the search's paired lead for another option exceeds one standard error
+(``PimcBot.prior_margin``).  ``PatientBot`` is the rule alone, for comparison.  The
+script plays ``pimc`` and one of them against one opponent on the same deals and prints
+each and their paired difference (``benchmarks.paired_screen``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from benchmarks.paired_screen import arguments, screen
+from solver.game.actions import Action, Play
+from solver.game.view import PlayerView
+from solver.strategy.choice_rules import patient_choice, patient_plays
+from solver.strategy.evaluator import EVALUATOR, Evaluator
+from solver.strategy.expert import ExpertBot
+from solver.strategy.pimc import PimcBot
+
+BOTS = {
+    "ties": "benchmarks/patient_rule.py:PimcPatientTies",
+    "prior": "benchmarks/patient_rule.py:PimcPatientPrior",
+    "rule": "benchmarks/patient_rule.py:PatientBot",
+}
+
+PATIENT: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice)
+"""The search bot's evaluator with first-out ties going to the patient rule."""
+
+
+class PimcPatientTies(PimcBot):
+    """``pimc`` weighing its candidates with ``PATIENT``."""
+
+    name = "pimc-patient-ties"
+    evaluator = PATIENT
+
+
+class PimcPatientPrior(PimcPatientTies):
+    """``PimcPatientTies`` that keeps the patient rule's choice unless the search's paired
+    lead for another option exceeds one standard error."""
+
+    name = "pimc-patient-prior"
+    prior_margin = 1.0
+
+
+class PatientBot(ExpertBot):
+    """The patient rule alone: the best play when it goes out, before the opening meld and
+    at the last chance; else decline.  Knocks (Manipulation Rummy) on the expert's rule."""
+
+    name = "patient"
+
+    def act(self, view: PlayerView) -> Action:
+        if view.phase == "knock":
+            return super().act(view)
+        found = self.best_play(view)
+        if found.has_play and (found.goes_out or found.can_knock or patient_plays(view)):
+            return Play(found.table)
+        return view.decline()
+
+
+def main() -> None:
+    args = arguments(__doc__.splitlines()[0], seed=1123, bots=tuple(BOTS))
+    screen("pimc", BOTS[args.bot], args)
+
+
+if __name__ == "__main__":
+    main()
