@@ -57,3 +57,24 @@ def test_the_evaluator_breaks_ties_with_its_rule_and_the_prior_keeps_it() -> Non
     assert PimcBot(random.Random(0)).prior_choice(big, close) == 0  # the best mean
     manipulation = midgame_view(GameSettings.manipulation(2), plies=6)
     assert PATIENT.preferred(manipulation, candidates) is None
+
+
+def test_the_advice_keeps_the_rule_of_thumb_first_where_the_bot_keeps_it() -> None:
+    """``Evaluator.prior_margin``: the advice's first option is the rule's choice unless
+    another option's lead is sure, as the bot's choice (``choice_index``); the options
+    ahead of it by their means show a negative loss (they are not sure to be better)."""
+    from solver.strategy.advice import rank
+    from solver.strategy.evaluator import choice_index
+
+    view = midgame_view()
+    prior = replace(PATIENT, prior_margin=1.0)
+    close = _weighed(view, {"best": [10.0, -10.0, 12.0, -8.0], "draw": [0.0, 0.0, 0.0, 0.0]})
+    sure = _weighed(view, {"best": [10.0, 12.0, 11.0, 9.0], "draw": [0.0, 1.0, 0.0, 1.0]})
+    for weighed, expected in ((close, "draw"), (sure, "best")):
+        prefer = prior.preferred(view, [outcome.candidate for outcome in weighed])
+        chosen, _ = choice_index(weighed, prefer, prior.prior_margin)
+        ranked = rank(weighed, evaluator=prior, prefer=prefer)
+        assert weighed[chosen].candidate.label == ranked[0].label == expected
+    ranked = rank(close, evaluator=prior, prefer=1)
+    assert ranked[1].label == "best" and ranked[1].loss.estimate < 0
+    assert rank(close, evaluator=PATIENT, prefer=1)[0].label == "best"  # no margin: the best mean

@@ -79,7 +79,7 @@ from solver.strategy.candidates import (
     knock_candidates,
     meld_candidates,
 )
-from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, weigh
+from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator, Outcomes, deal_from_key, keeps_prior, weigh
 from solver.strategy.rollout import Policy
 from solver.strategy.stats import Interval, wilson_interval
 from solver.variants import Variant
@@ -805,6 +805,16 @@ def rank(
         (i for i in range(len(weighed)) if len(weighed[i].values) == played),
         key=lambda i: (not goes_out(weighed[i].candidate.found), -weighed[i].mean, i != prefer, i),
     )
+    margin = evaluator.prior_margin
+    if (
+        margin is not None
+        and prefer is not None
+        and prefer != top_index
+        and len(weighed[prefer].values) == played
+        and not goes_out(weighed[top_index].candidate.found)
+        and keeps_prior(weighed[top_index], weighed[prefer], margin)
+    ):
+        top_index = prefer  # the rule of thumb's choice stands, as the bot's does
     top = weighed[top_index]
 
     def loss_values(mine: Outcomes) -> list[float]:

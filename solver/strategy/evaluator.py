@@ -36,6 +36,7 @@ so callers can give intervals (paired over the deals) beside every figure.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -65,9 +66,11 @@ __all__ = [
     "Deal",
     "Evaluator",
     "Outcomes",
+    "choice_index",
     "deal_from_key",
     "deal_from_seed",
     "hoarders_choice",
+    "keeps_prior",
     "play_candidate",
     "weigh",
 ]
@@ -96,7 +99,12 @@ class Evaluator:
     first (``preferred``) rather than the first listed (the best play)."""
     tie_rule: ChoiceRule = hoarders_choice
     """The rule of thumb whose choice wins ties with ``hoarder_breaks_ties``, and which
-    ``PimcBot.prior_margin`` keeps (``solver.strategy.choice_rules``)."""
+    ``prior_margin`` keeps (``solver.strategy.choice_rules``)."""
+    prior_margin: float | None = None
+    """First-out games (with ``hoarder_breaks_ties``): ``tie_rule``'s choice stands at a
+    meld decision unless another option's paired lead over it, over the same deals,
+    exceeds this many standard errors (``choice_index``), for the bot and the advice
+    alike; None: the best mean wins, ties to the rule."""
 
     def rollout_for(self, settings: GameSettings) -> RolloutSettings:
         """The rollout settings for a game under ``settings``."""
@@ -407,3 +415,26 @@ def best_index(weighed: Sequence[Outcomes], prefer: int | None = None) -> int:
     """The candidate with the highest mean value: among equals ``prefer`` if it is one of
     them (``Evaluator.preferred``), else the first."""
     return max(range(len(weighed)), key=lambda i: (weighed[i].mean, i == prefer, -i))
+
+
+def keeps_prior(best: Outcomes, prior: Outcomes, margin: float) -> bool:
+    """Whether ``prior`` (a rule of thumb's choice) stands against ``best`` (the best
+    mean): unless ``best``'s lead over it, paired over the deals both played, exceeds
+    ``margin`` standard errors.  With fewer than two such deals the prior stands."""
+    lead = [a - b for a, b in zip(best.values, prior.values, strict=False)]
+    if len(lead) < 2:
+        return True
+    error = statistics.stdev(lead) / math.sqrt(len(lead))
+    return not statistics.fmean(lead) > margin * error
+
+
+def choice_index(weighed: Sequence[Outcomes], prefer: int | None, margin: float | None) -> tuple[int, bool]:
+    """The chosen candidate's index, and whether the best mean overruled ``prefer``: the
+    best mean (ties to ``prefer``); with a ``margin`` (``Evaluator.prior_margin``),
+    ``prefer`` unless the best mean's lead over it is sure (``keeps_prior``)."""
+    chosen = best_index(weighed, prefer)
+    if margin is None or prefer is None or prefer == chosen:
+        return chosen, False
+    if keeps_prior(weighed[chosen], weighed[prefer], margin):
+        return prefer, False
+    return chosen, True

@@ -96,9 +96,7 @@ reproducibility.  ``counters`` counts what it chose, for the match reports.
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 from collections import Counter
 
 from solver.engine import Hint
@@ -111,7 +109,7 @@ from solver.strategy.evaluator import (
     Deal,
     Evaluator,
     Outcomes,
-    best_index,
+    choice_index,
     deal_from_seed,
     weigh,
 )
@@ -296,24 +294,21 @@ class PimcBot(Bot):
 
     def prior_choice(self, view: PlayerView, weighed: list[Outcomes]) -> int:
         """The index of the chosen candidate: the best mean, or in first-out games with a
-        ``prior_margin`` the evaluator's rule of thumb's choice (``Evaluator.tie_rule``)
-        unless the best mean leads it by more than that many standard errors of their paired
-        differences."""
+        prior margin (``prior_margin``, else the evaluator's ``Evaluator.prior_margin``)
+        the evaluator's rule of thumb's choice (``Evaluator.tie_rule``) unless the best
+        mean leads it by more than that many standard errors of their paired differences
+        (``evaluator.choice_index``, which the advice's order uses too)."""
         candidates = [outcome.candidate for outcome in weighed]
-        chosen = best_index(weighed, self.evaluator.preferred(view, candidates))
-        if self.prior_margin is None or view.settings.scoring != "first_out":
-            return chosen
-        prior = self.evaluator.tie_rule(view, candidates)
-        if prior is None or prior == chosen:
-            return chosen
-        lead = [a - b for a, b in zip(weighed[chosen].values, weighed[prior].values, strict=True)]
-        if len(lead) < 2:
-            return prior
-        error = statistics.stdev(lead) / math.sqrt(len(lead))
-        if statistics.fmean(lead) > self.prior_margin * error:
+        prefer = self.evaluator.preferred(view, candidates)
+        margin = self.prior_margin if self.prior_margin is not None else self.evaluator.prior_margin
+        if view.settings.scoring != "first_out":
+            margin = None
+        if margin is not None and prefer is None:
+            prefer = self.evaluator.tie_rule(view, candidates)
+        chosen, overruled = choice_index(weighed, prefer, margin)
+        if overruled:
             self.counters["prior_overruled"] += 1
-            return chosen
-        return prior
+        return chosen
 
     def policies(self, view: PlayerView) -> dict[int, Policy]:
         """The rollout policy of each other player the opponent model calls a hoarder."""
