@@ -12,7 +12,7 @@ tiles the others need until the stock runs out, which the search's six-turn roll
 not see.  ``PimcPatientTies`` gives the evaluator's ties to that rule instead of the
 hoarder's (``Evaluator.tie_rule``); ``PimcPatientPrior`` also keeps the rule's choice
 unless the search's paired lead for another option exceeds one standard error
-(``PimcBot.prior_margin``).  ``PatientBot`` is the rule alone, for comparison.  The
+(``PimcBot.prior_margin``; ``prior2`` and ``prior3``: two and three).  ``PatientBot`` is the rule alone, for comparison.  The
 script plays ``pimc`` and one of them against one opponent on the same deals and prints
 each and their paired difference (``benchmarks.paired_screen``).
 """
@@ -32,6 +32,8 @@ from solver.strategy.pimc import PimcBot
 BOTS = {
     "ties": "benchmarks/patient_rule.py:PimcPatientTies",
     "prior": "benchmarks/patient_rule.py:PimcPatientPrior",
+    "prior2": "benchmarks/patient_rule.py:PimcPatientPrior2",
+    "prior3": "benchmarks/patient_rule.py:PimcPatientPrior3",
     "rule": "benchmarks/patient_rule.py:PatientBot",
 }
 
@@ -52,6 +54,20 @@ class PimcPatientPrior(PimcPatientTies):
 
     name = "pimc-patient-prior"
     prior_margin = 1.0
+
+
+class PimcPatientPrior2(PimcPatientTies):
+    """``PimcPatientPrior`` with a margin of two standard errors."""
+
+    name = "pimc-patient-prior2"
+    prior_margin = 2.0
+
+
+class PimcPatientPrior3(PimcPatientTies):
+    """``PimcPatientPrior`` with a margin of three standard errors."""
+
+    name = "pimc-patient-prior3"
+    prior_margin = 3.0
 
 
 class PatientBot(ExpertBot):
