@@ -12,9 +12,10 @@ tiles the others need until the stock runs out, which the search's six-turn roll
 not see.  ``PimcPatientTies`` gives the evaluator's ties to that rule instead of the
 hoarder's (``Evaluator.tie_rule``); ``PimcPatientPrior`` also keeps the rule's choice
 unless the search's paired lead for another option exceeds one standard error
-(``PimcBot.prior_margin``; ``prior2`` and ``prior3``: two and three).  ``PatientBot`` is the rule alone, for comparison.  The
-script plays ``pimc`` and one of them against one opponent on the same deals and prints
-each and their paired difference (``benchmarks.paired_screen``).
+(``PimcBot.prior_margin``; ``prior2`` and ``prior3``: two and three).  ``PatientBot``
+is the rule alone, for comparison.  The script plays ``pimc`` and one of them against one
+opponent on the same deals and prints each and their paired difference
+(``benchmarks.paired_screen``).
 """
 
 from __future__ import annotations
