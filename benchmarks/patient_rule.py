@@ -38,7 +38,7 @@ BOTS = {
     "rule": "benchmarks/patient_rule.py:PatientBot",
 }
 
-PATIENT: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice)
+PATIENT: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=None)
 """The search bot's evaluator with first-out ties going to the patient rule."""
 
 

@@ -19,16 +19,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmarks.paired_screen import arguments, screen
+from solver.strategy.choice_rules import hoarders_choice
 from solver.strategy.evaluator import EVALUATOR, Evaluator
 from solver.strategy.pimc import PimcBot
 
 TIES_BOT = "benchmarks/tie_rule.py:PimcTies"
 FIRST_LISTED_BOT = "benchmarks/tie_rule.py:PimcFirstListed"
 
-TIES: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True)
+TIES: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=hoarders_choice, prior_margin=None)
 """The search bot's evaluator with the hoarder's choice on ties."""
 
-FIRST_LISTED: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=False)
+FIRST_LISTED: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=False, prior_margin=None)
 """The search bot's evaluator with ties going to the first listed option (the best play)."""
 
 

@@ -13,7 +13,8 @@ from solver.strategy.candidates import Candidate
 from solver.strategy.choice_rules import hoarders_choice, patient_choice, patient_plays
 from solver.strategy.evaluator import EVALUATOR, best_index
 
-PATIENT = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice)
+PATIENT = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=None)
+HOARDERS = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=hoarders_choice, prior_margin=None)
 
 OPTIONS = [Candidate("best", "play", steps=()), Candidate("draw", "draw", steps=())]
 
@@ -44,7 +45,7 @@ def test_the_evaluator_breaks_ties_with_its_rule_and_the_prior_keeps_it() -> Non
     big = replace(view, hand=replace(view.hand, pieces=view.hand.pieces * 3))
     tied = _weighed(big, {"best": [0.0, 0.0], "draw": [0.0, 0.0]})
     candidates = [outcome.candidate for outcome in tied]
-    assert EVALUATOR.preferred(big, candidates) == 0  # the hoarder melds a hand this big
+    assert HOARDERS.preferred(big, candidates) == 0  # the hoarder melds a hand this big
     assert best_index(tied, PATIENT.preferred(big, candidates)) == 1  # the patient rule draws
 
     class Patient(PimcBot):

@@ -13,7 +13,7 @@ from solver.cards import Piece
 from solver.game import Game, GameSettings, PlayerView
 from solver.strategy import make_bot
 from solver.strategy.candidates import Candidate
-from solver.strategy.choice_rules import patient_choice
+from solver.strategy.choice_rules import hoarders_choice, patient_choice
 from solver.strategy.evaluator import EVALUATOR, RACE_6, SETTLED_3, Evaluator, Outcomes
 from solver.strategy.opponents import OpponentModel
 from solver.strategy.rollout import (
@@ -219,8 +219,8 @@ def test_the_prior_keeps_the_hoarders_choice_unless_the_search_is_sure() -> None
     )
 
 
-TIES = replace(EVALUATOR, hoarder_breaks_ties=True)
-FIRST_LISTED = replace(EVALUATOR, hoarder_breaks_ties=False)
+TIES = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=hoarders_choice, prior_margin=None)
+FIRST_LISTED = replace(EVALUATOR, hoarder_breaks_ties=False, prior_margin=None)
 PATIENT_PRIOR = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=1.0)
 
 
