@@ -55,7 +55,11 @@ def test_the_evaluator_breaks_ties_with_its_rule_and_the_prior_keeps_it() -> Non
     bot = Patient(random.Random(0))
     close = _weighed(big, {"best": [10.0, -10.0, 12.0, -8.0], "draw": [0.0, 0.0, 0.0, 0.0]})
     assert bot.prior_choice(big, close) == 1
-    assert PimcBot(random.Random(0)).prior_choice(big, close) == 0  # the best mean
+    class Ties(PimcBot):
+        evaluator = PATIENT  # ties to the rule, no margin
+
+    assert Ties(random.Random(0)).prior_choice(big, close) == 0  # the best mean
+    assert PimcBot(random.Random(0)).prior_choice(big, close) == 1  # the default keeps the rule
     manipulation = midgame_view(GameSettings.manipulation(2), plies=6)
     assert PATIENT.preferred(manipulation, candidates) is None
 

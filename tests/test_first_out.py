@@ -206,7 +206,11 @@ def test_the_prior_keeps_the_hoarders_choice_unless_the_search_is_sure() -> None
 
     view = midgame_view()
     assert view.phase == "meld" and len(view.hand) < view.variant.hand_size + 5
-    bot = PimcBot(random.Random(0))
+
+    class HoardersPrior(PimcBot):
+        evaluator = TIES  # the hoarder's rule, no margin of the evaluator's own
+
+    bot = HoardersPrior(random.Random(0))
     close = _weighed(view, {"best": [10.0, -10.0, 12.0, -8.0], "draw": [0.0, 0.0, 0.0, 0.0]})
     sure = _weighed(view, {"best": [10.0, 12.0, 11.0, 9.0], "draw": [0.0, 1.0, 0.0, 1.0]})
     assert bot.prior_choice(view, close) == 0  # no margin: the best mean (1.0 against 0.0)
@@ -294,7 +298,11 @@ def test_the_prior_plays_where_the_hoarder_must_meld() -> None:
     view = midgame_view()
     big = replace(view, hand=replace(view.hand, pieces=view.hand.pieces * 3))
     assert len(big.hand) >= view.variant.hand_size + 5
-    bot = PimcBot(random.Random(0))
+
+    class HoardersPrior(PimcBot):
+        evaluator = TIES
+
+    bot = HoardersPrior(random.Random(0))
     bot.prior_margin = 1.0
     weighed = _weighed(big, {"best": [0.0, 0.0, 1.0], "draw": [5.0, -5.0, 6.0]})
     assert bot.prior_choice(big, weighed) == 0  # the hoarder melds a hand this big

@@ -48,7 +48,7 @@ from solver.game.scoring import RoundEnd, score_round
 from solver.game.settings import GameSettings
 from solver.game.view import PlayerView
 from solver.strategy.candidates import Candidate
-from solver.strategy.choice_rules import ChoiceRule, hoarders_choice
+from solver.strategy.choice_rules import ChoiceRule, hoarders_choice, patient_choice
 from solver.strategy.rollout import (
     Policy,
     Rollout,
@@ -151,14 +151,17 @@ RACE_6 = RolloutSettings(horizon=6, time_limit=1.0, settle=True, race=True, race
 """First-out games: six more turns, then the race (``rollout.race_chances``): a hand that
 goes out with its next play wins, else the round is even (module docstring)."""
 
-EVALUATOR = Evaluator(first_out=RACE_6, hoarder_breaks_ties=True)
+EVALUATOR = Evaluator(first_out=RACE_6, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=2.0)
 """The evaluator of the search bot, the advice and the review.  The player's own hoarding
 line is ``patient_hoarder_action`` (never forced to meld by its hand's size) in every
 game: adopted in Manipulation Rummy and then in first-out games on 2026-11-28 after the
 screens of ``benchmarks/unforced_continuation.py`` (which still plays the forced line,
-``hoarder_action``, for comparison).  In first-out games ties go to the hoarder's choice
-(``hoarder_breaks_ties``, adopted on 2026-11-28 after the screens of
-``benchmarks/tie_rule.py``)."""
+``hoarder_action``, for comparison).  In first-out games the patient rule's choice
+(``choice_rules.patient_choice``: open at once, then play only to go out or at the last
+chance) wins ties and stands unless another option's paired lead over it exceeds two
+standard errors (``tie_rule``, ``prior_margin``: adopted on 2026-11-29 after the screens
+and the declared test of ``benchmarks/patient_rule.py``; the hoarder's choice on ties,
+adopted on 2026-11-28 after ``benchmarks/tie_rule.py``, came before it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,8 +61,16 @@ decline unless the hand must meld), for the bot and the advice alike.  Screened 
 Rummikub (seeds 1111-1113, not the measuring seed; ``benchmarks/tie_rule.py``) it gained
 12.3 points against ``hoarder`` over 200 pairs (95% interval 5.9 to 18.6) and 4.7 against
 ``greedy`` over 310 (-0.3 to 9.6; benchmarks/results/firstout-experiments.md).
-``prior_margin`` (off: not better on 40-pair screens) goes further: it keeps the
-hoarder's choice unless the search is sure of another.
+Since 2026-11-29 the rule is the *patient rule* (``choice_rules.patient_choice``: make
+the opening meld at once, then play only to go out or at the last chance), and it is a
+prior (``Evaluator.prior_margin`` 2): its choice stands unless another option's paired
+lead over it exceeds two standard errors.  The rule alone beat ``greedy`` and ``hoarder``
+in every first-out setting screened, by far more than the search did: holding every tile
+keeps from the other players the tiles they need until the stock runs out, and the last
+play has the whole table to rearrange, an end the six-turn rollouts do not see.  Screened
+in Rummikub (seed 1122, 40 pairs) the bot with the prior won 100% against both, where
+``pimc`` with the hoarder's ties won 70.0% and 68.8%; the test declared before seeds 1123
+and 1124 is in benchmarks/results/firstout-experiments.md (``benchmarks/patient_rule.py``).
 
 Candidates at a meld decision (when the hint engine finds a play):
 
@@ -143,8 +151,8 @@ class PimcBot(Bot):
     """First-out games: keep the evaluator's rule of thumb's choice at a meld decision
     (``Evaluator.tie_rule``; by default the hoarder's: play the best play only when the
     hand must meld, else decline) unless another candidate's paired lead over it, over the
-    same deals, exceeds this many standard errors; None: the candidate with the best mean
-    (``prior_choice``)."""
+    same deals, exceeds this many standard errors; None: the evaluator's
+    ``Evaluator.prior_margin`` (``prior_choice``)."""
     dead_heat_deals: int | None = None
     """First-out games: weigh the first that many deals first, and decide on them alone when
     they are a dead heat (every option worth exactly the same in each: the evaluator's
