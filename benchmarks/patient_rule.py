@@ -2,7 +2,7 @@
 
     python -m benchmarks.patient_rule greedy --pairs 100 --seed 1123 --variant rummikub
     python -m benchmarks.patient_rule hoarder --pairs 100 --seed 1124 --bot prior
-    rummy match benchmarks/patient_rule.py:PatientBot greedy --variant rummikub
+    rummy match benchmarks.patient_rule:PatientBot greedy --variant rummikub
 
 Why: the patient rule (``solver.strategy.choice_rules.patient_choice``: make the opening
 meld at once, then play only to go out or at the last chance) beat ``greedy`` and

@@ -1,7 +1,7 @@
 """Experiment: the search bot with the hoarder's choice on ties beside ``pimc``.
 
     python -m benchmarks.tie_rule hoarder --pairs 100 --seed 1112 --variant rummikub
-    rummy match benchmarks/tie_rule.py:PimcTies greedy --variant rummikub
+    rummy match benchmarks.tie_rule:PimcTies greedy --variant rummikub
 
 Why: early in a first-out round the six-turn rollouts see nobody go out, so every option
 is worth exactly the same and ``pimc`` plays the first listed, the best play (it lays

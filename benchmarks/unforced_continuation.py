@@ -3,7 +3,7 @@ hand's size (the line it used before 2026-11-28) beside ``pimc``, which weighs w
 patient line in every game.
 
     python -m benchmarks.unforced_continuation hoarder --pairs 100 --seed 77 --variant rummikub
-    rummy match benchmarks/unforced_continuation.py:PimcForced hoarder --variant rummikub
+    rummy match benchmarks.unforced_continuation:PimcForced hoarder --variant rummikub
 
 Why: ``rollout.hoarder_action`` melds once the hand holds ``hand_size + HOARD_MARGIN``
 cards.  As the player's own continuation that threshold made a value depend on where the
