@@ -55,6 +55,7 @@ def test_the_evaluator_breaks_ties_with_its_rule_and_the_prior_keeps_it() -> Non
     bot = Patient(random.Random(0))
     close = _weighed(big, {"best": [10.0, -10.0, 12.0, -8.0], "draw": [0.0, 0.0, 0.0, 0.0]})
     assert bot.prior_choice(big, close) == 1
+
     class Ties(PimcBot):
         evaluator = PATIENT  # ties to the rule, no margin
 
