@@ -23,11 +23,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmarks.paired_screen import arguments, screen
-from solver.game.actions import Action, Play
-from solver.game.view import PlayerView
 from solver.strategy.choice_rules import patient_choice, patient_plays
 from solver.strategy.evaluator import EVALUATOR, Evaluator
-from solver.strategy.expert import ExpertBot
+from solver.strategy.hoarder import HoarderBot
 from solver.strategy.pimc import PimcBot
 
 BOTS = {
@@ -71,19 +69,12 @@ class PimcPatientPrior3(PimcPatientTies):
     prior_margin = 3.0
 
 
-class PatientBot(ExpertBot):
-    """The patient rule alone: the best play when it goes out, before the opening meld and
-    at the last chance; else decline.  Knocks (Manipulation Rummy) on the expert's rule."""
+class PatientBot(HoarderBot):
+    """The patient rule alone: ``HoarderBot`` whose forced meld is the patient rule's (before
+    the opening meld and at the last chance, never for the hand's size)."""
 
     name = "patient"
-
-    def act(self, view: PlayerView) -> Action:
-        if view.phase == "knock":
-            return super().act(view)
-        found = self.best_play(view)
-        if found.has_play and (found.goes_out or found.can_knock or patient_plays(view)):
-            return Play(found.table)
-        return view.decline()
+    must_meld = staticmethod(patient_plays)
 
 
 def main() -> None:
