@@ -13,8 +13,9 @@ not see.  ``PimcPatientTies`` gives the evaluator's ties to that rule instead of
 hoarder's (``Evaluator.tie_rule``); ``PimcPatientPrior`` also keeps the rule's choice
 unless the search's paired lead for another option exceeds one standard error
 (``PimcBot.prior_margin``; ``prior2`` and ``prior3``: two and three).  ``PatientBot``
-is the rule alone, for comparison.  The script plays ``pimc`` and one of them against one
-opponent on the same deals and prints each and their paired difference
+is the rule alone, for comparison.  The script plays ``PimcHoardersTies`` (``pimc`` as it
+was before it kept the patient rule: since 2026-11-29 ``pimc`` is ``prior2``) and one of
+them against one opponent on the same deals and prints each and their paired difference
 (``benchmarks.paired_screen``).
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmarks.paired_screen import arguments, screen
-from solver.strategy.choice_rules import patient_choice, patient_plays
+from solver.strategy.choice_rules import hoarders_choice, patient_choice, patient_plays
 from solver.strategy.evaluator import EVALUATOR, Evaluator
 from solver.strategy.hoarder import HoarderBot
 from solver.strategy.pimc import PimcBot
@@ -36,8 +37,22 @@ BOTS = {
     "rule": "benchmarks/patient_rule.py:PatientBot",
 }
 
+BASELINE = "benchmarks/patient_rule.py:PimcHoardersTies"
+
+HOARDERS_TIES: Evaluator = replace(
+    EVALUATOR, hoarder_breaks_ties=True, tie_rule=hoarders_choice, prior_margin=None
+)
+"""The search bot's evaluator before the patient rule: first-out ties to the hoarder's choice."""
+
 PATIENT: Evaluator = replace(EVALUATOR, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=None)
 """The search bot's evaluator with first-out ties going to the patient rule."""
+
+
+class PimcHoardersTies(PimcBot):
+    """``pimc`` as it was before the patient rule (until 2026-11-29): the baseline."""
+
+    name = "pimc-hoarders-ties"
+    evaluator = HOARDERS_TIES
 
 
 class PimcPatientTies(PimcBot):
@@ -79,7 +94,7 @@ class PatientBot(HoarderBot):
 
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], seed=1123, bots=tuple(BOTS))
-    screen("pimc", BOTS[args.bot], args)
+    screen(BASELINE, BOTS[args.bot], args)
 
 
 if __name__ == "__main__":

@@ -86,13 +86,17 @@ def test_a_screen_that_offers_versions_takes_one_by_name(monkeypatch: pytest.Mon
 
 
 def test_the_patient_rule_bots_weigh_with_the_patient_rule_and_the_rule_plays_legal_games() -> None:
-    from benchmarks.patient_rule import PatientBot, PimcPatientPrior, PimcPatientTies
+    from benchmarks.patient_rule import PatientBot, PimcHoardersTies, PimcPatientPrior, PimcPatientTies
     from solver.game.settings import GameSettings
-    from solver.strategy.choice_rules import patient_choice
+    from solver.strategy.choice_rules import hoarders_choice, patient_choice
     from solver.strategy.match import run_match
 
     assert PimcPatientTies.evaluator.tie_rule is patient_choice and PimcPatientTies.prior_margin is None
     assert PimcPatientPrior.evaluator.tie_rule is patient_choice and PimcPatientPrior.prior_margin == 1.0
+    assert (
+        PimcHoardersTies.evaluator.tie_rule is hoarders_choice
+        and PimcHoardersTies.evaluator.prior_margin is None
+    )
     rummikub = GameSettings.rummikub(2)
     found = run_match("benchmarks/patient_rule.py:PatientBot", "greedy", pairs=2, seed=4, settings=rummikub)
     assert len(found.pairs) == 2 and all(len(pair.games) == 2 for pair in found.pairs)
