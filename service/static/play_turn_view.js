@@ -156,6 +156,7 @@ export class TurnView {
     try {
       const answer = await askHelp(this.state.id, this.state.turn, level);
       this.hinted = level >= 2 && answer.exists ? hintedKeys(this.draft, answer.cards || []) : [];
+      this.showError($("act-error"), null); // an earlier move's error is out of date beside the answer
       this.render(); // the hand's hinted cards show with the answer, not after the reload
       renderHelp(view, answer, { onApply: (text) => this.apply(text) });
       await this.onHelpUsed();
@@ -189,7 +190,9 @@ export class TurnView {
     this.setBusy(true);
     $("game-status").textContent = "Weighing every option over sampled deals…";
     try {
-      renderGameAdvice(view, await askAdvice(this.state.id, this.state.turn));
+      const advice = await askAdvice(this.state.id, this.state.turn);
+      this.showError($("act-error"), null); // an earlier move's error is out of date beside the advice
+      renderGameAdvice(view, advice);
       $("game-status").textContent = "The options of your turn, best first, are below.";
       await this.onHelpUsed();
     } catch (error) {
