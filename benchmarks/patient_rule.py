@@ -53,6 +53,7 @@ class PimcHoardersTies(PimcBot):
 
     name = "pimc-hoarders-ties"
     evaluator = HOARDERS_TIES
+    dead_heat_deals = None  # every deal weighed, as when the experiment was run
 
 
 class PimcPatientTies(PimcBot):
@@ -60,6 +61,7 @@ class PimcPatientTies(PimcBot):
 
     name = "pimc-patient-ties"
     evaluator = PATIENT
+    dead_heat_deals = None  # every deal weighed, as when the experiment was run
 
 
 class PimcPatientPrior(PimcPatientTies):

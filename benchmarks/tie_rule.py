@@ -38,6 +38,7 @@ class PimcTies(PimcBot):
 
     name = "pimc-ties"
     evaluator = TIES
+    dead_heat_deals = None  # every deal weighed, as when the experiment was run
 
 
 class PimcFirstListed(PimcBot):
@@ -45,6 +46,7 @@ class PimcFirstListed(PimcBot):
 
     name = "pimc-first-listed"
     evaluator = FIRST_LISTED
+    dead_heat_deals = None  # every deal weighed, as when the experiment was run
 
 
 def main() -> None:

@@ -67,12 +67,15 @@ def test_the_bot_stops_on_a_dead_heat_in_first_out_games_only() -> None:
     class Stopping(PimcBot):
         dead_heat_deals = 2
 
-    assert PimcBot.dead_heat_deals is None, "off by default"
+    class AllDeals(PimcBot):
+        dead_heat_deals = None
+
+    assert PimcBot.dead_heat_deals == 1, "on since the test declared for it (firstout-experiments)"
     manipulation = GameSettings.manipulation(2)
-    plain = play_game(manipulation, [PimcBot(random.Random(1)), PimcBot(random.Random(2))], seed=5)
+    plain = play_game(manipulation, [AllDeals(random.Random(1)), AllDeals(random.Random(2))], seed=5)
     stopping = play_game(manipulation, [Stopping(random.Random(1)), Stopping(random.Random(2))], seed=5)
     assert plain.final == stopping.final and plain.winners == stopping.winners
-    rummikub = play_game(RUMMIKUB, [Stopping(random.Random(1)), PimcBot(random.Random(2))], seed=5)
+    rummikub = play_game(RUMMIKUB, [Stopping(random.Random(1)), AllDeals(random.Random(2))], seed=5)
     assert rummikub.winners
 
 
@@ -111,3 +114,36 @@ def test_crowded_samples_count_deals_only_in_first_out_games_of_three_or_more() 
     greedy = [make_bot("greedy", rng=random.Random(seat)) for seat in (1, 2)]
     play_game(GameSettings.named("machiavelli", 3), [Counting(random.Random(0)), *greedy], seed=7)
     assert counted and set(counted) == {2}, counted
+
+
+def test_the_probe_counts_nested_dead_heats_and_the_experiments_weigh_every_deal() -> None:
+    """``benchmarks.dead_heat_probe``: a dead heat over a prefix is one over each shorter
+    prefix, and the probe plays ``pimc``'s choice over every deal; the experiments' bots
+    that reproduce earlier runs weigh every deal as they did then."""
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks.dead_heat import PimcAllDeals
+    from benchmarks.dead_heat_probe import PimcStopProbe, dead_heat_over
+    from benchmarks.patient_rule import PimcHoardersTies, PimcPatientPrior2
+    from benchmarks.tie_rule import PimcTies
+    from solver.strategy.match import run_match
+
+    for bot in (PimcStopProbe, PimcAllDeals, PimcHoardersTies, PimcPatientPrior2, PimcTies):
+        assert bot.dead_heat_deals is None, bot
+    probe = "benchmarks.dead_heat_probe:PimcStopProbe"
+    found = run_match(probe, "greedy", pairs=1, seed=4, settings=RUMMIKUB)
+    totals: dict[str, int] = {}
+    for game in found.pairs[0].games:
+        for counters in game.counters:
+            for key, value in counters.items():
+                totals[key] = totals.get(key, 0) + value
+    heats = [totals.get(f"probe_dead_heat_{deals}", 0) for deals in (1, 2, 4)]
+    assert totals["probe_searched"] == totals["searched"] > 0
+    assert totals["probe_searched"] >= heats[0] >= heats[1] >= heats[2] > 0, totals
+    for deals, heat in zip((1, 2, 4), heats, strict=True):
+        assert totals.get(f"probe_changed_{deals}", 0) <= heat
+    assert dead_heat_over([], 3)
