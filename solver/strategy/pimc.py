@@ -107,6 +107,7 @@ reproducibility.  ``counters`` counts what it chose, for the match reports.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -237,9 +238,12 @@ class PimcBot(Bot):
         if best.goes_out or view.final_turn:
             self.counters["played_best"] += 1
             return Play(best.table)
-        candidates = self.candidates(view, best)
-        choice = self._search(view, candidates)
-        self.counters["searched"] += 1
+        choice = self._rule_alone(view, best)
+        if choice is not None:
+            self.counters["rule_alone"] += 1
+        else:
+            choice = self._search(view, self.candidates(view, best))
+            self.counters["searched"] += 1
         if choice.label == "draw":
             self.counters["drew_with_play"] += 1
         elif choice.label == "best":
@@ -253,6 +257,26 @@ class PimcBot(Bot):
         the module docstring)."""
         holds = not (self.model_opponents and self.opponents.hoarders(view))
         return meld_candidates(view, self.options, best=best, holds=holds, time_limit=self.time_limit)
+
+    def _rule_alone(self, view: PlayerView, best: Hint) -> Candidate | None:
+        """Where the prior can never be overruled (an infinite ``prior_margin`` in a
+        first-out game), the rule's choice between the best play and the decline, with no
+        search (its outcome would be the same); None where a search decides."""
+        margin = self._margin(view)
+        if margin is None or not math.isinf(margin):
+            return None
+        candidates = meld_candidates(view, self.options, best=best, holds=False, time_limit=self.time_limit)
+        chosen = self.evaluator.preferred(view, candidates)
+        if chosen is None:
+            chosen = self.evaluator.tie_rule(view, candidates)
+        return None if chosen is None else candidates[chosen]
+
+    def _margin(self, view: PlayerView) -> float | None:
+        """The prior margin at ``view``: ``prior_margin``, else the evaluator's, in
+        first-out games; None in other games (the best mean wins there)."""
+        if view.settings.scoring != "first_out":
+            return None
+        return self.prior_margin if self.prior_margin is not None else self.evaluator.prior_margin
 
     def _knock_or_pass(self, view: PlayerView) -> Action:
         self.counters["knock_choices"] += 1
@@ -315,9 +339,7 @@ class PimcBot(Bot):
         (``evaluator.choice_index``, which the advice's order uses too)."""
         candidates = [outcome.candidate for outcome in weighed]
         prefer = self.evaluator.preferred(view, candidates)
-        margin = self.prior_margin if self.prior_margin is not None else self.evaluator.prior_margin
-        if view.settings.scoring != "first_out":
-            margin = None
+        margin = self._margin(view)
         if margin is not None and prefer is None:
             prefer = self.evaluator.tie_rule(view, candidates)
         chosen, overruled = choice_index(weighed, prefer, margin)
