@@ -49,6 +49,7 @@ class PimcStopProbe(PimcBot):
 
     name = "pimc-stop-probe"
     dead_heat_deals = None
+    prior_margin = 2.0  # the search as it was probed (``pimc`` now plays the rule alone)
 
     def prior_choice(self, view: PlayerView, weighed: list[Outcomes]) -> int:
         """``pimc``'s choice; first-out decisions also count, per stop, a dead heat over the

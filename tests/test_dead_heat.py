@@ -66,9 +66,11 @@ def test_the_bot_stops_on_a_dead_heat_in_first_out_games_only() -> None:
 
     class Stopping(PimcBot):
         dead_heat_deals = 2
+        prior_margin = 2.0  # a search behind the rule (``pimc`` plays the rule alone there)
 
     class AllDeals(PimcBot):
         dead_heat_deals = None
+        prior_margin = 2.0
 
     assert PimcBot.dead_heat_deals == 1, "on since the test declared for it (firstout-experiments)"
     manipulation = GameSettings.manipulation(2)
@@ -89,6 +91,7 @@ def test_crowded_samples_count_deals_only_in_first_out_games_of_three_or_more() 
 
     class Crowded(PimcBot):
         crowded_samples = 2
+        prior_margin = 2.0  # a search behind the rule (``pimc`` plays the rule alone there)
 
     assert PimcBot.crowded_samples is None, "off by default"
     bot = Crowded(random.Random(0))

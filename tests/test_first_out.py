@@ -4,6 +4,7 @@ the opponent model's count of such cards, and the evaluator's settings per scori
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -449,3 +450,54 @@ def test_a_four_player_race_reports_the_points_against_the_best_other() -> None:
             checked += 1
         game.apply(bots[game.to_move].act(view))
     assert checked >= 3
+
+
+# -- the rule alone: an infinite prior margin plays the patient rule with no search ----
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [GameSettings.rummikub(2), GameSettings.machiavelli(2), GameSettings.rummikub(4)],
+    ids=lambda s: f"{s.variant.name}-{s.players}",
+)
+def test_the_search_bot_plays_the_patient_rule_without_a_search_in_first_out_games(
+    settings: GameSettings,
+) -> None:
+    """With ``EVALUATOR``'s infinite margin the search bot's first-out game is the patient
+    rule's (``benchmarks.patient_rule:PatientBot``) to the last card, and it searches no
+    meld decision; in Manipulation Rummy it still searches."""
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from benchmarks.patient_rule import PatientBot
+    from solver.game.runner import play_game
+    from solver.strategy.pimc import PimcBot
+
+    assert math.isinf(EVALUATOR.prior_margin or 0.0)
+    for seed in (3, 4):
+        others = [make_bot("greedy", rng=random.Random(seat)) for seat in range(1, settings.players)]
+        searcher = PimcBot(random.Random(0))
+        with_search = play_game(settings, [searcher, *others], seed=seed)
+        others = [make_bot("greedy", rng=random.Random(seat)) for seat in range(1, settings.players)]
+        rule = play_game(settings, [PatientBot(random.Random(0)), *others], seed=seed)
+        assert with_search.final == rule.final and with_search.winners == rule.winners, seed
+        assert searcher.counters["searched"] == 0 and searcher.counters["rule_alone"] > 0
+    manipulation = PimcBot(random.Random(0))
+    play_game(GameSettings.manipulation(2), [manipulation, make_bot("greedy", rng=random.Random(1))], seed=3)
+    assert manipulation.counters["rule_alone"] == 0 and manipulation.counters["searched"] > 0
+
+
+def test_the_oracle_weighs_its_true_round_with_no_margin() -> None:
+    """The ``oracle`` keeps searching in first-out games (no prior margin: one true deal
+    could never overrule a margin), ties going to the patient rule."""
+    from solver.strategy.oracle import ORACLE_EVALUATOR, OracleBot
+
+    assert OracleBot.evaluator is ORACLE_EVALUATOR and ORACLE_EVALUATOR.prior_margin is None
+    assert ORACLE_EVALUATOR.tie_rule is patient_choice and ORACLE_EVALUATOR.hoarder_breaks_ties
+    bot = OracleBot(random.Random(0))
+    view = midgame_view()
+    one_deal = _weighed(view, {"best": [5.0], "draw": [0.0]})
+    assert bot.prior_choice(view, one_deal) == 0, "the better outcome on the true round wins"

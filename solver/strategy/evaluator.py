@@ -151,7 +151,9 @@ RACE_6 = RolloutSettings(horizon=6, time_limit=1.0, settle=True, race=True, race
 """First-out games: six more turns, then the race (``rollout.race_chances``): a hand that
 goes out with its next play wins, else the round is even (module docstring)."""
 
-EVALUATOR = Evaluator(first_out=RACE_6, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=2.0)
+EVALUATOR = Evaluator(
+    first_out=RACE_6, hoarder_breaks_ties=True, tie_rule=patient_choice, prior_margin=math.inf
+)
 """The evaluator of the search bot, the advice and the review.  The player's own hoarding
 line is ``patient_hoarder_action`` (never forced to meld by its hand's size) in every
 game: adopted in Manipulation Rummy and then in first-out games on 2026-11-28 after the
@@ -161,7 +163,10 @@ screens of ``benchmarks/unforced_continuation.py`` (which still plays the forced
 chance) wins ties and stands unless another option's paired lead over it exceeds two
 standard errors (``tie_rule``, ``prior_margin``: adopted on 2026-11-29 after the screens
 and the declared test of ``benchmarks/patient_rule.py``; the hoarder's choice on ties,
-adopted on 2026-11-28 after ``benchmarks/tie_rule.py``, came before it)."""
+adopted on 2026-11-28 after ``benchmarks/tie_rule.py``, came before it).  Since a later
+test the same day (``benchmarks/rule_only.py``) the margin is infinite: where the rule
+answers, its choice stands (the search bot then plays it with no search; the advice and
+the review put it first and still weigh every option)."""
 
 
 @dataclass(frozen=True, slots=True)

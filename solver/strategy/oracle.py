@@ -24,16 +24,24 @@ raises.  ``rummy match`` and ``benchmarks.strength`` take it by name.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from solver.game.actions import Action
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
 from solver.strategy.bots import BOT_TIME_LIMIT
-from solver.strategy.evaluator import Deal
+from solver.strategy.evaluator import EVALUATOR, Deal, Evaluator
 from solver.strategy.pimc import PimcBot
 from solver.strategy.rollout import Rollout
 
 __all__ = ["HandsOracleBot", "OracleBot"]
+
+
+ORACLE_EVALUATOR: Evaluator = replace(EVALUATOR, prior_margin=None)
+"""The oracle's evaluator: the search bot's with no prior margin, so that in first-out
+games the best outcome on the true round wins (ties to the patient rule).  With a margin
+the rule's choice would always stand (one deal gives no spread to overrule it with), and
+the oracle would be the rule, no ceiling."""
 
 
 class OracleBot(PimcBot):
@@ -41,6 +49,7 @@ class OracleBot(PimcBot):
 
     name = "oracle"
     samples = 1
+    evaluator = ORACLE_EVALUATOR
     sees_all = True
     """Shown the whole round by the match runner (``SeeingPlayer``)."""
 
