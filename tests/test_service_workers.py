@@ -91,12 +91,15 @@ def test_a_spare_worker_replaces_a_stopped_one_at_once() -> None:
 
 
 def test_a_queued_job_whose_caller_is_cancelled_leaves_the_queue_at_once(pool: SolvePool) -> None:
-    release = [busy_caller(pool, 1.5, 60) for _ in range(2)]  # both workers busy
+    release = [busy_caller(pool, 4.0, 60) for _ in range(2)]  # both workers busy
     wait_for(lambda: pool.stats()["running"] == 2)
 
     async def queued_then_gone() -> None:
         job = asyncio.ensure_future(pool.run_async(60.0, time.sleep, 60))
-        await asyncio.sleep(0.1)
+        for _ in range(40):  # queued within moments, however loaded the machine
+            await asyncio.sleep(0.05)
+            if pool.stats()["waiting"] == 1:
+                break
         assert pool.stats()["waiting"] == 1
         job.cancel()
         with pytest.raises(asyncio.CancelledError):
