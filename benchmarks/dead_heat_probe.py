@@ -57,10 +57,7 @@ class PimcStopProbe(PimcBot):
         chosen = super().prior_choice(view, weighed)
         if view.settings.scoring != "first_out":
             return chosen
-        candidates = [outcome.candidate for outcome in weighed]
-        prefer = self.evaluator.preferred(view, candidates)
-        if prefer is None:
-            prefer = self.evaluator.tie_rule(view, candidates)
+        prefer = self.evaluator.tie_rule(view, [outcome.candidate for outcome in weighed])
         stops_on = prefer if prefer is not None else 0  # a tie goes to the first otherwise
         self.counters["probe_searched"] += 1
         for deals in PREFIXES:

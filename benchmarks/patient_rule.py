@@ -14,9 +14,9 @@ hoarder's (``Evaluator.tie_rule``); ``PimcPatientPrior`` also keeps the rule's c
 unless the search's paired lead for another option exceeds one standard error
 (``PimcBot.prior_margin``; ``prior2`` and ``prior3``: two and three).  ``PatientBot``
 is the rule alone, for comparison.  The script plays ``PimcHoardersTies`` (``pimc`` as it
-was before it kept the patient rule: since 2026-11-29 ``pimc`` is ``prior2``) and one of
-them against one opponent on the same deals and prints each and their paired difference
-(``benchmarks.paired_screen``).
+was before it kept the patient rule; since 2026-11-29 ``pimc`` plays the rule alone in
+first-out games, ``benchmarks/rule_only.py``) and one of them against one opponent on
+the same deals and prints each and their paired difference (``benchmarks.paired_screen``).
 """
 
 from __future__ import annotations
