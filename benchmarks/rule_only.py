@@ -12,8 +12,10 @@ as much or more: 100.0% against `pimc`'s 96.7% and 95.0% in Rummikub (seeds 1125
 ``PimcRuleOnly`` has an infinite margin: where the rule answers it plays the rule's
 choice without weighing anything (``PimcBot._rule_alone``).  The test declared for it
 passed (seven runs on fresh seeds, every paired estimate at least -2 points, +2.2 on average),
-so since 2026-11-29 ``pimc`` is ``PimcRuleOnly`` and ``PimcSearching`` is the bot before
-(margin 2).  The script plays ``PimcSearching`` and ``PimcRuleOnly`` on the same deals and
+so on 2026-11-29 ``pimc`` became ``PimcRuleOnly`` and ``PimcSearching`` is the bot before
+(margin 2); later that day ``pimc`` came to search once the stock is empty
+(``benchmarks/endgame_search.py``), and ``PimcRuleOnly`` (the rule at every turn) is its
+baseline there.  The script plays ``PimcSearching`` and ``PimcRuleOnly`` on the same deals and
 prints each and their paired difference (``benchmarks.paired_screen``); the runs are in
 benchmarks/results/firstout-experiments.md.
 """

@@ -12,6 +12,7 @@ import pytest
 
 from solver.cards import Piece
 from solver.game import Game, GameSettings, PlayerView
+from solver.game.actions import Action
 from solver.strategy import make_bot
 from solver.strategy.candidates import Candidate
 from solver.strategy.choice_rules import hoarders_choice, patient_choice
@@ -457,15 +458,21 @@ def test_a_four_player_race_reports_the_points_against_the_best_other() -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [GameSettings.rummikub(2), GameSettings.machiavelli(2), GameSettings.rummikub(4)],
+    [
+        GameSettings.rummikub(2),
+        GameSettings.machiavelli(2),
+        GameSettings.rummikub(4),
+        GameSettings.machiavelli(4),
+    ],
     ids=lambda s: f"{s.variant.name}-{s.players}",
 )
-def test_the_search_bot_plays_the_patient_rule_without_a_search_in_first_out_games(
+def test_the_search_bot_plays_the_patient_rule_without_a_search_until_the_stock_is_empty(
     settings: GameSettings,
 ) -> None:
     """With ``EVALUATOR``'s infinite margin the search bot's first-out game is the patient
-    rule's (``benchmarks.patient_rule:PatientBot``) to the last card, and it searches no
-    meld decision; in Manipulation Rummy it still searches."""
+    rule's (``benchmarks.patient_rule:PatientBot``) move for move while the stock holds
+    cards, with no search; it searches only at an empty stock
+    (``Evaluator.prior_until_stock_empty``); in Manipulation Rummy it still searches."""
     import sys
     from pathlib import Path
 
@@ -476,15 +483,46 @@ def test_the_search_bot_plays_the_patient_rule_without_a_search_in_first_out_gam
     from solver.game.runner import play_game
     from solver.strategy.pimc import PimcBot
 
-    assert math.isinf(EVALUATOR.prior_margin or 0.0)
+    class Recording(PimcBot):
+        """``pimc`` noting the stock at each of its searches and every move it makes."""
+
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__(rng)
+            self.moves: list[tuple[int, str]] = []
+            self.searched_at: list[int] = []
+
+        def act(self, view: PlayerView) -> Action:
+            searched = self.counters["searched"]
+            action = super().act(view)
+            if self.counters["searched"] > searched:
+                self.searched_at.append(view.stock_size)
+            self.moves.append((view.stock_size, repr(action)))
+            return action
+
+    class RecordingRule(PatientBot):
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__(rng)
+            self.moves: list[tuple[int, str]] = []
+
+        def act(self, view: PlayerView) -> Action:
+            action = super().act(view)
+            self.moves.append((view.stock_size, repr(action)))
+            return action
+
+    assert math.isinf(EVALUATOR.prior_margin or 0.0) and EVALUATOR.prior_until_stock_empty
+    decided_by_rule = 0
     for seed in (3, 4):
-        others = [make_bot("greedy", rng=random.Random(seat)) for seat in range(1, settings.players)]
-        searcher = PimcBot(random.Random(0))
-        with_search = play_game(settings, [searcher, *others], seed=seed)
-        others = [make_bot("greedy", rng=random.Random(seat)) for seat in range(1, settings.players)]
-        rule = play_game(settings, [PatientBot(random.Random(0)), *others], seed=seed)
-        assert with_search.final == rule.final and with_search.winners == rule.winners, seed
-        assert searcher.counters["searched"] == 0 and searcher.counters["rule_alone"] > 0
+        others = [make_bot("hoarder", rng=random.Random(seat)) for seat in range(1, settings.players)]
+        searcher = Recording(random.Random(0))
+        play_game(settings, [searcher, *others], seed=seed)
+        others = [make_bot("hoarder", rng=random.Random(seat)) for seat in range(1, settings.players)]
+        rule = RecordingRule(random.Random(0))
+        play_game(settings, [rule, *others], seed=seed)
+        stocked = [move for move in searcher.moves if move[0] > 0]
+        assert stocked and stocked == [move for move in rule.moves if move[0] > 0], seed
+        assert all(stock == 0 for stock in searcher.searched_at), seed
+        decided_by_rule += searcher.counters["rule_alone"]
+    assert decided_by_rule > 0  # meld decisions the rule took with no search
     manipulation = PimcBot(random.Random(0))
     play_game(GameSettings.manipulation(2), [manipulation, make_bot("greedy", rng=random.Random(1))], seed=3)
     assert manipulation.counters["rule_alone"] == 0 and manipulation.counters["searched"] > 0

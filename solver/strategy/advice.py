@@ -746,10 +746,11 @@ def evaluate(
     level = looks_confidence(samples, most if more is not None else None)
     labels = [candidate.label for candidate in candidates]
     prefer = evaluator.preferred(view, candidates)
+    ranking = evaluator.at(view)  # the prior margin at this decision, as the bot's
 
     def open_ones(found: list[Outcomes]) -> list[int]:
         assert more is not None
-        named = set(more(rank(found, level, evaluator, prefer)))
+        named = set(more(rank(found, level, ranking, prefer)))
         return [index for index, label in enumerate(labels) if label in named]
 
     weighed, stopped = weigh(
@@ -765,7 +766,7 @@ def evaluate(
         most=most,
         step=None,
     )
-    ranked = rank(weighed, level, evaluator, prefer)
+    ranked = rank(weighed, level, ranking, prefer)
     return ranked, max(len(outcome.values) for outcome in weighed), stopped
 
 

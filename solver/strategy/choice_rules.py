@@ -16,7 +16,9 @@ when the decision is not a meld decision or its choice is not among the candidat
   they need, and the last play then has the whole table to rearrange: on seed 1121 the
   rule alone beat ``greedy`` in 800 of 800 Rummikub games and ``hoarder`` 99.5%, and
   it beat the search bot's figures in every first-out setting measured
-  (benchmarks/results/firstout-experiments.md, session 32).
+  (benchmarks/results/firstout-experiments.md, session 32).  Its last-chance play is
+  where it is weakest: at an empty stock the search bot weighs its options instead
+  (``Evaluator.prior_until_stock_empty``).
 """
 
 from __future__ import annotations
