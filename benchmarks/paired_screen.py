@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 
@@ -32,9 +33,13 @@ def screen(baseline: str, changed: str, args: argparse.Namespace) -> None:
     scores: dict[str, list[float]] = {}
     for bot in (baseline, changed):
         started = time.perf_counter()
-        found = run_match(
-            bot, *opponents, pairs=args.pairs, seed=args.seed, settings=settings, jobs=args.jobs
-        )
+        try:
+            found = run_match(
+                bot, *opponents, pairs=args.pairs, seed=args.seed, settings=settings, jobs=args.jobs
+            )
+        except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (the lines above stand)
+            print(f"interrupted during {bot}: no paired difference", file=sys.stderr)
+            raise SystemExit(130) from None
         # A deal's score sums the focus's shares of its games: per game, it is the share.
         scores[bot] = [pair.score / len(pair.games) for pair in found.pairs]
         took = time.perf_counter() - started

@@ -101,3 +101,19 @@ def test_the_patient_rule_bots_weigh_with_the_patient_rule_and_the_rule_plays_le
     found = run_match("benchmarks/patient_rule.py:PatientBot", "greedy", pairs=2, seed=4, settings=rummikub)
     assert len(found.pairs) == 2 and all(len(pair.games) == 2 for pair in found.pairs)
     assert PatientBot.name == "patient"
+
+
+def test_ctrl_c_stops_a_screen_with_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import benchmarks.paired_screen as paired
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(paired, "run_match", interrupted)
+    args = argparse.Namespace(opponent="random", pairs=4, seed=3, variant="manipulation", jobs=1)
+    with pytest.raises(SystemExit) as stopped:
+        screen("greedy", "expert", args)
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err.strip() == "interrupted during greedy: no paired difference"

@@ -168,7 +168,8 @@ class PimcBot(Bot):
     (``Evaluator.tie_rule``: the patient rule) unless another candidate's paired lead over
     it, over the same deals, exceeds this many standard errors (``prior_choice``); an
     infinite margin plays the rule's choice with no search (``_rule_alone``).  None: the
-    evaluator's ``Evaluator.prior_margin`` (infinite in ``EVALUATOR``)."""
+    evaluator's at the decision (``Evaluator.at``: infinite in ``EVALUATOR`` while the
+    stock holds cards, none once it is empty)."""
     dead_heat_deals: int | None = 1
     """First-out games: weigh the first that many deals first, and decide on them alone when
     they are a dead heat (every option worth exactly the same in each: the evaluator's
@@ -179,9 +180,9 @@ class PimcBot(Bot):
     stop after one deal changing 0.0-0.3% of the searched choices, at most 5 of 1,708
     (``benchmarks/dead_heat_probe.py``; benchmarks/results/firstout-experiments.md).  A
     dead heat after one deal is 19-65% of the searched decisions (fewest with 4 players),
-    which then cost an eighth of their rollouts.  With ``EVALUATOR``'s infinite margin
-    the bot searches no first-out meld decision, so the stop serves bots with a finite
-    margin (the experiments')."""
+    which then cost an eighth of their rollouts.  With ``EVALUATOR`` the bot searches its
+    first-out meld decisions only at an empty stock (no prior there: a dead heat goes to
+    the rule), so the stop serves those and the experiments' bots with a finite margin."""
 
     crowded_samples: int | None = None
     """First-out games of 3 or more players: deals per decision in place of ``samples``
