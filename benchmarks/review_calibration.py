@@ -2,6 +2,7 @@
 
     python -m benchmarks.review_calibration --seed 11 --games 4          # 4 games a pairing
     python -m benchmarks.review_calibration --seed 12 --games 2 --jobs 2
+    python -m benchmarks.review_calibration --seed 11 --games 6 --duplicate   # shared deals
 
 Plays seeded 2-player Manipulation Rummy games between every pairing of the five bots
 (``--games`` a pairing, seats alternating), keeps the first ``--rounds`` rounds of each
@@ -14,8 +15,9 @@ A calibrated review orders the bots as their measured strength does (the README'
 strength table: random < greedy < expert < hoarder < pimc); the script prints Spearman's
 rank correlation between accuracy and that order (1.0: the same order).  Games run
 through ``solver.runs`` (``--jobs``): each game's seed comes from the root seed and its
-index, so the figures do not depend on the backend.  Results go to
-``benchmarks/results/review_calibration-<seed>.json``.
+index, so the figures do not depend on the backend; with ``--duplicate`` every pairing plays
+the same deals, each from both seats (``game_seed``; ``--games`` must then be even).
+Results go to ``benchmarks/results/review_calibration-<seed>.json`` (``-<seed>-duplicate.json``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class CalibrationJob:
     seed: int
     games: int
     rounds: int
+    duplicate: bool = False
 
 
 def first_rounds(lines: list[str], rounds: int) -> list[str]:
@@ -51,6 +54,16 @@ def first_rounds(lines: list[str], rounds: int) -> list[str]:
     still in progress is logged)."""
     deals = [i for i, line in enumerate(lines) if '"type": "deal"' in line]
     return lines[: deals[rounds] + 1] if len(deals) > rounds else lines
+
+
+def game_seed(job: CalibrationJob, index: int) -> int:
+    """The game's seed (its deal and the bots' own randomness).  With ``duplicate`` the
+    deals are shared: games ``2k`` and ``2k + 1`` of every pairing play deal ``k`` with the
+    seats swapped, so every bot meets every deal from both seats against every other bot
+    (duplicate bridge's way to take the luck of the cards out of a comparison)."""
+    if job.duplicate:
+        return item_seed(job.seed, (index % job.games) // 2, "calibration-deal")
+    return item_seed(job.seed, index, "calibration")
 
 
 def game_bots(index: int, games: int) -> tuple[str, str]:
@@ -65,7 +78,7 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
     settings = GameSettings.manipulation(2)
     for index in chunk.items:
         bots = game_bots(index, job.games)
-        seed = item_seed(job.seed, index, "calibration")
+        seed = game_seed(job, index)
         stream = io.StringIO()
         writer = LogWriter(stream, settings, seed=seed, players=list(bots))
         play_game(settings, make_bots(list(bots), seed), seed=seed, listeners=[writer])
@@ -116,11 +129,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per pairing (default 4)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each game reviewed (default 2)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="every pairing plays the same deals, each from both seats"
+    )
     args = parser.parse_args()
+    if min(args.games, args.rounds, args.jobs) < 1:
+        parser.error("--games, --rounds and --jobs must be at least 1")
+    if args.duplicate and args.games % 2:
+        parser.error("--duplicate plays each deal from both seats: --games must be even")
     from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
     started = time.perf_counter()
-    job = CalibrationJob(args.seed, args.games, args.rounds)
+    job = CalibrationJob(args.seed, args.games, args.rounds, args.duplicate)
     total = args.games * len(list(itertools.combinations(STRENGTH_ORDER, 2)))
     per_game = run_indexed(review_game, job, range(total), jobs=args.jobs)
     decisions = [decision for game in per_game for decision in game]
@@ -138,7 +158,7 @@ def main() -> None:
     print(f"Spearman (accuracy against the strength order {' < '.join(STRENGTH_ORDER)}): {rho:.2f}")
     seconds = time.perf_counter() - started
     print(f"{len(decisions)} decisions in {total} games, {seconds:.0f} s")
-    out = RESULTS / f"review_calibration-{args.seed}.json"
+    out = RESULTS / f"review_calibration-{args.seed}{'-duplicate' if args.duplicate else ''}.json"
     out.write_text(
         json.dumps(
             {
@@ -146,6 +166,7 @@ def main() -> None:
                 "seed": args.seed,
                 "games_per_pairing": args.games,
                 "rounds": args.rounds,
+                "duplicate": args.duplicate,
                 "table": table,
                 "decisions": decisions,
                 "spearman": rho,
