@@ -3,6 +3,7 @@
     python -m benchmarks.review_calibration --seed 11 --games 4          # 4 games a pairing
     python -m benchmarks.review_calibration --seed 12 --games 2 --jobs 2
     python -m benchmarks.review_calibration --seed 11 --games 6 --duplicate   # shared deals
+    python -m benchmarks.review_calibration --random-bot benchmarks.coach_screens:CoinlessRandom
 
 Plays seeded 2-player Manipulation Rummy games between every pairing of the five bots
 (``--games`` a pairing, seats alternating), keeps the first ``--rounds`` rounds of each
@@ -17,7 +18,9 @@ rank correlation between accuracy and that order (1.0: the same order).  Games r
 through ``solver.runs`` (``--jobs``): each game's seed comes from the root seed and its
 index, so the figures do not depend on the backend; with ``--duplicate`` every pairing plays
 the same deals, each from both seats (``game_seed``; ``--games`` must then be even).
-Results go to ``benchmarks/results/review_calibration-<seed>.json`` (``-<seed>-duplicate.json``).
+``--random-bot`` plays ``random``'s seats with another bot (a ``module:Class`` spec), still
+reported as ``random``.  Results go to ``benchmarks/results/review_calibration-<seed>.json``
+(``-<seed>-duplicate.json``; ``-<seed>-<Class>.json`` with another random bot).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import argparse
 import io
 import itertools
 import json
+import sys
 import time
 from dataclasses import dataclass
 
@@ -34,7 +38,7 @@ from solver.game import GameSettings
 from solver.game.log import LogWriter, read_log
 from solver.game.runner import play_game
 from solver.runs import Chunk, item_seed, run_indexed
-from solver.strategy.registry import make_bots
+from solver.strategy.registry import make_bot, make_bots
 from solver.strategy.review import decision_accuracy, review
 
 STRENGTH_ORDER = ("random", "greedy", "expert", "hoarder", "pimc")
@@ -47,6 +51,7 @@ class CalibrationJob:
     games: int
     rounds: int
     duplicate: bool = False
+    random_bot: str = "random"
 
 
 def first_rounds(lines: list[str], rounds: int) -> list[str]:
@@ -81,7 +86,8 @@ def review_game(job: CalibrationJob, chunk: Chunk[int]) -> list[list[dict[str, o
         seed = game_seed(job, index)
         stream = io.StringIO()
         writer = LogWriter(stream, settings, seed=seed, players=list(bots))
-        play_game(settings, make_bots(list(bots), seed), seed=seed, listeners=[writer])
+        specs = [job.random_bot if bot == "random" else bot for bot in bots]
+        play_game(settings, make_bots(specs, seed), seed=seed, listeners=[writer])
         records = read_log(first_rounds(stream.getvalue().splitlines(), job.rounds))
         found = review(records, luck=False)
         results.append(
@@ -132,7 +138,14 @@ def main() -> None:
     parser.add_argument(
         "--duplicate", action="store_true", help="every pairing plays the same deals, each from both seats"
     )
+    parser.add_argument(
+        "--random-bot", default="random", help="the bot that plays random's seats (default random)"
+    )
     args = parser.parse_args()
+    try:  # a bot that cannot be made: one line and exit 2
+        make_bot(args.random_bot)
+    except (ValueError, ImportError) as error:
+        parser.error(str(error))
     if min(args.games, args.rounds, args.jobs) < 1:
         parser.error("--games, --rounds and --jobs must be at least 1")
     if args.duplicate and args.games % 2:
@@ -140,9 +153,13 @@ def main() -> None:
     from scipy.stats import spearmanr  # type: ignore[import-untyped]
 
     started = time.perf_counter()
-    job = CalibrationJob(args.seed, args.games, args.rounds, args.duplicate)
+    job = CalibrationJob(args.seed, args.games, args.rounds, args.duplicate, args.random_bot)
     total = args.games * len(list(itertools.combinations(STRENGTH_ORDER, 2)))
-    per_game = run_indexed(review_game, job, range(total), jobs=args.jobs)
+    try:
+        per_game = run_indexed(review_game, job, range(total), jobs=args.jobs)
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback; nothing is written
+        print("interrupted: no calibration table", file=sys.stderr)
+        raise SystemExit(130) from None
     decisions = [decision for game in per_game for decision in game]
     table = summarize(decisions)
     rho = float(spearmanr([table[bot]["accuracy"] for bot in STRENGTH_ORDER], range(len(STRENGTH_ORDER)))[0])
@@ -158,7 +175,10 @@ def main() -> None:
     print(f"Spearman (accuracy against the strength order {' < '.join(STRENGTH_ORDER)}): {rho:.2f}")
     seconds = time.perf_counter() - started
     print(f"{len(decisions)} decisions in {total} games, {seconds:.0f} s")
-    out = RESULTS / f"review_calibration-{args.seed}{'-duplicate' if args.duplicate else ''}.json"
+    suffix = ("-duplicate" if args.duplicate else "") + (
+        "" if args.random_bot == "random" else "-" + args.random_bot.rsplit(":", 1)[-1]
+    )
+    out = RESULTS / f"review_calibration-{args.seed}{suffix}.json"
     out.write_text(
         json.dumps(
             {
@@ -167,6 +187,7 @@ def main() -> None:
                 "games_per_pairing": args.games,
                 "rounds": args.rounds,
                 "duplicate": args.duplicate,
+                "random_bot": args.random_bot,
                 "table": table,
                 "decisions": decisions,
                 "spearman": rho,
