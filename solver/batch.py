@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.echo import echoed
 from solver.engine import DEFAULT_TIME_LIMIT, Objective, hint
 from solver.facts import EMPTY_HAND
 from solver.position import Position
@@ -76,7 +77,7 @@ def describe_record(record: dict[str, object]) -> str:
     ``3: play Ac -> Jh Qh Kh | ...; hand (empty), 0 points, goes out``."""
     number = record["line"]
     if "error" in record:
-        return f"{number}: error: bad position {record['input']!r}: {record['error']}"
+        return f"{number}: error: bad position {echoed(str(record['input']))}: {record['error']}"
     if record.get("empty_hand"):
         return f"{number}: {EMPTY_HAND}"
     points = record["hand_points"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solver.cards import CARD_KINDS, Card, Joker, NotationError, Piece, parse_piece, piece_sort_key
+from solver.echo import named_pieces
 from solver.melds import Meld, MeldFault
 from solver.variants import Variant
 
@@ -30,12 +31,19 @@ __all__ = [
 ]
 
 
+PROBLEMS_SAID = 8
+"""The problems a PositionError's message lists (all are in ``problems``): a pasted
+table of thousands of bad melds made a message of megabytes."""
+
+
 class PositionError(ValueError):
     """A position that the variant's deck or rules cannot produce; lists every problem."""
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__("; ".join(problems))
+        said = problems[:PROBLEMS_SAID]
+        more = len(problems) - len(said)
+        super().__init__("; ".join(said) + (f"; and {more:,} more problem(s)" if more else ""))
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle by the list of problems: the default would pass the joined message as
@@ -217,13 +225,15 @@ class Position:
         """``problems`` worked out in full, piece by piece (the reasons' words and order)."""
         faults = [(meld, meld.fault(variant)) for meld in self.table]
         found = [
-            f"table meld {meld}: {fault.text}"
+            f"table meld {named_pieces(meld.pieces)}: {fault.text}"
             for meld, fault in faults
             if fault is not None and fault.fault is not MeldFault.UNDECLARED_JOKER
         ]
         for meld in self.table:  # after every other meld's reason
             if meld.has_undeclared_joker:
-                found.append(f"table meld {meld}: a joker on the table must be declared, e.g. *7h")
+                found.append(
+                    f"table meld {named_pieces(meld.pieces)}: a joker on the table must be declared, e.g. *7h"
+                )
         for piece in self.hand:
             if isinstance(piece, Joker) and piece.declared is not None:
                 found.append(f"hand joker {piece}: a joker in the hand is written * without a card")

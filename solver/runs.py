@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import os
@@ -157,6 +158,35 @@ class Backend:
         return f"dask LocalCluster, {self.workers} workers"
 
 
+MAX_LOCAL_WORKERS = 256
+"""The most worker processes of a ``local:N`` cluster (as ``rummy``'s ``--jobs``): a
+thousand were taken at their word and the machine stalled starting them."""
+
+_SCHEDULER_FILE_BYTES = 2**20
+"""A scheduler file is a few hundred bytes of JSON; a larger one is not one."""
+
+
+def _check_scheduler_file(path: Path) -> None:
+    """ValueError unless ``path`` holds what ``dask scheduler --scheduler-file`` writes (a
+    JSON object with the scheduler's ``address``): distributed itself waits half a
+    minute on anything else and then fails with a traceback."""
+    bad = f"bad scheduler file {str(path)!r}"
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(_SCHEDULER_FILE_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"{bad}: {error.strerror or error}") from None
+    if len(data) > _SCHEDULER_FILE_BYTES:
+        raise ValueError(f"{bad}: larger than a scheduler file ({_SCHEDULER_FILE_BYTES // 2**10} KiB)")
+    try:
+        described = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError(f"{bad}: not the JSON that dask scheduler --scheduler-file writes") from None
+    address = described.get("address") if isinstance(described, dict) else None
+    if not isinstance(address, str) or "://" not in address:
+        raise ValueError(f"{bad}: no scheduler address in it (a dask scheduler writes one when it starts)")
+
+
 def make_backend(
     *,
     jobs: int | None = None,
@@ -180,6 +210,7 @@ def make_backend(
         path = Path(scheduler_file)
         if not path.is_file():
             raise ValueError(f"no scheduler file {str(path)!r} (written by dask scheduler --scheduler-file)")
+        _check_scheduler_file(path)
         return Backend("dask", 0, scheduler_file=str(path))
     if scheduler is None:
         count = 1 if jobs is None else jobs
@@ -188,8 +219,11 @@ def make_backend(
         text = scheduler.strip()
         if text.startswith("local:"):
             number = text.removeprefix("local:")
-            if not number.isdigit() or int(number) < 1:
-                raise ValueError(f"bad scheduler {scheduler!r}: local:N needs a worker count N >= 1")
+            if not number.isdigit() or not 1 <= int(number) <= MAX_LOCAL_WORKERS:
+                raise ValueError(
+                    f"bad scheduler {scheduler!r}: "
+                    f"local:N needs a worker count N from 1 to {MAX_LOCAL_WORKERS}"
+                )
             return Backend("dask", int(number))
         if "://" not in text or text.endswith("://"):
             raise ValueError(

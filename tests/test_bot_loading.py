@@ -121,5 +121,7 @@ def test_a_bot_that_returns_no_action_is_named(returned: object) -> None:
             return returned
 
     settings = GameSettings.manipulation(2)
-    with pytest.raises(TypeError, match=r"seat \d \(Careless\) returned .* not an action: Play"):
+    from solver.game.runner import PlayerError
+
+    with pytest.raises(PlayerError, match=r"seat \d \(Careless\) returned .* not an action: Play"):
         play_game(settings, [Careless(), Careless()], seed=1)  # type: ignore[list-item]

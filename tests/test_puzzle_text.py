@@ -172,4 +172,6 @@ def test_no_solutions_json_leaves_out_solution_and_decoys() -> None:
 def test_solutions_file_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
     outcome = CliRunner().invoke(app, [*HIDE, "--solutions-to", str(tmp_path / "no" / "answers.txt")])
     assert outcome.exit_code == 2
-    assert outcome.stderr.startswith("error: cannot write ")
+    missing = tmp_path / "no"
+    said = f"error: --solutions-to {missing / 'answers.txt'}: the directory {missing} does not exist\n"
+    assert outcome.stderr == said

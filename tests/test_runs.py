@@ -66,7 +66,7 @@ def test_backend_options_are_parsed_and_checked(tmp_path: Path) -> None:
     assert make_backend(scheduler="local:2") == Backend("dask", 2)
     assert make_backend(scheduler="tcp://10.0.0.5:8786").address == "tcp://10.0.0.5:8786"
     file = tmp_path / "scheduler.json"
-    file.write_text("{}")
+    file.write_text('{"type": "Scheduler", "address": "tcp://10.0.0.5:8786"}')
     assert make_backend(scheduler_file=file).scheduler_file == str(file)
     bad = [
         ({"jobs": 0}, "at least 1"),

@@ -22,6 +22,7 @@ from typer.models import CommandFunctionType
 from solver.cards import TILE_NOTATION, Piece, piece_sort_key
 from solver.cli import INTERRUPTED
 from solver.cli.faces import CARDS, Faces, FacesConsole, faces_for
+from solver.echo import echoed
 from solver.facts import EMPTY_HAND, variant_for
 from solver.game.settings import PEER_PRESET, PRESET_NAMES
 from solver.melds import Meld
@@ -242,6 +243,13 @@ NotOpenedOption = Annotated[
 ]
 
 
+def check_not_opened(not_opened: bool, rules: Variant) -> None:
+    """Exit 2 for ``--not-opened`` in a game without an opening meld: it was ignored
+    without a word, as if the rule applied."""
+    if not_opened and not rules.opening_points:
+        fail(f"--not-opened is Rummikub's opening rule: {rules.name} has no opening meld")
+
+
 def counted(count: int, noun: str) -> str:
     """``1 card``, ``3 cards``: a count with its noun in the right number."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
@@ -325,18 +333,6 @@ def say_empty_hand(position: Position, *, json_output: bool = False) -> NoReturn
     else:
         out.print(EMPTY_HAND[0].upper() + EMPTY_HAND[1:] + ".", markup=False)
     raise typer.Exit(1)
-
-
-ECHO_LIMIT = 100
-"""Characters of a bad input echoed in its error line; a longer one is shortened."""
-
-
-def echoed(text: str) -> str:
-    """``text`` as an error line quotes it: whole when short, else its start and end with
-    the length between (a pasted 8,000-character table made an 8,000-character line)."""
-    if len(text) <= ECHO_LIMIT:
-        return repr(text)
-    return f"{text[:60]!r} ... {text[-30:]!r} ({len(text):,} characters)"
 
 
 def load_position(text: str, variant: Variant) -> Position:

@@ -24,16 +24,17 @@ from solver.cli.backend import (
 )
 from solver.cli.common import GameVariantOption, app, check_time_limit, counted, err, fail, out, use_faces
 from solver.cli.narrator import Narrator
-from solver.cli.paths import check_output_file, prepare_output_dir
+from solver.cli.paths import OverwriteOption, check_output_file, prepare_output_dir, read_input_text
 from solver.cli.terminal import QuitGame, TerminalPlayer
-from solver.game import GameSettings, Player, play_game
+from solver.game import GameSettings, IllegalActionError, Player, play_game
 from solver.game.game import Listener
 from solver.game.log import LogError, LogWriter, ReplayReport, read_log, replay
+from solver.game.runner import PlayerError
 from solver.shown import ShownTable
 from solver.strategy import BOTS, Bot, make_bot
 from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.registry import bot_rng
-from solver.strategy.tournament import TournamentResult, run_tournament
+from solver.strategy.tournament import LOG_PATTERN, TournamentResult, run_tournament
 
 BotsOption = Annotated[
     str,
@@ -146,6 +147,7 @@ def play(
     knock_only_after_meld: KnockOption = False,
     round_bonus_to_all: BonusOption = False,
     time_limit: TimeLimitOption = BOT_TIME_LIMIT,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """Play a game in the terminal against bots.  Type help at the prompt for the commands.
 
@@ -171,7 +173,7 @@ def play(
     opponents = _bots(names, game_seed, time_limit)
     log_file: TextIO | None = None
     if log is not None:
-        check_output_file(log, "--log")
+        check_output_file(log, "--log", overwrite=overwrite)
         try:
             log_file = log.open("w", encoding="utf-8")
         except OSError as error:
@@ -200,6 +202,11 @@ def play(
                 f"  The log {log} replays it as a game left in round {writer.round_number}." if writer else ""
             )
             out.print(f"Game left.  Replay it with --seed {game_seed}.{saved}", markup=False)
+        except (PlayerError, IllegalActionError) as error:  # a user's bot broke its contract
+            if log_file is not None:
+                with contextlib.suppress(OSError):
+                    log_file.close()
+            fail(str(error))
         if log_file is not None:
             log_file.close()  # the last lines reach the disk here: a full disk shows now
     except OSError as error:
@@ -251,6 +258,7 @@ def tournament(
     logs: Annotated[Path | None, typer.Option(help="Directory for one JSON-lines log per game.")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Also write the results as JSON.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """Play seeded games between bots (one seat each, rotating) and print the results table.
 
@@ -268,9 +276,9 @@ def tournament(
     _bots(names, seed, time_limit)  # an unknown bot stops here, before any game
     backend = backend_from_options(jobs, scheduler, scheduler_file)
     if logs is not None:
-        prepare_output_dir(logs, "--logs")
+        prepare_output_dir(logs, "--logs", overwrite=overwrite, holds=LOG_PATTERN)
     if out_file is not None:
-        check_output_file(out_file, "--out")
+        check_output_file(out_file, "--out", overwrite=overwrite)
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with (
         interruptible("tournament", "no --out file written"),
@@ -305,7 +313,7 @@ def tournament(
 def _replay_file(log: Path, show: bool) -> ReplayReport:
     """Read and replay a log file, narrating it with ``show``; exit 2 for an unreadable or malformed log."""
     try:
-        records = read_log(log.read_text(encoding="utf-8").splitlines())
+        records = read_log(read_input_text(log).splitlines())
         listeners: list[Listener] = []
         if show:
             header = records[0] if records else {}

@@ -29,6 +29,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    check_not_opened,
     check_time_limit,
     choices,
     err,
@@ -43,6 +44,7 @@ from solver.cli.common import (
     styled_played,
 )
 from solver.cli.faces import Verbatim
+from solver.cli.paths import read_input_stream, read_input_text
 from solver.engine import (
     DEFAULT_TIME_LIMIT,
     MAX_ALTERNATIVES,
@@ -61,14 +63,19 @@ from solver.runs import Backend, iter_indexed
 
 
 def _read_lines(path: str) -> list[str]:
-    if path == "-":
-        return sys.stdin.read().splitlines()
+    """The batch's lines, from the file ``path`` or stdin (``-``); exit 2 naming the problem."""
+    where = "the batch from stdin" if path == "-" else f"batch file {path!r}"
+    if not path:
+        fail("--batch needs a file name, or - for stdin")
     try:
-        return Path(path).read_text(encoding="utf-8-sig").splitlines()  # a byte-order mark is not a card
+        # A byte-order mark is not a card.
+        if path == "-":
+            return read_input_stream(sys.stdin.buffer, "utf-8-sig").splitlines()
+        return read_input_text(Path(path), "utf-8-sig").splitlines()
     except OSError as error:
-        fail(f"cannot read batch file {path!r}: {error.strerror or error}")
+        fail(f"cannot read {where}: {error.strerror or error}")
     except UnicodeDecodeError:
-        fail(f"cannot read batch file {path!r}: not UTF-8 text")
+        fail(f"cannot read {where}: not UTF-8 text")
 
 
 def _hint_lines(path: str) -> Iterator[tuple[int, str]]:
@@ -197,6 +204,7 @@ def hint_command(
     if not 0 <= others < MAX_ALTERNATIVES:
         fail(f"--alternatives must be 0 to {MAX_ALTERNATIVES - 1}, not {others}")
     rules = load_variant(variant, players)
+    check_not_opened(not_opened, rules)
     check_time_limit(time_limit)
     solve = partial(
         hint,

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from solver.cli.common import fail, out, print_table, styled_meld, use_faces
 from solver.cli.faces import Verbatim
+from solver.cli.paths import read_input_text
 from solver.position import Table
 from solver.strategy.mistakes import MistakePuzzle, PuzzleFileError, judge, read_puzzles
 
@@ -29,7 +30,7 @@ __all__ = ["play_mistakes"]
 
 def _load(path: Path) -> list[MistakePuzzle]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input_text(path)
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:

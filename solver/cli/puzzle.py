@@ -43,6 +43,7 @@ from solver.cli.common import (
     styled_meld,
 )
 from solver.cli.faces import FacesConsole, Verbatim
+from solver.cli.paths import OverwriteOption, check_output_file
 from solver.flow import summary_lines
 from solver.puzzles.grade import BANDS, DIFFICULTIES, MAX_COUNT, parse_difficulty
 from solver.variants import MACHIAVELLI_MAX_PLAYERS, Variant
@@ -176,7 +177,7 @@ def _save_solutions(path: Path, puzzles: list[Puzzle], heading: str) -> None:
             for number, found in enumerate(puzzles, start=1):
                 print_puzzle(found, number, len(puzzles), console=console)
     except OSError as error:
-        fail(f"cannot write {path}: {error}")
+        fail(f"cannot write {path}: {error.strerror or error}")
 
 
 @app.command(name="puzzle")
@@ -218,6 +219,7 @@ def puzzle_command(
         bool,
         typer.Option("--play", help="With --from: ask for each answer on stdin (the default on a terminal)."),
     ] = False,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """Generate puzzles whose whole hand can be played only by rearranging the table, one way.
 
@@ -242,11 +244,15 @@ def puzzle_command(
             fail("--variant and --players choose the game of new puzzles; a puzzle file names its own")
         if (
             solutions_to is not None
+            or overwrite
             or jobs is not None
             or scheduler is not None
             or scheduler_file is not None
         ):
-            fail("--solutions-to, --jobs, --scheduler and --scheduler-file go with new puzzles, not --from")
+            fail(
+                "--solutions-to, --overwrite, --jobs, --scheduler and --scheduler-file go with new puzzles, "
+                "not --from"
+            )
 
         play_mistakes(from_file, play=play, json_output=json_output, solutions=solutions)
         return
@@ -261,8 +267,8 @@ def puzzle_command(
     if seed is not None and seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")  # as every other command: -5 gave 5's puzzles
     rules = load_variant(variant, players)
-    if solutions_to is not None and not solutions_to.parent.is_dir():
-        fail(f"cannot write {solutions_to}: no directory {solutions_to.parent}")
+    if solutions_to is not None:
+        check_output_file(solutions_to, "--solutions-to", overwrite=overwrite)
     backend = backend_from_options(jobs, scheduler, scheduler_file)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     progress = _LateProgress(count, f"{level} puzzles")

@@ -22,7 +22,7 @@ from solver.cli.backend import (
     interruptible,
 )
 from solver.cli.common import JsonOption, app, err, fail, out, use_faces
-from solver.cli.paths import check_output_file
+from solver.cli.paths import OverwriteOption, check_output_file, read_input_text
 from solver.game import GameSettings
 from solver.game.log import LogError, read_log, replay
 from solver.runs import Backend, run_indexed
@@ -166,6 +166,7 @@ def review_command(
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     scheduler_file: SchedulerFileOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """Replay a game log and judge each decision of the chosen seats against the advice:
     expected loss, a band (ok, inaccuracy, mistake, blunder) and a summary per player.
@@ -182,19 +183,19 @@ def review_command(
         fail(f"--samples must be {MIN_SAMPLES} to {MAX_SAMPLES}, not {samples}")
     if seed < 0:
         fail(f"--seed must be 0 or more, not {seed}")
+    folder = log.is_dir()
+    paths = sorted(log.glob("*.jsonl")) if folder else [log]
+    if folder and not paths:
+        fail(f"no game logs (*.jsonl) in the folder {log}")
     if plot is not None:
-        check_plot_path(plot)
+        check_plot_path(plot, overwrite=overwrite, inputs=paths)
     if puzzles is not None:
-        check_output_file(puzzles, "--puzzles")
+        check_output_file(puzzles, "--puzzles", overwrite=overwrite, inputs=paths)
         if samples < PUZZLE_MIN_DEALS:
             fail(
                 f"--puzzles needs --samples {PUZZLE_MIN_DEALS} or more, not {samples}: a puzzle says its "
                 "answer is clearly better, which fewer deals cannot show"
             )
-    folder = log.is_dir()
-    paths = sorted(log.glob("*.jsonl")) if folder else [log]
-    if folder and not paths:
-        fail(f"no game logs (*.jsonl) in the folder {log}")
     if folder and plot is not None:
         fail("--plot draws one game: give one log, not a folder")
     if not folder and (jobs is not None or scheduler is not None or scheduler_file is not None):
@@ -246,7 +247,7 @@ def _say_where_the_log_stops(records: Sequence[dict[str, object]]) -> None:
 def _read(path: Path) -> list[dict[str, object]]:
     """A parsed log; exit 2 naming the file when it cannot be read."""
     try:
-        records = read_log(path.read_text(encoding="utf-8").splitlines())
+        records = read_log(read_input_text(path).splitlines())
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:
@@ -351,11 +352,13 @@ def write_puzzles(
     )
 
 
-def check_plot_path(path: Path) -> None:
-    """Refuse, before the review's work, a plot path that cannot be written."""
+def check_plot_path(path: Path, *, overwrite: bool = False, inputs: Sequence[Path] = ()) -> None:
+    """Refuse, before the review's work, a plot path that cannot be written (or must not
+    be: an existing file without ``overwrite``, one of the ``inputs``)."""
     if path.suffix.lower() != ".png":
         fail(f"--plot writes a PNG: give a file name ending in .png, not {path}")
-    check_output_file(path, "--plot")  # tried as the plot will be written: before the work
+    # Tried as the plot will be written: before the work.
+    check_output_file(path, "--plot", overwrite=overwrite, inputs=inputs)
     try:
         import matplotlib  # noqa: F401  # only whether it is there
     except ImportError:

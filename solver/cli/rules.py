@@ -14,6 +14,7 @@ from solver.cli.common import (
     PlayersOption,
     VariantOption,
     app,
+    check_not_opened,
     fail,
     load_position,
     load_variant,
@@ -22,8 +23,9 @@ from solver.cli.common import (
     print_table,
     styled_meld,
 )
+from solver.echo import echoed
 from solver.facts import describe
-from solver.position import Position, Table
+from solver.position import Position, Table, deck_problems
 from solver.referee import check_play
 
 
@@ -69,11 +71,15 @@ def check(
 ) -> None:
     """Judge a play: exit 0 if legal, 1 if illegal (with every reason), 2 for bad input."""
     rules = load_variant(variant, players)
+    check_not_opened(not_opened, rules)
     before = load_position(position, rules)
     try:
         after_table = Table.parse(after)
     except ValueError as error:
-        fail(f"bad after-table {after!r}: {error}")
+        fail(f"bad after-table {echoed(after)}: {error}")
+    beyond_deck = deck_problems(after_table.pieces, rules)
+    if beyond_deck:  # no play can make it: bad input, as such a position is
+        fail(f"bad after-table {echoed(after)}: {'; '.join(beyond_deck)}")
     verdict = check_play(before, after_table, variant=rules, opened=not not_opened)
     if json_output:
         print(json.dumps({"position": str(before), "after": str(after_table), **verdict.to_dict()}))

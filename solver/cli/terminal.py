@@ -27,6 +27,7 @@ from solver.cli.draft import Draft, NotHeldError
 from solver.cli.faces import CARDS, Faces, FacesConsole, Verbatim
 from solver.engine import Hint
 from solver.game import Action, Draw, Knock, Pass, Play, PlayerView
+from solver.game.runner import PlayerLeft
 from solver.plan import plan_play
 from solver.position import Position, Table
 from solver.shown import ShownTable, arranged
@@ -90,7 +91,7 @@ def help_text(faces: Faces) -> str:
     return HELP if faces.knocks else CARDS_NO_KNOCK_HELP
 
 
-class QuitGame(Exception):
+class QuitGame(PlayerLeft):
     """The person at the terminal left the game, at their move in ``round_number``."""
 
     def __init__(self, seat: int, round_number: int) -> None:

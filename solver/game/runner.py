@@ -20,7 +20,18 @@ from solver.game.settings import GameSettings
 from solver.game.state import RoundState
 from solver.game.view import PlayerView
 
-__all__ = ["Player", "SeeingPlayer", "play_game"]
+__all__ = ["Player", "PlayerError", "PlayerLeft", "SeeingPlayer", "play_game"]
+
+
+class PlayerError(ValueError):
+    """A player broke the contract of ``act``: it raised an error, or returned something
+    that is not an action.  The message names the seat and the player's class, so that a
+    user's bot that fails inside a tournament is one line naming it, not a traceback."""
+
+
+class PlayerLeft(Exception):
+    """A player leaving the game on purpose (the terminal's quit): ``play_game`` lets it
+    through as it is, where any other error from ``act`` becomes a ``PlayerError``."""
 
 
 class Player(Protocol):
@@ -48,8 +59,9 @@ def play_game(
     seeing: Collection[int] = (),
 ) -> GameResult:
     """Play a whole game; each player's choice is timed (``Acted.ms``) and judged by the game
-    (a player that returns an illegal action raises ``IllegalActionError``, one that returns
-    no action at all a ``TypeError`` naming its seat and class).  The seats in
+    (a player that returns an illegal action raises ``IllegalActionError``; one that
+    returns no action at all, or raises an error other than ``PlayerLeft``, a
+    ``PlayerError`` naming its seat and class).  The seats in
     ``seeing`` (measurement only: module docstring) must hold ``SeeingPlayer``s."""
     if len(players) != settings.players:
         raise ValueError(f"{len(players)} players given for a {settings.players}-player game")
@@ -66,11 +78,18 @@ def play_game(
         seer = seers.get(seat)
         state = game.round.snapshot() if seer is not None else None
         started = time.perf_counter()
-        action = players[seat].act(view) if seer is None or state is None else seer.act_seeing(view, state)
-        if not isinstance(action, Play | Draw | Knock | Pass):  # a bot's mistake, said as such
-            raise TypeError(
-                f"the player in seat {seat} ({type(players[seat]).__name__}) returned {action!r} from act(), "
-                "not an action: Play(table), Draw(), Knock() or Pass()"
+        who = f"the player in seat {seat} ({type(players[seat]).__name__})"
+        try:
+            action = (
+                players[seat].act(view) if seer is None or state is None else seer.act_seeing(view, state)
+            )
+        except PlayerLeft:
+            raise
+        except Exception as error:  # a bot's mistake, said as such
+            raise PlayerError(f"{who} failed in act(): {type(error).__name__}: {error}") from error
+        if not isinstance(action, Play | Draw | Knock | Pass):
+            raise PlayerError(
+                f"{who} returned {action!r} from act(), not an action: Play(table), Draw(), Knock() or Pass()"
             )
         game.apply(action, ms=(time.perf_counter() - started) * 1000)
     return game.result

@@ -408,6 +408,11 @@ def _scores_given(players: int, scores: Sequence[int] | None, target: int | None
     totals = tuple(scores)
     if len(totals) != players:
         raise AdviceError(f"give {players} scores for {players} players, not {len(totals)}", field="scores")
+    if target is not None and min(totals) < 0:
+        raise AdviceError(
+            f"a score of {min(totals)}: scores in this game add up the points won, 0 or more",
+            field="scores",
+        )
     if target is not None and max(totals) >= target:
         raise AdviceError(
             f"a score of {max(totals)} has ended the game (it ends after a round that takes a player to "

@@ -28,6 +28,7 @@ from solver.strategy.bots import BOT_TIME_LIMIT
 from solver.strategy.registry import make_bot, make_bots
 
 __all__ = [
+    "LOG_PATTERN",
     "EntryResult",
     "GameSpec",
     "GameSummary",
@@ -158,6 +159,10 @@ def play_games(job: TournamentJob, chunk: Chunk[int]) -> list[GameSummary]:
         )
         for index in chunk.items
     ]
+
+
+LOG_PATTERN = "game-*.jsonl"
+"""The names ``log_path`` gives: what a directory of a tournament's logs holds."""
 
 
 def log_path(log_dir: str | os.PathLike[str], index: int) -> Path:
