@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from email.message import Message
 from typing import Any
 
-__all__ = ["BODY_KEY", "BodyProblem", "not_an_object", "not_utf8_json", "unreadable"]
+__all__ = [
+    "BODY_KEY",
+    "BodyProblem",
+    "compressed_body",
+    "duplicate_key",
+    "not_an_object",
+    "not_utf8_json",
+    "unreadable",
+]
 
 BODY_KEY = "rummy.body"
 """Scope key of the request's body, as ``service.limits`` read it."""
@@ -73,6 +81,50 @@ def _compressed(headers: Mapping[str, str]) -> BodyProblem | None:
         415,
         "unsupported_media_type",
         f"content-encoding {encoding!r} is not supported: send the JSON body uncompressed",
+    )
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
+def duplicate_key(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
+    """A 422 for a JSON body whose object names a key twice, else None.  JSON parsers keep
+    the last value (``{"position": "/ Ac", "position": "/ Kc"}`` was answered for ``/ Kc``),
+    so the service would answer a question the client may not have meant to ask; a body
+    that does not parse is left to the parser's own error."""
+    if not body or not _is_json(headers.get("content-type")):
+        return None
+    try:
+        json.loads(body, object_pairs_hook=_refuse_duplicates)
+    except _DuplicateKey as duplicate:
+        return BodyProblem(422, "validation", f"the body names the key {duplicate.key!r} twice: give it once")
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
+def compressed_body(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
+    """A 415 for a body declared compressed (``content-encoding`` other than identity) or
+    sent gzip-compressed without saying so, whatever its content type (the game import
+    read a plain body that said "br" as it came, and called a gzip body not UTF-8)."""
+    encoding = _encoding(headers)
+    if encoding is None and not body.startswith(_GZIP_MAGIC):
+        return None
+    named = f"content-encoding {encoding!r}" if encoding else "gzip-compressed data"
+    return BodyProblem(
+        415, "unsupported_media_type", f"the body is {named}, which is not supported: send it plain"
     )
 
 

@@ -126,6 +126,10 @@ class Busy(ServiceError):
         super().__init__(message, headers={"Retry-After": str(retry_after)})
 
 
+MAX_PROBLEMS = 50
+"""The most problems an error body lists (the last one counting the rest)."""
+
+
 def error_response(
     status: int,
     kind: str,
@@ -135,8 +139,13 @@ def error_response(
     problems: Sequence[str] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
-    """A JSON error answer in the one shape."""
-    detail = ErrorDetail(type=kind, message=message, field=field, problems=list(problems or [message]))
+    """A JSON error answer in the one shape; past ``MAX_PROBLEMS`` problems the rest are
+    counted in a last one (6,000 unknown keys in a 64 KB body made a 239 KB answer)."""
+    listed = list(problems or [message])
+    if len(listed) > MAX_PROBLEMS:
+        more = len(listed) - (MAX_PROBLEMS - 1)
+        listed = [*listed[: MAX_PROBLEMS - 1], f"and {more:,} more problems of the same request"]
+    detail = ErrorDetail(type=kind, message=message, field=field, problems=listed)
     return JSONResponse(
         status_code=status,
         content=ErrorResponse(error=detail).model_dump(),

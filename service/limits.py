@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.bodies import BODY_KEY, not_utf8_json
+from service.bodies import BODY_KEY, duplicate_key, not_utf8_json
 from service.errors import error_response
 from service.pool import SolvePool
 
@@ -105,7 +105,8 @@ class RequestLimitMiddleware:
             return
         whole = b"".join(chunks)
         scope[BODY_KEY] = whole
-        wrong = not_utf8_json({k.decode("latin-1"): v.decode("latin-1") for k, v in headers}, whole)
+        named = {k.decode("latin-1"): v.decode("latin-1") for k, v in headers}
+        wrong = not_utf8_json(named, whole) or duplicate_key(named, whole)
         if wrong is not None:
             await self._refuse(scope, receive, send, wrong.status, wrong.kind, wrong.message, "body")
             return

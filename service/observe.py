@@ -140,6 +140,11 @@ class Observer:
             self.log.info(json.dumps(line, separators=(",", ":")))
 
 
+CLIENT_CLOSED = 499
+"""The status recorded for a request whose client left before any answer (nginx's code):
+an abandoned long advice was counted as a 500, which an alert on errors would page for."""
+
+
 class ObserveMiddleware:
     """Times every HTTP request and hands it to ``observer`` once its answer is sent.
 
@@ -164,7 +169,9 @@ class ObserveMiddleware:
         start = time.perf_counter()
         times = RequestTimes()
         token = current_times.set(times)
-        status = 500  # what the client sees if the app fails before it answers
+        # No answer started: the client left first (nginx's 499, "client closed request":
+        # its work was cancelled), unless the app failed, which the client sees as a 500.
+        status = CLIENT_CLOSED
 
         async def send_observed(message: Message) -> None:
             nonlocal status
@@ -174,6 +181,10 @@ class ObserveMiddleware:
 
         try:
             await self.app(scope, receive, send_observed)
+        except Exception:
+            if status == CLIENT_CLOSED:
+                status = 500
+            raise
         finally:
             current_times.reset(token)
             self.observer.record(scope, self._route_of(scope), status, time.perf_counter() - start, times)

@@ -110,9 +110,14 @@ class HelpRequest(_Request):
     """Help for your decision: level 1, 2 or 3."""
 
     turn: Turn
-    level: Literal[1, 2, 3] = Field(
+    # An int from 1 to 3, not Literal[1, 2, 3]: a Literal matches by equality even in
+    # strict mode, so ``true`` and ``2.0`` were taken as levels 1 and 2.
+    level: int = Field(
+        ge=1,
+        le=3,
+        strict=True,
         description="1: whether a play exists and the points the best play leaves; 2: also the cards it "
-        "lays; 3: also the whole play, its table and steps."
+        "lays; 3: also the whole play, its table and steps.",
     )
 
 

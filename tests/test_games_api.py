@@ -501,3 +501,43 @@ def test_the_bots_turns_have_a_lane_of_their_own(
     monkeypatch.undo()
     after = act(client, game, state["turn"] + 1, {"type": "draw"})
     assert after["to_move"] == after["seat"] and after["bot_turns"], "the bots moved on their lane"
+
+
+def test_an_import_takes_a_byte_order_mark_and_refuses_a_compressed_log(client: TestClient) -> None:
+    """A review of the service (2026-12-08): a plain log declared ``br`` was taken (201), a
+    gzip one called "not UTF-8 text" (400), and a log starting with a byte-order mark
+    refused as invalid JSON on line 1, where the JSON endpoints take one."""
+    import gzip
+
+    log = short_log()
+    headers = {"content-type": "application/x-ndjson"}
+    assert client.post("/v1/games/import", content="\ufeff" + log, headers=headers).status_code == 201
+    declared = error_of(
+        client.post("/v1/games/import", content=log, headers={**headers, "content-encoding": "br"}), 415
+    )
+    assert declared["type"] == "unsupported_media_type" and "content-encoding 'br'" in declared["message"]
+    zipped = error_of(
+        client.post("/v1/games/import", content=gzip.compress(log.encode()), headers=headers), 415
+    )
+    assert "gzip-compressed data" in zipped["message"]
+
+
+def test_the_import_path_is_not_taken_for_a_game_id(client: TestClient) -> None:
+    """``GET /v1/games/import`` said "no game has this id" (404): it is the import route,
+    which takes POST only."""
+    answer = client.get("/v1/games/import")
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST"
+    assert error_of(answer, 405)["type"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("level", [True, 2.0, "2", 0, 4])
+def test_a_help_level_is_a_whole_number_from_1_to_3(client: TestClient, level: object) -> None:
+    """``true`` and ``2.0`` were taken as levels 1 and 2 (a Literal matches by equality even
+    in strict mode), and used up the turn's help."""
+    game, _, state = new_game(client, variant="manipulation", players=2, opponents=["greedy"], seed=41)
+    refused = error_of(
+        client.post(f"/v1/games/{game}/help", json={"turn": state["turn"], "level": level}), 422
+    )
+    assert refused["field"] == "level", refused
+    helped = client.post(f"/v1/games/{game}/help", json={"turn": state["turn"], "level": 2})
+    assert helped.status_code == 200 and helped.json()["level"] == 2

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from service_kit import error_of, wait_for
 
 from service import create_app
-from service.errors import Busy
+from service.errors import MAX_PROBLEMS, Busy
 from service.pool import SolvePool
 from service.settings import Settings
 
@@ -235,3 +235,30 @@ def test_bad_settings_are_refused_at_startup(monkeypatch: pytest.MonkeyPatch, va
         monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError):
         Settings()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(executor="thread", workers=1))) as made:
+        yield made
+
+
+def test_a_key_given_twice_is_refused_not_taken_last(client: TestClient) -> None:
+    """``{"position": "/ Ac", "position": "/ Kc"}`` was answered for ``/ Kc``: a question
+    the client may not have meant.  Nested objects are held to it too."""
+    headers = {"content-type": "application/json"}
+    twice = '{"position": "/ Ac", "position": "/ Kc"}'
+    refused = error_of(client.post("/v1/hint", content=twice, headers=headers), 422)
+    assert refused["message"] == "the body names the key 'position' twice: give it once"
+    nested = '{"turn": 1, "action": {"type": "draw", "type": "knock"}}'
+    assert error_of(client.post("/v1/games/x/act", content=nested, headers=headers), 422)["field"] == "body"
+    assert client.post("/v1/hint", content='{"position": "/ Ac"}', headers=headers).status_code == 200
+
+
+def test_an_error_lists_a_bounded_number_of_problems(client: TestClient) -> None:
+    """6,000 unknown keys in a body under 64 KB made a 239 KB error answer."""
+    body = {"position": "/ Ac", **{f"k{number}": 0 for number in range(6000)}}
+    answer = client.post("/v1/hint", json=body)
+    refused = error_of(answer, 422)
+    assert len(refused["problems"]) == MAX_PROBLEMS and len(answer.content) < 10_000
+    assert refused["problems"][-1] == f"and {6000 - MAX_PROBLEMS + 1:,} more problems of the same request"

@@ -3,6 +3,8 @@ the structured access log, with each solving request's time split."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -12,11 +14,13 @@ from importlib import metadata
 
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from service_kit import wait_for
+from starlette.types import Message, Receive, Scope, Send
 
 from service import create_app
-from service.observe import ACCESS_LOGGER
+from service.observe import ACCESS_LOGGER, ObserveMiddleware, Observer
 from service.pool import SolvePool
 from service.server import _access_log
 from service.settings import Settings
@@ -137,3 +141,48 @@ def test_serve_writes_the_access_log_only_when_asked() -> None:
             logger.removeHandler(handler)
         logger.setLevel(logging.NOTSET)
         logger.propagate = True
+
+
+def _observed_status(behaviour: str) -> str:
+    """The status ``ObserveMiddleware`` records for an app that answers 200, returns
+    without answering (its client left, its work cancelled), is cancelled, or fails."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if behaviour == "answers":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+        elif behaviour == "cancelled":
+            raise asyncio.CancelledError
+        elif behaviour == "fails":
+            raise RuntimeError("a bug")
+
+    async def sent(message: Message) -> None:
+        return None
+
+    async def received() -> Message:
+        return {"type": "http.disconnect"}
+
+    observer = Observer({})
+    middleware = ObserveMiddleware(app, observer=observer, paths=frozenset({"/v1/advise"}))
+    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/advise", "headers": [], "client": None}
+    raised = {"cancelled": asyncio.CancelledError, "fails": RuntimeError}.get(behaviour)
+    with pytest.raises(raised) if raised else contextlib.nullcontext():
+        asyncio.run(middleware(scope, received, sent))
+    text = generate_latest(observer.registry).decode()
+    statuses = [
+        sample.labels["status"]
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "rummy_http_requests_total"
+    ]
+    assert len(statuses) == 1, statuses
+    return statuses[0]
+
+
+def test_a_client_that_left_is_counted_as_499_not_as_a_server_error() -> None:
+    """An advice abandoned by its client (its job cancelled, nothing sent) was counted as a
+    500: alerts on the error rate fired on ordinary client timeouts."""
+    assert _observed_status("answers") == "200"
+    assert _observed_status("leaves") == "499"
+    assert _observed_status("cancelled") == "499"
+    assert _observed_status("fails") == "500"

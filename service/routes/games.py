@@ -23,6 +23,7 @@ import anyio.to_thread
 from fastapi import Depends, Path, Request, Response
 
 from service import edge
+from service.bodies import compressed_body
 from service.deps import BotPoolDep, LongPoolDep, PoolDep, SettingsDep
 from service.encoded import EncodedJSON
 from service.errors import ERROR_RESPONSES, ErrorResponse, ServiceError
@@ -107,6 +108,11 @@ ADVICE_SAMPLES = DEFAULT_SAMPLES
 T = TypeVar("T")
 GameId = Annotated[str, Path(min_length=1, max_length=64, description="The game's secret id.")]
 ReplayId = Annotated[str, Path(min_length=1, max_length=64, description="The game's replay id.")]
+
+
+IMPORT_PATH = "import"
+"""The last part of the import route's path, which ``GET /games/{game_id}`` would take for
+a game id: it answers 405 (POST only) there, as any route does for another method."""
 
 
 def fresh_seed() -> int:
@@ -260,6 +266,10 @@ async def _state(keeper: GameKeeper, pool: SolvePool, header: GameHeader, entrie
 async def get_game(game_id: GameId, keeper: KeeperDep, pool: BotPoolDep) -> Response:
     """Your hand, the table, the hands' sizes, whose turn, the bots' turns since your last
     action, the last round's end and the result."""
+    if game_id == IMPORT_PATH:  # no game has this id (ids are 22 characters): the import route
+        raise ServiceError(
+            "Method Not Allowed", kind="method_not_allowed", status=405, headers={"Allow": "POST"}
+        )
     header, entries = await _stored(keeper, lambda store: store.load(game_id))
     return EncodedJSON(await _state(keeper, pool, header, entries))
 
@@ -422,7 +432,7 @@ IMPORT_BODY: dict[str, Any] = {
 
 
 @router.post(
-    "/games/import",
+    f"/games/{IMPORT_PATH}",
     status_code=201,
     response_model=NewGameResponse,
     responses={
@@ -448,8 +458,12 @@ async def post_import(request: Request, keeper: KeeperDep) -> Response:
             kind="unsupported_media_type",
             status=415,
         )
+    body = await request.body()
+    compressed = compressed_body(request.headers, body)
+    if compressed is not None:
+        raise ServiceError(compressed.message, kind=compressed.kind, status=compressed.status)
     try:
-        text = (await request.body()).decode("utf-8")
+        text = body.decode("utf-8-sig")  # a byte-order mark, as the JSON endpoints take it
     except UnicodeDecodeError:
         raise ServiceError(
             "the log is not UTF-8 text", kind="unreadable_body", status=400, field="body"
