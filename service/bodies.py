@@ -115,16 +115,17 @@ def duplicate_key(headers: Mapping[str, str], body: bytes) -> BodyProblem | None
     return None
 
 
-def compressed_body(headers: Mapping[str, str], body: bytes) -> BodyProblem | None:
+def compressed_body(headers: Mapping[str, str], body: bytes, *, send: str = "it plain") -> BodyProblem | None:
     """A 415 for a body declared compressed (``content-encoding`` other than identity) or
     sent gzip-compressed without saying so, whatever its content type (the game import
-    read a plain body that said "br" as it came, and called a gzip body not UTF-8)."""
+    read a plain body that said "br" as it came, and called a gzip body not UTF-8); the
+    message ends by asking to ``send`` the body so."""
     encoding = _encoding(headers)
     if encoding is None and not body.startswith(_GZIP_MAGIC):
         return None
     named = f"content-encoding {encoding!r}" if encoding else "gzip-compressed data"
     return BodyProblem(
-        415, "unsupported_media_type", f"the body is {named}, which is not supported: send it plain"
+        415, "unsupported_media_type", f"the body is {named}, which is not supported: send {send}"
     )
 
 
@@ -218,12 +219,9 @@ def not_an_object(headers: Mapping[str, str], body: bytes | None, value: Any, pa
 
 def unreadable(headers: Mapping[str, str], body: bytes | None) -> BodyProblem:
     """The body could not be parsed as JSON at all (not a syntax error): say why."""
-    encoding = _encoding(headers)
-    if encoding is not None or (body or b"").startswith(_GZIP_MAGIC):
-        named = f"content-encoding {encoding!r}" if encoding else "gzip-compressed data"
-        return BodyProblem(
-            415, "unsupported_media_type", f"the body is {named}, which is not supported: send plain JSON"
-        )
+    compressed = compressed_body(headers, body or b"", send="plain JSON")
+    if compressed is not None:
+        return compressed
     if body is None:
         return BodyProblem(400, "unreadable_body", "the request body could not be read as JSON")
     bad_bytes = _not_utf8(body)

@@ -159,8 +159,9 @@ class Backend:
 
 
 MAX_LOCAL_WORKERS = 256
-"""The most worker processes of a ``local:N`` cluster (as ``rummy``'s ``--jobs``): a
-thousand were taken at their word and the machine stalled starting them."""
+"""The most worker processes one run starts on this machine (a ``local:N`` cluster, and
+``rummy``'s ``--jobs``): a thousand were taken at their word and the machine stalled
+starting them."""
 
 _SCHEDULER_FILE_BYTES = 2**20
 """A scheduler file is a few hundred bytes of JSON; a larger one is not one."""

@@ -19,7 +19,7 @@ import typer
 
 from solver.cli import INTERRUPTED
 from solver.cli.common import err, fail
-from solver.runs import Backend, BackendError, make_backend
+from solver.runs import MAX_LOCAL_WORKERS, Backend, BackendError, make_backend
 
 __all__ = [
     "INTERRUPTED",
@@ -49,8 +49,8 @@ SchedulerFileOption = Annotated[
 ]
 
 
-MAX_JOBS = 256
-"""The most worker processes one command starts (``--jobs``)."""
+MAX_JOBS = MAX_LOCAL_WORKERS
+"""The most worker processes one command starts (``--jobs``), as for ``local:N``."""
 
 
 def check_jobs(jobs: int | None) -> None:
